@@ -206,7 +206,12 @@ class Payment:
     reason: str = "win"
 
     def to_json(self) -> dict[str, Any]:
-        return {"payer": self.payer, "payee": self.payee, "amount": self.amount, "reason": self.reason}
+        return {
+            "payer": self.payer,
+            "payee": self.payee,
+            "amount": self.amount,
+            "reason": self.reason,
+        }
 
 
 @dataclass

@@ -1,0 +1,887 @@
+"""One hand as a state machine: deal, draws, discards, claims, kongs, wins, draws.
+
+``legal_actions(seat)`` lists exactly what a seat may do now and ``apply(action)``
+validates against that list (nothing else validates), changes the state and returns the
+events. An illegal action raises ``IllegalAction`` and changes nothing. Drawing is never
+an action: the round draws for whoever's turn starts, so a hand is fully determined by
+``(variant, options, seed, actions)`` and replays exactly.
+
+Phases:
+- ``turn``: ``current_seat`` holds 3n+2 tiles and discards, declares a kong or wins.
+- ``claim``: a discard is on the table; the seats in ``waiting_on`` answer (claim or
+  pass). Priority win > pung/kong > chow; the window closes as soon as no pending seat
+  could outrank the best answer so far.
+- ``rob_kong``: an added kong may be robbed by a seat that can win on its tile.
+- ``santan``: Jiaxing three-claim liability (三摊): the other players choose to continue
+  (跟) or fold (不跟) before play goes on.
+- ``ended``: ``result`` holds the scored ``HandResult``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .tiles import NUM_KINDS, WHITE, format_tiles, from_counts, is_honor, kind_str
+from .types import (
+    CHOW,
+    CONTINUE,
+    DISCARD,
+    FOLD,
+    KONG,
+    PASS,
+    PUNG,
+    WIN,
+    Action,
+    HandResult,
+    Meld,
+    PlayerHand,
+    WinContext,
+    WinInfo,
+)
+from .variants import Variant, variant_for
+from .views import DiscardView, PlayerView, PublicView, SeatView
+from .wall import Wall
+
+TURN, CLAIM, ROB_KONG, SANTAN, ENDED = "turn", "claim", "rob_kong", "santan", "ended"
+_PRIORITY = {WIN: 3, PUNG: 2, KONG: 2, CHOW: 1, PASS: 0}
+
+Event = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now; the round is unchanged."""
+
+
+@dataclass
+class _Discard:
+    tile: int
+    claimed: bool = False
+    by_seat: int | None = None
+
+
+@dataclass
+class _Window:
+    """An open claim or rob-kong window."""
+
+    tile: int
+    from_seat: int
+    options: dict[int, list[Action]]
+    responses: dict[int, Action] = field(default_factory=dict)
+    final: bool = False  # Taizhou: the discard after the last drawable tile
+
+
+@dataclass
+class _SantanPause:
+    pair: tuple[int, int]
+    pending: set[int]
+    then_replacement: bool  # the claim was a kong: draw a replacement after the pause
+
+
+def _default_scorer(ctx: WinContext) -> HandResult:
+    from .scoring import score_hand
+
+    return score_hand(ctx)
+
+
+class Round:
+    """One hand. Build it through ``Match`` for a whole game, or directly for tests."""
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        options: Any = None,
+        seed: int | str = 0,
+        *,
+        seats: int = 4,
+        dealer: int = 0,
+        prevailing_wind: int = 27,
+        carried_fan: int = 0,
+        previous_wild: int | None = None,
+        hand_number: int = 0,
+        scores: list[int] | None = None,
+        scorer: Callable[[WinContext], HandResult] | None = None,
+    ) -> None:
+        self.variant: Variant = (
+            variant if isinstance(variant, Variant) else variant_for(variant, options)
+        )
+        self.options = self.variant.options
+        if seats not in self.variant.allowed_seats:
+            allowed = ", ".join(map(str, self.variant.allowed_seats))
+            raise ValueError(f"{self.variant.name} is played with {allowed} seats, not {seats}")
+        if not 0 <= dealer < seats:
+            raise ValueError(f"dealer {dealer} is not a seat of {seats}")
+        self.seed = seed
+        self.num_seats = seats
+        self.dealer = dealer
+        self.prevailing_wind = prevailing_wind if self.variant.has_prevailing_wind else 27
+        self.hand_number = hand_number
+        self.scores = list(scores) if scores is not None else [0] * seats
+        self._scorer = scorer or _default_scorer
+
+        self.wall = Wall.shuffled(
+            seed, reserve=self.variant.reserve(), remove_suits=self.variant.remove_suits()
+        )
+        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(seats)]
+        self.melds: list[list[Meld]] = [[] for _ in range(seats)]
+        self.discards: list[list[_Discard]] = [[] for _ in range(seats)]
+        self.drawn: list[int | None] = [None] * seats
+        self.folded: set[int] = set()
+        self.claim_counts: dict[tuple[int, int], int] = {}
+        self.santan_pairs: list[tuple[int, int]] = []
+        self.skipped_win: list[set[int]] = [set() for _ in range(seats)]
+        self.has_discarded = [False] * seats
+        self.any_claim = False
+        self.seen: set[int] = set()  # kinds discarded or exposed so far (Taizhou liability)
+
+        self.phase = TURN
+        self.current_seat: int | None = dealer
+        self.after_claim = False  # a claimed chow/pung: discard only
+        self.after_kong = False  # the drawn tile was a kong replacement
+        self.window: _Window | None = None
+        self.rob_meld_index: int | None = None
+        self.santan: _SantanPause | None = None
+        self.last_discard: tuple[int, int] | None = None
+        self.result: HandResult | None = None
+        self.turn_id = 0
+        self.actions: list[Action] = []
+        self._win_cache: dict[tuple[Any, ...], HandResult] = {}
+
+        events: list[Event] = []
+        self._deal(events)
+        # Carried bonus fan (Jiaxing): added at the start of each hand.
+        self.carried_fan_before = carried_fan
+        self.carried_fan_bonuses: list[str] = []
+        if self.variant.has_carried_fan:
+            if self.wild is not None and is_honor(self.wild):
+                self.carried_fan_bonuses.append("honor_wild")
+            if self.wall.dice[0] == self.wall.dice[1]:
+                self.carried_fan_bonuses.append("dice_doubles")
+            if previous_wild is not None and previous_wild == self.wild:
+                self.carried_fan_bonuses.append("repeat_wild")
+        self.carried_fan = carried_fan + len(self.carried_fan_bonuses)
+        self.start_events = events
+
+    # ------------------------------------------------------------------ setup
+    def _deal(self, events: list[Event]) -> None:
+        for _ in range(13):
+            for offset in range(self.num_seats):
+                seat = (self.dealer + offset) % self.num_seats
+                self.hands[seat][self.wall.draw()] += 1
+        keep = int(self.options.wild_copies) == 4
+        self.indicator = self.wall.flip_indicator(keep_in_wall=keep)
+        self.wild: int | None = self.indicator
+        tile = self.wall.draw()
+        self.hands[self.dealer][tile] += 1
+        self.drawn[self.dealer] = tile
+        events.append(
+            {
+                "type": "deal",
+                "dealer": self.dealer,
+                "dice": list(self.wall.dice),
+                "indicator": kind_str(self.indicator),
+                "wild": kind_str(self.wild),
+            }
+        )
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def is_over(self) -> bool:
+        return self.phase == ENDED
+
+    @property
+    def tiles_left(self) -> int:
+        return self.wall.drawable
+
+    def seat_wind(self, seat: int) -> int:
+        return 27 + (seat - self.dealer) % self.num_seats
+
+    def concealed_tiles(self, seat: int) -> list[int]:
+        return from_counts(self.hands[seat])
+
+    def _natural(self, seat: int, kind: int) -> int:
+        """Copies of ``kind`` usable in a claimed meld (wild tiles never are)."""
+        if kind == self.wild:
+            return 0
+        return self.hands[seat][kind]
+
+    def _white_can_stand_for(self, kind: int) -> bool:
+        return (
+            self.variant.white_substitutes_wild
+            and self.wild is not None
+            and self.wild != WHITE
+            and kind == self.wild
+        )
+
+    @property
+    def waiting_on(self) -> tuple[int, ...]:
+        if self.phase in (CLAIM, ROB_KONG) and self.window is not None:
+            return tuple(
+                sorted(seat for seat in self.window.options if seat not in self.window.responses)
+            )
+        if self.phase == SANTAN and self.santan is not None:
+            return tuple(sorted(self.santan.pending))
+        if self.phase == TURN and self.current_seat is not None:
+            return (self.current_seat,)
+        return ()
+
+    # ------------------------------------------------------------------ win checks
+    def _player_hands(
+        self, winner: int | None = None, extra: int | None = None, robbed_from: int | None = None
+    ) -> tuple[PlayerHand, ...]:
+        hands = []
+        for seat in range(self.num_seats):
+            tiles = self.concealed_tiles(seat)
+            if seat == winner and extra is not None:
+                tiles = sorted([*tiles, extra])
+            if seat == robbed_from and extra is not None:
+                tiles.remove(extra)
+            hands.append(PlayerHand(concealed=tuple(tiles), melds=tuple(self.melds[seat])))
+        return tuple(hands)
+
+    def _tenpai_seats(self) -> frozenset[int]:
+        from .shapes import waits_counts
+
+        waiting = set()
+        for seat in range(self.num_seats):
+            counts = list(self.hands[seat])
+            if sum(counts) % 3 != 1:
+                continue
+            wilds = 0
+            if self.wild is not None:
+                wilds = counts[self.wild]
+                counts[self.wild] = 0
+            if waits_counts(counts, wilds, self.wild):
+                waiting.add(seat)
+        return frozenset(waiting)
+
+    def _win_context(
+        self, seat: int, by: str, tile: int, from_seat: int | None, final: bool
+    ) -> WinContext:
+        extra = tile if by != "self_draw" else None
+        last = self.wall.drawable == 0 if by == "self_draw" else final
+        first_draw = by == "self_draw" and not self.has_discarded[seat] and not self.any_claim
+        return WinContext(
+            variant=self.variant.name,
+            options=self.options,
+            seats=self.num_seats,
+            indicator=self.indicator,
+            wild=self.wild,
+            dealer=self.dealer,
+            winner=seat,
+            win=WinInfo(
+                tile=tile,
+                by=by,
+                from_seat=from_seat,
+                kong_replacement=by == "self_draw" and self.after_kong,
+                last_tile=last,
+                first_draw=first_draw,
+            ),
+            players=self._player_hands(seat, extra, from_seat if by == "rob_kong" else None),
+            prevailing_wind=self.prevailing_wind,
+            carried_fan=self.carried_fan,
+            dice=self.wall.dice,
+            santan_pairs=tuple(self.santan_pairs),
+            folded=tuple(sorted(self.folded)),
+            seen_before=frozenset(self.seen),
+            tenpai=self._tenpai_seats() if by != "self_draw" else None,
+        )
+
+    def _shape_ok(self, seat: int, extra: int | None) -> bool:
+        from .shapes import is_win_counts
+
+        counts = list(self.hands[seat])
+        if extra is not None:
+            counts[extra] += 1
+        wilds = 0
+        if self.wild is not None:
+            wilds = counts[self.wild]
+            counts[self.wild] = 0
+        seven = bool(self.options.allow_seven_pairs) and not self.melds[seat]
+        if is_win_counts(counts, wilds, seven_pairs=seven):
+            return True
+        if self._white_can_stand_for(self.wild or 0) and counts[WHITE]:
+            # Taizhou: some Whites may be read as the wild's kind.
+            assert self.wild is not None
+            whites = counts[WHITE]
+            for as_wild_kind in range(1, whites + 1):
+                trial = list(counts)
+                trial[WHITE] -= as_wild_kind
+                trial[self.wild] += as_wild_kind
+                if is_win_counts(trial, wilds, seven_pairs=seven):
+                    return True
+        return False
+
+    def _scored_win(
+        self, seat: int, by: str, tile: int, from_seat: int | None, final: bool = False
+    ) -> HandResult | None:
+        key = (self.turn_id, seat, by, tile, from_seat, final)
+        if key not in self._win_cache:
+            extra = tile if by != "self_draw" else None
+            if not self._shape_ok(seat, extra):
+                return None
+            self._win_cache[key] = self._scorer(self._win_context(seat, by, tile, from_seat, final))
+        result = self._win_cache[key]
+        return result if result.valid else None
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, seat: int) -> list[Action]:
+        if not 0 <= seat < self.num_seats or self.phase == ENDED:
+            return []
+        if self.phase == TURN:
+            return self._turn_actions(seat) if seat == self.current_seat else []
+        if self.phase in (CLAIM, ROB_KONG):
+            assert self.window is not None
+            if seat in self.window.options and seat not in self.window.responses:
+                return list(self.window.options[seat])
+            return []
+        if self.phase == SANTAN:
+            assert self.santan is not None
+            if seat in self.santan.pending:
+                return [Action(CONTINUE, seat), Action(FOLD, seat)]
+        return []
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        actions: list[Action] = []
+        if not self.after_claim and seat not in self.folded:
+            drawn = self.drawn[seat]
+            if drawn is not None and self._scored_win(seat, "self_draw", drawn, None):
+                actions.append(Action(WIN, seat))
+            if self.wall.drawable > 0:
+                for kind in range(NUM_KINDS):
+                    if hand[kind] == 4 and kind != self.wild:
+                        actions.append(Action(KONG, seat, tile=kind))
+                for meld in self.melds[seat]:
+                    if meld.type == PUNG and self._natural(seat, meld.kind) >= 1:
+                        actions.append(Action(KONG, seat, tile=meld.kind))
+        for kind in range(NUM_KINDS):
+            if hand[kind]:
+                actions.append(Action(DISCARD, seat, tile=kind))
+        return actions
+
+    def _claim_options(self, seat: int, tile: int, discarder: int, final: bool) -> list[Action]:
+        if seat in self.folded or tile == self.wild:
+            return []
+        options: list[Action] = []
+        if (
+            self.variant.discard_wins
+            and tile not in self.skipped_win[seat]
+            and self._scored_win(seat, "discard", tile, discarder, final)
+        ):
+            options.append(Action(WIN, seat))
+        if final:
+            return [*options, Action(PASS, seat)] if options else []
+        natural = self._natural(seat, tile)
+        if natural >= 2:
+            options.append(Action(PUNG, seat))
+        if natural >= 3 and self.wall.drawable > 0:
+            options.append(Action(KONG, seat))
+        if seat == (discarder + 1) % self.num_seats and tile < 27:
+            base = tile - tile % 9
+            for low in range(max(base, tile - 2), min(tile, base + 6) + 1):
+                chow = (low, low + 1, low + 2)
+                if self._chow_source(seat, chow, tile) is not None:
+                    options.append(Action(CHOW, seat, tiles=chow))
+        if options:
+            options.append(Action(PASS, seat))
+        return options
+
+    def _chow_source(self, seat: int, chow: tuple[int, int, int], claimed: int) -> int | None:
+        """How a chow would be made from the hand: None if impossible, else the kind a
+        White stands for in it (-1 when no White is used)."""
+        white_as = -1
+        for kind in chow:
+            if kind == claimed:
+                continue
+            if self._natural(seat, kind) >= 1:
+                continue
+            if self._white_can_stand_for(kind) and self.hands[seat][WHITE] >= 1:
+                white_as = kind
+                continue
+            return None
+        return white_as
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one legal action; raise ``IllegalAction`` (state unchanged) otherwise."""
+        if self.phase == ENDED:
+            raise IllegalAction("the hand is over")
+        legal = self.legal_actions(action.seat)
+        if action not in legal:
+            raise IllegalAction(self._why_illegal(action, legal))
+        events: list[Event] = []
+        self.actions.append(action)
+        self.turn_id += 1
+        if self.phase == TURN:
+            self._apply_turn(action, events)
+        elif self.phase in (CLAIM, ROB_KONG):
+            assert self.window is not None
+            self.window.responses[action.seat] = action
+            events.append({"type": "respond", "seat": action.seat, "action": action.type})
+            self._maybe_close_window(events)
+        elif self.phase == SANTAN:
+            self._apply_santan(action, events)
+        return events
+
+    def _why_illegal(self, action: Action, legal: list[Action]) -> str:
+        if not 0 <= action.seat < self.num_seats:
+            return f"seat {action.seat} is not at this table"
+        if not legal:
+            if self.phase == TURN:
+                return f"it is seat {self.current_seat}'s turn, not seat {action.seat}'s"
+            return f"seat {action.seat} has nothing to answer now"
+        kinds = {a.type for a in legal}
+        if action.type not in kinds:
+            allowed = ", ".join(sorted(kinds))
+            return f"{action.type} is not possible now (you may: {allowed})"
+        if action.type == DISCARD:
+            return f"you hold no {kind_str(action.tile) if action.tile is not None else 'tile'} to discard"
+        if action.type == CHOW:
+            shown = ", ".join(format_tiles(a.tiles or ()) for a in legal if a.type == CHOW)
+            return f"that chow is not possible (possible: {shown})"
+        if action.type == KONG:
+            return "that kong is not possible"
+        return f"{action.describe()} is not possible now"
+
+    def _apply_turn(self, action: Action, events: list[Event]) -> None:
+        seat = action.seat
+        if action.type == WIN:
+            drawn = self.drawn[seat]
+            assert drawn is not None
+            result = self._scored_win(seat, "self_draw", drawn, None)
+            assert result is not None
+            self._finish(
+                result,
+                events,
+                {"type": "win", "seat": seat, "by": "self_draw", "tile": kind_str(drawn)},
+            )
+        elif action.type == DISCARD:
+            assert action.tile is not None
+            self._discard(seat, action.tile, events)
+        elif action.type == KONG:
+            assert action.tile is not None
+            self._own_kong(seat, action.tile, events)
+
+    def _discard(self, seat: int, tile: int, events: list[Event]) -> None:
+        self.hands[seat][tile] -= 1
+        self.drawn[seat] = None
+        self.after_claim = False
+        self.after_kong = False
+        self.has_discarded[seat] = True
+        self.discards[seat].append(_Discard(tile))
+        self.last_discard = (seat, tile)
+        events.append({"type": "discard", "seat": seat, "tile": kind_str(tile)})
+        final = self.wall.drawable == 0
+        if final and not self.variant.last_discard_winnable:
+            self._exhaustive_draw(events)
+            return
+        options = {}
+        for offset in range(1, self.num_seats):
+            other = (seat + offset) % self.num_seats
+            opts = self._claim_options(other, tile, seat, final)
+            if opts:
+                options[other] = opts
+        self.seen.add(tile)
+        if not options:
+            if final:
+                self._exhaustive_draw(events)
+            else:
+                self._next_draw((seat + 1) % self.num_seats, events)
+            return
+        self.window = _Window(tile=tile, from_seat=seat, options=options, final=final)
+        self.phase = CLAIM
+        self.current_seat = None
+        events.append(
+            {"type": "claim_window", "tile": kind_str(tile), "from": seat, "seats": sorted(options)}
+        )
+
+    def _own_kong(self, seat: int, kind: int, events: list[Event]) -> None:
+        for index, meld in enumerate(self.melds[seat]):
+            if meld.type == PUNG and meld.kind == kind:
+                robbers = {}
+                for offset in range(1, self.num_seats):
+                    other = (seat + offset) % self.num_seats
+                    if other in self.folded or kind in self.skipped_win[other]:
+                        continue
+                    if self._scored_win(other, "rob_kong", kind, seat):
+                        robbers[other] = [Action(WIN, other), Action(PASS, other)]
+                events.append({"type": "added_kong", "seat": seat, "tile": kind_str(kind)})
+                if robbers:
+                    self.window = _Window(tile=kind, from_seat=seat, options=robbers)
+                    self.rob_meld_index = index
+                    self.phase = ROB_KONG
+                    self.current_seat = None
+                    events.append(
+                        {
+                            "type": "rob_window",
+                            "tile": kind_str(kind),
+                            "from": seat,
+                            "seats": sorted(robbers),
+                        }
+                    )
+                else:
+                    self._complete_added_kong(seat, index, events)
+                return
+        # Concealed kong.
+        self.hands[seat][kind] -= 4
+        self.drawn[seat] = None
+        self.any_claim = True
+        self.melds[seat].append(Meld(KONG, (kind,) * 4, concealed=True))
+        events.append({"type": "concealed_kong", "seat": seat})
+        self._replacement_draw(seat, events)
+
+    def _complete_added_kong(self, seat: int, index: int, events: list[Event]) -> None:
+        old = self.melds[seat][index]
+        self.hands[seat][old.kind] -= 1
+        self.drawn[seat] = None
+        self.any_claim = True
+        self.melds[seat][index] = Meld(
+            KONG, (old.kind,) * 4, from_seat=old.from_seat, claimed=old.claimed, added=True
+        )
+        self.seen.add(old.kind)
+        events.append({"type": "kong_made", "seat": seat, "tile": kind_str(old.kind)})
+        self._replacement_draw(seat, events)
+
+    def _replacement_draw(self, seat: int, events: list[Event]) -> None:
+        tile = self.wall.draw_replacement()
+        self._give(seat, tile, events, replacement=True)
+
+    def _next_draw(self, seat: int, events: list[Event]) -> None:
+        if self.wall.drawable <= 0:
+            self._exhaustive_draw(events)
+            return
+        self._give(seat, self.wall.draw(), events, replacement=False)
+
+    def _give(self, seat: int, tile: int, events: list[Event], *, replacement: bool) -> None:
+        self.hands[seat][tile] += 1
+        self.drawn[seat] = tile
+        self.skipped_win[seat].clear()
+        self.phase = TURN
+        self.current_seat = seat
+        self.after_claim = False
+        self.after_kong = replacement
+        self.window = None
+        events.append(
+            {
+                "type": "draw",
+                "seat": seat,
+                "tile": kind_str(tile),
+                "private": seat,
+                "replacement": replacement,
+            }
+        )
+        if seat in self.folded:
+            # A folded player draws and discards automatically (三摊 不跟).
+            events.append({"type": "auto_discard", "seat": seat})
+            self._discard(seat, tile, events)
+
+    # ------------------------------------------------------------------ windows
+    def _maybe_close_window(self, events: list[Event]) -> None:
+        window = self.window
+        assert window is not None
+        order = self.variant.win_order(window.from_seat, self.dealer, self.num_seats)
+        best: Action | None = None
+        for seat in order:
+            response = window.responses.get(seat)
+            if response is None:
+                continue
+            if best is None or _PRIORITY[response.type] > _PRIORITY[best.type]:
+                best = response
+        best_level = _PRIORITY[best.type] if best is not None else 0
+        for seat in order:
+            if seat in window.responses or seat not in window.options:
+                continue
+            potential = max(_PRIORITY[a.type] for a in window.options[seat])
+            if potential > best_level:
+                return
+            if (
+                potential == best_level == _PRIORITY[WIN]
+                and best is not None
+                and order.index(seat) < order.index(best.seat)
+            ):
+                return
+            if best is None:
+                return  # everyone so far passed; wait for the rest
+        self._close_window(best, events)
+
+    def _close_window(self, best: Action | None, events: list[Event]) -> None:
+        window = self.window
+        assert window is not None
+        rob = self.phase == ROB_KONG
+        # Skipped win 过胡: whoever could win and did not is locked on this kind.
+        if self.variant.discard_wins:
+            for seat, options in window.options.items():
+                could_win = any(a.type == WIN for a in options)
+                if could_win and (best is None or best.seat != seat or best.type != WIN):
+                    self.skipped_win[seat].add(window.tile)
+        if best is not None and best.type == WIN:
+            by = "rob_kong" if rob else "discard"
+            result = self._scored_win(best.seat, by, window.tile, window.from_seat, window.final)
+            assert result is not None
+            if not rob:
+                self.discards[window.from_seat][-1].claimed = True
+                self.discards[window.from_seat][-1].by_seat = best.seat
+            self._finish(
+                result,
+                events,
+                {
+                    "type": "win",
+                    "seat": best.seat,
+                    "by": by,
+                    "tile": kind_str(window.tile),
+                    "from": window.from_seat,
+                },
+            )
+            return
+        self.window = None
+        if rob:
+            maker = window.from_seat
+            assert self.rob_meld_index is not None
+            index, self.rob_meld_index = self.rob_meld_index, None
+            self._complete_added_kong(maker, index, events)
+            return
+        if best is None or best.type == PASS:
+            if window.final:
+                self._exhaustive_draw(events)
+            else:
+                self._next_draw((window.from_seat + 1) % self.num_seats, events)
+            return
+        self._claim(best, window, events)
+
+    def _claim(self, action: Action, window: _Window, events: list[Event]) -> None:
+        seat, tile, discarder = action.seat, window.tile, window.from_seat
+        hand = self.hands[seat]
+        white_as: int | None = None
+        if action.type == CHOW:
+            assert action.tiles is not None
+            source = self._chow_source(seat, action.tiles, tile)  # type: ignore[arg-type]
+            assert source is not None
+            for kind in action.tiles:
+                if kind == tile:
+                    continue
+                if kind == source:
+                    hand[WHITE] -= 1
+                    white_as = kind
+                else:
+                    hand[kind] -= 1
+            meld = Meld(
+                CHOW, tuple(action.tiles), from_seat=discarder, claimed=tile, white_as=white_as
+            )
+        elif action.type == PUNG:
+            hand[tile] -= 2
+            meld = Meld(PUNG, (tile,) * 3, from_seat=discarder, claimed=tile)
+        else:
+            hand[tile] -= 3
+            meld = Meld(KONG, (tile,) * 4, from_seat=discarder, claimed=tile)
+        self.melds[seat].append(meld)
+        self.discards[discarder][-1].claimed = True
+        self.discards[discarder][-1].by_seat = seat
+        self.seen.update(meld.tiles)
+        self.any_claim = True
+        self.skipped_win[seat].clear()
+        events.append({"type": "claim", "seat": seat, "meld": meld.to_json(), "from": discarder})
+        is_kong = action.type == KONG
+        if self.variant.has_three_claim_liability:
+            key = (seat, discarder)
+            self.claim_counts[key] = self.claim_counts.get(key, 0) + 1
+            pair = (min(seat, discarder), max(seat, discarder))
+            if self.claim_counts[key] == 3 and pair not in self.santan_pairs:
+                self.santan_pairs.append(pair)
+                pending = {
+                    s for s in range(self.num_seats) if s not in pair and s not in self.folded
+                }
+                events.append({"type": "santan", "pair": list(pair)})
+                if pending:
+                    self.santan = _SantanPause(pair=pair, pending=pending, then_replacement=is_kong)
+                    self.phase = SANTAN
+                    self.current_seat = seat
+                    return
+        self._after_claim(seat, is_kong, events)
+
+    def _after_claim(self, seat: int, is_kong: bool, events: list[Event]) -> None:
+        self.santan = None
+        if is_kong:
+            self._replacement_draw(seat, events)
+            return
+        self.phase = TURN
+        self.current_seat = seat
+        self.after_claim = True
+        self.after_kong = False
+        self.drawn[seat] = None
+
+    def _apply_santan(self, action: Action, events: list[Event]) -> None:
+        pause = self.santan
+        assert pause is not None
+        pause.pending.discard(action.seat)
+        if action.type == FOLD:
+            self.folded.add(action.seat)
+        events.append({"type": "santan_choice", "seat": action.seat, "choice": action.type})
+        if not pause.pending:
+            claimer = self.current_seat
+            assert claimer is not None
+            self._after_claim(claimer, pause.then_replacement, events)
+
+    # ------------------------------------------------------------------ ending
+    def _finish(self, result: HandResult, events: list[Event], win_event: Event) -> None:
+        self.result = result
+        self.phase = ENDED
+        self.current_seat = None
+        self.window = None
+        events.append(win_event)
+        events.append({"type": "hand_end", "deltas": list(result.deltas)})
+
+    def _exhaustive_draw(self, events: list[Event]) -> None:
+        self.result = HandResult.draw(self.variant.name, self.num_seats)
+        self.phase = ENDED
+        self.current_seat = None
+        self.window = None
+        events.append({"type": "exhaustive_draw"})
+        events.append({"type": "hand_end", "deltas": list(self.result.deltas)})
+
+    @property
+    def carried_fan_after(self) -> int:
+        """The pool handed to the next hand: a win takes one fan, a draw adds one."""
+        if self.result is None or not self.variant.has_carried_fan:
+            return self.carried_fan
+        if self.result.winner is None:
+            return self.carried_fan + 1
+        return max(0, self.carried_fan - 1)
+
+    # ------------------------------------------------------------------ timeouts, leaving
+    def default_action(self, seat: int) -> Action | None:
+        """The safe default on a timeout: discard the drawn tile (else the last tile in
+        hand), pass a claim, continue under three-claim liability."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            return None
+        if self.phase == TURN:
+            drawn = self.drawn[seat]
+            if drawn is not None and Action(DISCARD, seat, tile=drawn) in legal:
+                return Action(DISCARD, seat, tile=drawn)
+            discards = [a for a in legal if a.type == DISCARD]
+            return discards[-1]
+        if self.phase == SANTAN:
+            return Action(CONTINUE, seat)
+        return Action(PASS, seat)
+
+    def flee_penalty(self, seat: int) -> int:
+        """Units a player pays for leaving this hand (Jiaxing 逃跑; Taizhou uses the same base)."""
+        base = int(getattr(self.options, "flee_penalty", 32))
+        if self.santan_pairs and self.phase != ENDED:
+            return 72 if seat in self.folded else 108
+        return base
+
+    # ------------------------------------------------------------------ views
+    def _seat_view(self, seat: int) -> SeatView:
+        melds = tuple(
+            Meld(m.type, (), concealed=True) if m.concealed else m for m in self.melds[seat]
+        )
+        liable = tuple(
+            sorted({b if a == seat else a for a, b in self.santan_pairs if seat in (a, b)})
+        )
+        return SeatView(
+            seat=seat,
+            seat_wind=self.seat_wind(seat),
+            is_dealer=seat == self.dealer,
+            concealed_count=sum(self.hands[seat]),
+            melds=melds,
+            discards=tuple(DiscardView(d.tile, d.claimed, d.by_seat) for d in self.discards[seat]),
+            folded=seat in self.folded,
+            score=self.scores[seat],
+            liable_with=liable,
+        )
+
+    def public_view(self) -> PublicView:
+        return PublicView(
+            variant=self.variant.name,
+            num_seats=self.num_seats,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            prevailing_wind=self.prevailing_wind,
+            round_index=0,
+            indicator=self.indicator,
+            wild=self.wild,
+            dice=self.wall.dice,
+            tiles_left=self.wall.drawable,
+            carried_fan=self.carried_fan,
+            phase=self.phase,
+            current_seat=self.current_seat if self.phase == TURN else None,
+            waiting_on=self.waiting_on,
+            last_discard=self.last_discard,
+            seats=tuple(self._seat_view(s) for s in range(self.num_seats)),
+            turn_id=self.turn_id,
+            result=self.result,
+        )
+
+    def player_view(self, seat: int, public: PublicView | None = None) -> PlayerView:
+        from .shapes import waits_counts
+
+        counts = list(self.hands[seat])
+        drawn = self.drawn[seat] if self.phase == TURN and self.current_seat == seat else None
+        if drawn is not None:
+            counts[drawn] -= 1
+        concealed = tuple(from_counts(counts))
+        waits: tuple[int, ...] = ()
+        if sum(self.hands[seat]) % 3 == 1:
+            natural = list(self.hands[seat])
+            wilds = 0
+            if self.wild is not None:
+                wilds = natural[self.wild]
+                natural[self.wild] = 0
+            waits = tuple(waits_counts(natural, wilds, self.wild))
+        claim_tile = self.window.tile if self.window is not None else None
+        return PlayerView(
+            seat=seat,
+            public=public or self.public_view(),
+            concealed=concealed,
+            drawn=drawn,
+            legal=tuple(self.legal_actions(seat)),
+            melds=tuple(self.melds[seat]),
+            skipped_win=tuple(sorted(self.skipped_win[seat])),
+            claim_tile=claim_tile,
+            waits=waits,
+        )
+
+    # ------------------------------------------------------------------ integrity
+    def tile_census(self) -> list[int]:
+        """Physical tiles per kind across wall, hands, melds, discards and the indicator;
+        every kind in play must count 4 (tests rely on it)."""
+        counts = [0] * NUM_KINDS
+        for kind in self.wall.tiles:
+            counts[kind] += 1
+        if not self.wall.indicator_in_wall:
+            counts[self.indicator] += 1
+        for seat in range(self.num_seats):
+            for kind in range(NUM_KINDS):
+                counts[kind] += self.hands[seat][kind]
+            for meld in self.melds[seat]:
+                tiles = list(meld.tiles)
+                if meld.white_as is not None:
+                    tiles.remove(meld.white_as)
+                    tiles.append(WHITE)
+                for kind in tiles:
+                    counts[kind] += 1
+                if meld.claimed is not None:
+                    counts[meld.claimed] -= 1  # counted in the discarder's river too
+            for discard in self.discards[seat]:
+                counts[discard.tile] += 1
+        return counts
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain data, for replay checks."""
+        return {
+            "phase": self.phase,
+            "current": self.current_seat,
+            "wall": list(self.wall.tiles),
+            "hands": [list(h) for h in self.hands],
+            "melds": [[m.to_json() for m in ms] for ms in self.melds],
+            "discards": [[(d.tile, d.claimed, d.by_seat) for d in ds] for ds in self.discards],
+            "drawn": list(self.drawn),
+            "folded": sorted(self.folded),
+            "santan": [list(p) for p in self.santan_pairs],
+            "skipped": [sorted(s) for s in self.skipped_win],
+            "turn_id": self.turn_id,
+            "result": self.result.to_json() if self.result else None,
+        }
