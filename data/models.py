@@ -1,0 +1,232 @@
+"""Plain values the store returns and accepts. No SQL here, so callers never see any."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+VARIANTS = ("jiaxing", "taizhou")
+GAME_STATUSES = ("lobby", "running", "finished", "abandoned")
+
+
+class StoreError(Exception):
+    """Base class for storage errors the bot may show; messages are Chinese first, then English."""
+
+
+class SettingsError(StoreError, ValueError):
+    """A guild setting with an unknown name or an invalid value."""
+
+
+class UnknownGameError(StoreError, KeyError):
+    """No game with that id."""
+
+    def __str__(self) -> str:  # KeyError would print the repr of the argument
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+class DuplicateGameError(StoreError, ValueError):
+    """A game with that id already exists."""
+
+
+class ActionConflictError(StoreError, ValueError):
+    """A different action is already stored under that sequence number: replay would diverge."""
+
+
+def validate_timezone(name: str) -> ZoneInfo:
+    """Return the zone for an IANA name ("Asia/Shanghai", "UTC"), or raise SettingsError."""
+    if not isinstance(name, str) or not name or name != name.strip():
+        raise SettingsError(f"时区名称无效 / invalid time zone name: {name!r}")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError) as error:
+        raise SettingsError(
+            f"未知时区 {name!r}，请使用 IANA 名称，例如 Asia/Shanghai / "
+            f"unknown time zone {name!r}; use an IANA name such as Asia/Shanghai"
+        ) from error
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """Per-guild settings; every field has the default a new guild gets.
+
+    ``min_balance``: a player needs at least this balance to sit (None: no minimum).
+    ``hand_cap`` / ``day_cap``: optional limits on one player's |points| in one hand and
+    net win or loss per local day (None: no cap). ``last_leaderboard_week`` is the Monday
+    (local date) of the last week whose leaderboard was posted, so a restart does not
+    post it twice.
+    """
+
+    guild_id: int
+    starting_balance: int = 1000
+    timezone: str = "UTC"
+    leaderboard_channel: int | None = None
+    discard_timeout: int = 30
+    claim_timeout: int = 10
+    default_variant: str = "jiaxing"
+    min_balance: int | None = None
+    hand_cap: int | None = None
+    day_cap: int | None = None
+    last_leaderboard_week: date | None = None
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    @classmethod
+    def editable_fields(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls) if f.name != "guild_id")
+
+
+# (min, max) for integer settings; None in a bound means unbounded.
+_INT_RANGES: dict[str, tuple[int | None, int | None]] = {
+    "starting_balance": (0, 10**12),
+    "discard_timeout": (5, 600),
+    "claim_timeout": (3, 300),
+    "min_balance": (-(10**12), 10**12),
+    "hand_cap": (1, 10**12),
+    "day_cap": (1, 10**12),
+    "leaderboard_channel": (1, None),
+}
+_NULLABLE = {"leaderboard_channel", "min_balance", "hand_cap", "day_cap", "last_leaderboard_week"}
+
+
+def validate_setting(name: str, value: Any) -> Any:
+    """Check one setting and return it normalised (a date for the week, an int for numbers)."""
+    if name not in GuildSettings.editable_fields():
+        known = ", ".join(GuildSettings.editable_fields())
+        raise SettingsError(f"未知设置 {name!r} / unknown setting {name!r} (known: {known})")
+    if value is None:
+        if name in _NULLABLE:
+            return None
+        raise SettingsError(f"设置 {name} 不能为空 / setting {name} cannot be empty")
+    if name == "timezone":
+        validate_timezone(value)
+        return value
+    if name == "default_variant":
+        if value not in VARIANTS:
+            raise SettingsError(
+                f"未知玩法 {value!r} / unknown variant {value!r} (one of {', '.join(VARIANTS)})"
+            )
+        return value
+    if name == "last_leaderboard_week":
+        if isinstance(value, datetime):
+            raise SettingsError("last_leaderboard_week 需要日期 / needs a date, not a datetime")
+        if isinstance(value, str):
+            try:
+                value = date.fromisoformat(value)
+            except ValueError as error:
+                raise SettingsError(f"日期无效 / invalid date: {value!r}") from error
+        if not isinstance(value, date) or value.weekday() != 0:
+            raise SettingsError(f"需要星期一的日期 / must be a Monday date, got {value!r}")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SettingsError(
+            f"设置 {name} 需要整数 / setting {name} must be an integer, got {value!r}"
+        )
+    low, high = _INT_RANGES[name]
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"{low if low is not None else '-∞'}..{high if high is not None else '∞'}"
+        raise SettingsError(
+            f"设置 {name} 超出范围 / setting {name} must be in {bounds}, got {value}"
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class SettlementEntry:
+    """One seat's result in a hand: ``units`` are table units (the engine's delta).
+
+    ``user_id`` is None for an AI seat: its row is recorded, but it has no balance.
+    """
+
+    seat: int
+    user_id: int | None
+    units: int
+    is_winner: bool = False
+
+
+def settlement_entries(
+    deltas: Sequence[int], users: Sequence[int | None], winner: int | None = None
+) -> list[SettlementEntry]:
+    """Entries for ``settle_hand`` from the engine's per-seat deltas and who sits where."""
+    if len(deltas) != len(users):
+        raise ValueError(f"{len(deltas)} deltas for {len(users)} seats")
+    return [
+        SettlementEntry(seat=seat, user_id=users[seat], units=int(delta), is_winner=seat == winner)
+        for seat, delta in enumerate(deltas)
+    ]
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One ledger row. ``points`` moved the balance; ``original_points`` is before caps."""
+
+    id: int
+    guild_id: int
+    kind: str  # "opening" | "hand" | "penalty" | "adjustment"
+    game_id: str | None
+    hand_number: int | None
+    seat: int | None
+    user_id: int | None
+    units: int
+    stake: int
+    points: int
+    original_points: int
+    capped: bool
+    is_winner: bool
+    reason: str
+    by_user: int | None
+    balance_after: int | None
+    created_at: datetime
+    week_start: date
+    local_day: date
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """``net``: points from hands and penalties; ``biggest``: largest single-hand win (0 if none)."""
+
+    user_id: int
+    net: int
+    hands: int
+    wins: int
+    biggest: int
+
+
+@dataclass(frozen=True)
+class WeekBounds:
+    """A leaderboard week: Monday 00:00 to the next Monday 00:00 in the guild's zone."""
+
+    week_start: date  # the local Monday; the key weekly leaderboards are stored under
+    start: datetime  # aware, in the guild's zone
+    end: datetime  # aware, exclusive
+    timezone: str
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game_id: str
+    guild_id: int
+    channel_id: int | None
+    variant: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    seed: int
+    settings: dict[str, Any]
+    meta: dict[str, Any]
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    action_count: int = 0
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    seq: int
+    hand_number: int
+    action: dict[str, Any]
+    created_at: datetime = field(compare=False)
