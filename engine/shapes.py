@@ -1,0 +1,439 @@
+"""Winning shapes with wild tiles: is it a win, which tiles complete it, and shanten.
+
+RULES.md §0: a win is sets (chows, pungs) and one pair over the concealed tiles, 3n+2 of
+them once exposed melds are removed. Wild tiles are jokers standing for any kind, their
+own included. This module judges the *shape* only: a joker may make a fifth copy of a
+kind, and nothing here checks which tiles are still live.
+
+The round, the scoring gate and the AI call the count-vector functions many times per
+decision, so they never search over tile lists: each of the four groups (three suits,
+honors) is looked up in a precomputed per-group table (``engine._shape_tables``) and a
+hand is four lookups plus a little arithmetic against the joker count.
+
+Count-vector API (the hot path):
+    ``counts`` is 34 natural (non-wild) tile counts, ``wilds`` the jokers held.
+    is_win_counts(counts, wilds, seven_pairs=False) -> bool
+    waits_counts(counts, wilds, wild_kind, seven_pairs=False) -> list[int]
+    shanten(counts, wilds) -> int
+    shanten_restricted(counts, wilds, allowed, pungs_only=False) -> int
+    shanten_pungs(counts, wilds) -> int
+
+Notation API: is_winning_hand(tiles, wild=None) and winning_tiles(tiles, wild=None).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from ._shape_tables import (
+    HONOR_RANKS,
+    INFEASIBLE,
+    MASK0_BASE,
+    MASK2_BASE,
+    MASK_SLOTS,
+    NEED_BASE,
+    SUIT_RANKS,
+    entry_scalar,
+    load_tables,
+    needs_scalar,
+)
+from .tiles import NUM_KINDS, TileError, kind_str, parse_tile, parse_tiles
+
+__all__ = [
+    "ALL_KINDS",
+    "HONOR_KINDS",
+    "MAN_KINDS",
+    "PIN_KINDS",
+    "SOU_KINDS",
+    "count_hand",
+    "is_win_counts",
+    "is_winning_hand",
+    "kinds_mask",
+    "shanten",
+    "shanten_pungs",
+    "shanten_restricted",
+    "waits_counts",
+    "winning_tiles",
+]
+
+_SUIT_TABLE, _HONOR_TABLE = load_tables()
+
+# Kind bitmasks for ``shanten_restricted``: bit k stands for tile kind k.
+MAN_KINDS = 0x1FF
+PIN_KINDS = 0x1FF << 9
+SOU_KINDS = 0x1FF << 18
+HONOR_KINDS = 0x7F << 27
+ALL_KINDS = (1 << NUM_KINDS) - 1
+_GROUP_FULL = (0x1FF, 0x1FF, 0x1FF, 0x7F)
+_LAST_MASK = MASK_SLOTS - 1
+
+# Mask of ranks in group g -> the kinds they stand for, in kind order.
+_MASK_KINDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(group * 9 + rank for rank in range(ranks) if mask >> rank & 1)
+        for mask in range(1 << ranks)
+    )
+    for group, ranks in enumerate((SUIT_RANKS, SUIT_RANKS, SUIT_RANKS, HONOR_RANKS))
+)
+_ALL_KIND_LIST = tuple(range(NUM_KINDS))
+_MAX_HAND = 14
+
+
+def _slow_entry(counts: Sequence[int], start: int, stop: int) -> tuple[int, ...]:
+    """An entry for a group outside the shipped table (five or more natural copies)."""
+    key = tuple(counts[start:stop])
+    if any(not isinstance(count, int) or count < 0 for count in key):
+        raise TileError(f"tile counts must be non-negative ints, got {list(key)}")
+    table = _HONOR_TABLE if start == 27 else _SUIT_TABLE
+    entry = entry_scalar(key, start != 27)
+    if sum(key) <= 2 * _MAX_HAND:
+        table[bytes(key)] = entry
+    return entry
+
+
+def _entries(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The four group entries; the fast path is inlined in the callers, this is the rest."""
+    result = []
+    for start, stop, table in (
+        (0, 9, _SUIT_TABLE),
+        (9, 18, _SUIT_TABLE),
+        (18, 27, _SUIT_TABLE),
+        (27, 34, _HONOR_TABLE),
+    ):
+        try:
+            result.append(table[bytes(counts[start:stop])])
+        except (KeyError, ValueError, TypeError):
+            result.append(_slow_entry(counts, start, stop))
+    return tuple(result)
+
+
+def _seven_pairs_win(counts: Sequence[int], wilds: int) -> bool:
+    """Seven pairs over exactly 14 tiles; four alike count as two pairs, a joker mates
+    any single and two jokers pair each other."""
+    if sum(counts) + wilds != _MAX_HAND:
+        return False
+    singles = 0
+    for count in counts:
+        singles += count & 1
+    return singles <= wilds
+
+
+def is_win_counts(counts: Sequence[int], wilds: int, seven_pairs: bool = False) -> bool:
+    """Whether 34 natural counts plus ``wilds`` jokers (3n+2 <= 14 tiles) form a win.
+
+    Each group's entry holds the fewest jokers that make all its tiles sets only
+    (``[0]``) and the extra jokers if it also holds the pair (``[1]``); the pair sits in
+    the cheapest group, or is two jokers. Leftover jokers form joker pungs, which works
+    exactly when the leftover is a multiple of three (the tile count is then 3n+2).
+    """
+    try:
+        key = bytes(counts)
+        man = _SUIT_TABLE[key[0:9]]
+        pin = _SUIT_TABLE[key[9:18]]
+        sou = _SUIT_TABLE[key[18:27]]
+        honor = _HONOR_TABLE[key[27:34]]
+    except (KeyError, ValueError, TypeError):
+        man, pin, sou, honor = _entries(counts)
+    need = man[0] + pin[0] + sou[0] + honor[0] + min(man[1], pin[1], sou[1], honor[1], 2)
+    if need <= wilds and (wilds - need) % 3 == 0:
+        return True
+    return seven_pairs and _seven_pairs_win(counts, wilds)
+
+
+def waits_counts(
+    counts: Sequence[int],
+    wilds: int,
+    wild_kind: int | None = None,
+    seven_pairs: bool = False,
+) -> list[int]:
+    """Kinds whose draw completes a 3n+1 hand (<= 13 tiles), in kind order.
+
+    Drawing the wild kind adds a joker, which completes the hand exactly when some
+    natural tile does; so the wild kind is listed whenever the list is not empty.
+    Per group, the entry holds masks of ranks whose addition fits a joker budget, so
+    the group's waits are two mask lookups given what the other groups need.
+    """
+    total = sum(counts) + wilds
+    if total % 3 != 1 or total > _MAX_HAND - 1:
+        raise TileError(
+            f"听牌需要 3n+1 张手牌 / waits need 3n+1 concealed tiles (1..13), got {total}"
+        )
+    try:
+        key = bytes(counts)
+        man = _SUIT_TABLE[key[0:9]]
+        pin = _SUIT_TABLE[key[9:18]]
+        sou = _SUIT_TABLE[key[18:27]]
+        honor = _HONOR_TABLE[key[27:34]]
+    except (KeyError, ValueError, TypeError):
+        man, pin, sou, honor = _entries(counts)
+    sets_only = man[0] + pin[0] + sou[0] + honor[0]
+    pair_man, pair_pin, pair_sou, pair_honor = man[1], pin[1], sou[1], honor[1]
+    result: list[int] = []
+    for group, entry, pair_elsewhere in (
+        (0, man, min(pair_pin, pair_sou, pair_honor, 2)),
+        (1, pin, min(pair_man, pair_sou, pair_honor, 2)),
+        (2, sou, min(pair_man, pair_pin, pair_honor, 2)),
+        (3, honor, min(pair_man, pair_pin, pair_sou, 2)),
+    ):
+        budget = wilds - sets_only + entry[0]
+        if budget < 0:
+            continue
+        mask = entry[MASK2_BASE + (budget if budget < _LAST_MASK else _LAST_MASK)]
+        budget_sets_only = budget - pair_elsewhere
+        if budget_sets_only >= 0:
+            mask |= entry[
+                MASK0_BASE + (budget_sets_only if budget_sets_only < _LAST_MASK else _LAST_MASK)
+            ]
+        if mask:
+            result += _MASK_KINDS[group][mask]
+    if seven_pairs and total == _MAX_HAND - 1:
+        result = _add_seven_pairs_waits(result, counts, wilds)
+    if wild_kind is not None and result and wild_kind not in result:
+        insort(result, wild_kind)
+    return result
+
+
+def _add_seven_pairs_waits(result: list[int], counts: Sequence[int], wilds: int) -> list[int]:
+    singles = [kind for kind in range(NUM_KINDS) if counts[kind] & 1]
+    if len(singles) + 1 <= wilds:
+        return list(_ALL_KIND_LIST)  # any draw becomes one more single for a joker
+    if len(singles) - 1 <= wilds:
+        return sorted(set(result).union(singles))
+    return result
+
+
+def shanten(counts: Sequence[int], wilds: int) -> int:
+    """Standard sets-and-a-pair shanten with jokers: -1 complete, 0 waiting.
+
+    For 3n+1 or 3n+2 tiles with ``n = tiles // 3`` sets required (exposed melds already
+    removed). The distance is the fewest tiles missing from any complete target, summed
+    over groups from the tables; each joker fills one missing tile.
+    """
+    total = sum(counts) + wilds
+    if total % 3 == 0 or total > _MAX_HAND:
+        raise TileError(
+            f"向听数需要 3n+1 或 3n+2 张 / shanten needs 3n+1 or 3n+2 tiles (<= 14), got {total}"
+        )
+    try:
+        key = bytes(counts)
+        man = _SUIT_TABLE[key[0:9]]
+        pin = _SUIT_TABLE[key[9:18]]
+        sou = _SUIT_TABLE[key[18:27]]
+        honor = _HONOR_TABLE[key[27:34]]
+    except (KeyError, ValueError, TypeError):
+        man, pin, sou, honor = _entries(counts)
+    needed = _combine_needs(man, pin, sou, honor, total // 3)
+    result = needed - wilds - 1
+    return result if result > -1 else -1
+
+
+def _combine_needs(
+    first: Sequence[int],
+    second: Sequence[int],
+    third: Sequence[int],
+    fourth: Sequence[int],
+    sets: int,
+) -> int:
+    """Fewest missing tiles for ``sets`` sets and one pair spread over the four groups.
+
+    Entries store tiles needed at ``NEED_BASE + 2*m + p``; groups merge pairwise (a
+    min-plus convolution over the number of sets), only the final group is evaluated
+    at exactly ``sets`` sets and one pair.
+    """
+    base = NEED_BASE
+    no_pair = [first[base + 2 * m] for m in range(sets + 1)]
+    with_pair = [first[base + 2 * m + 1] for m in range(sets + 1)]
+    for entry in (second, third):
+        merged_no_pair = []
+        merged_with_pair = []
+        for total in range(sets + 1):
+            best_no_pair = INFEASIBLE
+            best_with_pair = INFEASIBLE
+            for own in range(total + 1):
+                at = base + 2 * (total - own)
+                value = no_pair[own] + entry[at]
+                if value < best_no_pair:
+                    best_no_pair = value
+                value = no_pair[own] + entry[at + 1]
+                if value < best_with_pair:
+                    best_with_pair = value
+                value = with_pair[own] + entry[at]
+                if value < best_with_pair:
+                    best_with_pair = value
+            merged_no_pair.append(best_no_pair)
+            merged_with_pair.append(best_with_pair)
+        no_pair = merged_no_pair
+        with_pair = merged_with_pair
+    best = INFEASIBLE
+    for own in range(sets + 1):
+        at = base + 2 * (sets - own)
+        value = no_pair[own] + fourth[at + 1]
+        if value < best:
+            best = value
+        value = with_pair[own] + fourth[at]
+        if value < best:
+            best = value
+    return best
+
+
+_DISCARD_GROUP: tuple[int, ...] = (0, 0, 0, *([INFEASIBLE] * 9))
+
+
+@lru_cache(maxsize=65536)
+def _restricted_needs(key: bytes, chows: bool, allowed_ranks: int) -> tuple[int, ...]:
+    """A pseudo entry whose needs only use the allowed ranks (others are discarded)."""
+    return (0, 0, *needs_scalar(tuple(key), chows, allowed_ranks))
+
+
+def kinds_mask(kinds: Iterable[int] | int) -> int:
+    """A 34-bit kind mask from kinds (or a mask passed through)."""
+    if isinstance(kinds, int):
+        return kinds & ALL_KINDS
+    mask = 0
+    for kind in kinds:
+        if not 0 <= kind < NUM_KINDS:
+            raise TileError(f"tile kind {kind} is out of range 0..33")
+        mask |= 1 << kind
+    return mask
+
+
+def shanten_restricted(
+    counts: Sequence[int],
+    wilds: int,
+    allowed: Iterable[int] | int,
+    pungs_only: bool = False,
+) -> int:
+    """Shanten toward a target that may only use the ``allowed`` kinds.
+
+    ``allowed`` is a 34-bit kind mask (``MAN_KINDS | HONOR_KINDS`` for a half flush in
+    characters, ``HONOR_KINDS`` for all honors) or an iterable of kinds. Tiles of other
+    kinds count as discards. Whole-group masks cost the same as ``shanten``; a partial
+    group (say terminals only) is computed once per distinct group key and cached.
+    With ``pungs_only`` no chows are allowed (all pungs).
+    """
+    mask = kinds_mask(allowed)
+    total = sum(counts) + wilds
+    if total % 3 == 0 or total > _MAX_HAND:
+        raise TileError(
+            f"向听数需要 3n+1 或 3n+2 张 / shanten needs 3n+1 or 3n+2 tiles (<= 14), got {total}"
+        )
+    if pungs_only:
+        return _pung_shanten(counts, wilds, mask, total // 3)
+    groups = _entries(counts)
+    chosen = []
+    for group, entry in enumerate(groups):
+        group_mask = (mask >> (9 * group)) & _GROUP_FULL[group]
+        if group_mask == _GROUP_FULL[group]:
+            chosen.append(entry)
+        elif group_mask == 0:
+            chosen.append(_DISCARD_GROUP)
+        else:
+            start = 9 * group
+            stop = 34 if group == 3 else start + 9
+            chosen.append(_restricted_needs(bytes(counts[start:stop]), group < 3, group_mask))
+    needed = _combine_needs(chosen[0], chosen[1], chosen[2], chosen[3], total // 3)
+    if needed >= INFEASIBLE:
+        return INFEASIBLE
+    result = needed - wilds - 1
+    return result if result > -1 else -1
+
+
+def shanten_pungs(counts: Sequence[int], wilds: int) -> int:
+    """Shanten toward all pungs and a pair (no chows), with jokers."""
+    total = sum(counts) + wilds
+    if total % 3 == 0 or total > _MAX_HAND:
+        raise TileError(
+            f"向听数需要 3n+1 或 3n+2 张 / shanten needs 3n+1 or 3n+2 tiles (<= 14), got {total}"
+        )
+    return _pung_shanten(counts, wilds, ALL_KINDS, total // 3)
+
+
+def _pung_shanten(counts: Sequence[int], wilds: int, mask: int, sets: int) -> int:
+    """Greedy, exact for pungs: a kind given q pungs and r pairs uses min(count, 3q+2r)
+    tiles, whose marginal gains only shrink, so the best pungs are the largest gains once
+    the pair's kind is fixed (or the pair goes to a kind held nowhere, gaining nothing)."""
+    if mask == 0:
+        return INFEASIBLE
+    held = [counts[kind] for kind in range(NUM_KINDS) if counts[kind] and (mask >> kind) & 1]
+    gains: list[int] = []
+    for count in held:
+        gains += _pung_gains(count)
+    gains.sort(reverse=True)
+    best_used = sum(gains[:sets])
+    for index, count in enumerate(held):
+        pair_gain = count if count < 2 else 2
+        pung_gains = _pung_gains(count - pair_gain)
+        for other_index, other in enumerate(held):
+            if other_index != index:
+                pung_gains += _pung_gains(other)
+        pung_gains.sort(reverse=True)
+        used = pair_gain + sum(pung_gains[:sets])
+        if used > best_used:
+            best_used = used
+    result = 3 * sets + 2 - best_used - wilds - 1
+    return result if result > -1 else -1
+
+
+def _pung_gains(count: int) -> list[int]:
+    """Tiles each successive pung on one kind uses: 3, 3, ..., then the remainder."""
+    gains = []
+    while count > 0:
+        gains.append(count if count < 3 else 3)
+        count -= 3
+    return gains
+
+
+# --- notation API -----------------------------------------------------------------------
+
+
+def count_hand(kinds: Iterable[int], wild_kind: int | None) -> tuple[list[int], int]:
+    """(natural counts, jokers) for a list of kinds, tiles of ``wild_kind`` being jokers."""
+    counts = [0] * NUM_KINDS
+    wilds = 0
+    for kind in kinds:
+        if kind == wild_kind:
+            wilds += 1
+        else:
+            counts[kind] += 1
+    return counts, wilds
+
+
+def _prepare(
+    tiles: str | Iterable[int], wild: str | int | None, sizes: tuple[int, ...], what: str
+) -> tuple[list[int], int, int | None]:
+    kinds = parse_tiles(tiles)
+    if len(kinds) not in sizes:
+        raise TileError(
+            f"{what} 需要 {'/'.join(map(str, sizes))} 张暗牌 / {what} needs "
+            f"{', '.join(map(str, sizes))} concealed tiles, got {len(kinds)}"
+        )
+    wild_kind = None if wild is None else parse_tile(wild)
+    counts, wilds = count_hand(kinds, wild_kind)
+    return counts, wilds, wild_kind
+
+
+def is_winning_hand(
+    tiles: str | Iterable[int], wild: str | int | None = None, *, seven_pairs: bool = False
+) -> bool:
+    """Whether the concealed tiles (3n+2: 2, 5, 8, 11 or 14) form a winning shape.
+
+    ``wild`` is the wild kind (``"2z"`` or a kind int); its tiles act as jokers.
+    >>> is_winning_hand("123m456m789m1z2z", wild="2z")
+    True
+    """
+    counts, wilds, _ = _prepare(tiles, wild, (2, 5, 8, 11, 14), "is_winning_hand")
+    return is_win_counts(counts, wilds, seven_pairs)
+
+
+def winning_tiles(
+    tiles: str | Iterable[int], wild: str | int | None = None, *, seven_pairs: bool = False
+) -> list[str]:
+    """Tiles (sorted, as notation) whose draw completes 3n+1 concealed tiles.
+
+    >>> winning_tiles("123m456m789m1z")
+    ['1z']
+    """
+    counts, wilds, wild_kind = _prepare(tiles, wild, (1, 4, 7, 10, 13), "winning_tiles")
+    return [kind_str(kind) for kind in waits_counts(counts, wilds, wild_kind, seven_pairs)]
