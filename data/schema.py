@@ -93,7 +93,17 @@ def migrate(connection: sqlite3.Connection, target: int | None = None) -> list[i
     if not 0 <= target <= len(migrations):
         raise SchemaError(f"no migration {target}; latest is {len(migrations)}")
     applied: list[int] = []
+    # Look first without the write lock: an up-to-date database (the usual case) must open
+    # even while another process holds a long write transaction.
+    version = current_version(connection)
+    if version > len(migrations):
+        raise SchemaError(
+            f"database schema version {version} is newer than this code "
+            f"({len(migrations)}); upgrade mahjong-bot instead of opening it"
+        )
     for migration in migrations[:target]:
+        if version >= migration.version:
+            continue
         connection.execute("BEGIN IMMEDIATE")
         try:
             connection.execute(
@@ -117,14 +127,9 @@ def migrate(connection: sqlite3.Connection, target: int | None = None) -> list[i
             )
             connection.execute("COMMIT")
             applied.append(migration.version)
+            version = migration.version
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
-    if target == len(migrations):
-        version = current_version(connection)
-        if version > len(migrations):
-            raise SchemaError(
-                f"database schema version {version} is newer than this code ({len(migrations)})"
-            )
     return applied
