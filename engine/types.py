@@ -242,6 +242,7 @@ class HandResult:
     per_seat_items: list[list[ScoreItem]] | None = None  # Taizhou: each seat's own points
     hand: PlayerHand | None = None  # the winning hand, for display
     arrangement: list[dict[str, Any]] | None = None  # the chosen reading, for display
+    carried_fan_used: int = 0  # Jiaxing: fan taken from the carried pool by this win
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"variant": self.variant, "valid": self.valid}
@@ -260,6 +261,7 @@ class HandResult:
             data["by"] = self.win_by
         if self.variant == "jiaxing":
             data.update({"tai": self.tai, "fan": self.fan, "score": self.score})
+            data["carried_fan_used"] = self.carried_fan_used
         else:
             data.update({"points": self.points, "tai": self.tai, "total": self.total})
             data["totals"] = list(self.totals or [0] * self.seats)
