@@ -1,0 +1,236 @@
+"""Realistic hand-built views for tests, the demo and the benchmark.
+
+They are built the way the round builds them (a ``PublicView`` holds no concealed tiles
+and hides concealed kongs' kinds), so the images they produce look like real play without
+needing a game to be driven to a particular state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.tiles import parse_tile, parse_tiles
+from engine.types import CHOW, DISCARD, KONG, PUNG, Action, HandResult, Meld, Payment, PlayerHand
+from engine.types import ScoreItem as Item
+from engine.views import DiscardView, PlayerView, PublicView, SeatView
+
+SAMPLE_NAMES = ("小明 Ming", "Alice", "老王", "Bob the Builder")
+# Seat 0's concealed tiles (without the drawn one); 5p is Jiaxing's wild, 3s Taizhou's.
+JIAXING_CONCEALED = "1117s7s5p5p"
+TAIZHOU_CONCEALED = "45p3s5z"
+
+# Discard rivers per seat (rows of six when drawn).
+_RIVERS = (
+    "1z9m2p8s4z7p1s3m",
+    "9p2z1m7s3z5m9s",
+    "4z1p8m6z2s9p3p",
+    "3z7m1s2z8p6s",
+)
+
+
+def _river(text: str, claimed_at: dict[int, int] | None = None) -> tuple[DiscardView, ...]:
+    claimed_at = claimed_at or {}
+    return tuple(
+        DiscardView(tile, claimed=index in claimed_at, by_seat=claimed_at.get(index))
+        for index, tile in enumerate(parse_tiles(text))
+    )
+
+
+def _hide_concealed_kongs(melds: tuple[Meld, ...]) -> tuple[Meld, ...]:
+    return tuple(Meld(m.type, (), concealed=True) if m.concealed else m for m in melds)
+
+
+def sample_public_view(variant: str = "jiaxing", seats: int = 4) -> PublicView:
+    """A mid-hand table: melds of every kind, claimed discards, seat 1 to play."""
+    if variant == "jiaxing":
+        indicator, wild = parse_tile("4p"), parse_tile("5p")
+        carried_fan, prevailing = 2, 28
+    else:
+        indicator, wild = parse_tile("2s"), parse_tile("3s")
+        carried_fan, prevailing = 0, 27
+    seat0_melds = own_melds(variant, seats)
+    melds_by_seat: list[tuple[Meld, ...]] = [
+        _hide_concealed_kongs(seat0_melds),
+        (Meld(PUNG, (33, 33, 33), from_seat=0, claimed=33),),
+        (Meld(CHOW, tuple(parse_tiles("345m")), from_seat=1, claimed=parse_tile("4m")),),
+        (Meld(KONG, (30,) * 4, concealed=True), Meld(PUNG, (2,) * 3, from_seat=1, claimed=2)),
+    ]
+    claimed_from = {0: {2: 3 % seats}, 1: {}, 2: {}, 3: {}}
+    seat_views = []
+    for seat in range(seats):
+        melds = _hide_concealed_kongs(melds_by_seat[seat])
+        exposed_tiles = sum(3 for _ in melds)
+        discards = _river(_RIVERS[seat], claimed_from.get(seat))
+        seat_views.append(
+            SeatView(
+                seat=seat,
+                seat_wind=27 + (seat - 0) % seats,
+                is_dealer=seat == 0,
+                concealed_count=13 - exposed_tiles + (1 if seat == 1 else 0),
+                melds=melds,
+                discards=discards,
+                score=(24, -12, 0, -12)[seat] if seats == 4 else (12, -6, -6)[seat % 3],
+            )
+        )
+    last_seat = 0
+    return PublicView(
+        variant=variant,
+        num_seats=seats,
+        hand_number=3,
+        dealer=0,
+        prevailing_wind=prevailing,
+        round_index=0,
+        indicator=indicator,
+        wild=wild,
+        dice=(3, 3) if variant == "jiaxing" else (2, 5),
+        tiles_left=47,
+        carried_fan=carried_fan,
+        phase="turn",
+        current_seat=1,
+        waiting_on=(),
+        last_discard=(last_seat, seat_views[last_seat].discards[-1].tile),
+        seats=tuple(seat_views),
+        turn_id=57,
+    )
+
+
+def own_melds(variant: str, seats: int = 4) -> tuple[Meld, ...]:
+    """Seat 0's melds as it sees them: a pung from the opposite seat, a concealed kong."""
+    melds = [
+        Meld(PUNG, (32, 32, 32), from_seat=2, claimed=32),
+        Meld(KONG, (parse_tile("9s"),) * 4, concealed=True),
+    ]
+    if variant == "taizhou":
+        # A White standing in for the wild kind (3s) inside a chow.
+        melds.append(
+            Meld(
+                CHOW,
+                tuple(parse_tiles("234s")),
+                from_seat=seats - 1,  # a chow only comes from the left player
+                claimed=parse_tile("2s"),
+                white_as=20,
+            )
+        )
+    return tuple(melds)
+
+
+def sample_player_view(variant: str = "jiaxing", seats: int = 4) -> PlayerView:
+    """Seat 0 has just drawn: a concealed hand with wilds (and Whites in Taizhou)."""
+    public = sample_public_view(variant, seats)
+    public = replace(public, current_seat=0, turn_id=58)
+    if variant == "jiaxing":
+        concealed = tuple(sorted(parse_tiles(JIAXING_CONCEALED)))
+        drawn = parse_tile("7z")
+    else:
+        concealed = tuple(sorted(parse_tiles(TAIZHOU_CONCEALED)))
+        drawn = parse_tile("8p")
+    hand = (*concealed, drawn)
+    legal = tuple(Action(DISCARD, 0, tile=kind) for kind in sorted(set(hand)))
+    return PlayerView(
+        seat=0,
+        public=public,
+        concealed=concealed,
+        drawn=drawn,
+        legal=legal,
+        melds=own_melds(variant, seats),
+    )
+
+
+def sample_waiting_view(variant: str = "jiaxing") -> PlayerView:
+    """Seat 0 between turns with 13 tiles and a wait, a discard on offer."""
+    view = sample_player_view(variant)
+    if variant == "jiaxing":
+        concealed = tuple(sorted(parse_tiles(JIAXING_CONCEALED)))
+        waits = tuple(parse_tiles("1s7s7z"))
+    else:
+        concealed = tuple(sorted(parse_tiles(TAIZHOU_CONCEALED)))
+        waits = tuple(parse_tiles("3p6p5z"))
+    return replace(view, concealed=concealed, drawn=None, legal=(), waits=waits, claim_tile=None)
+
+
+def sample_win_result(variant: str = "jiaxing") -> tuple[PublicView, HandResult, int]:
+    """An ended hand won by seat 0: the view, its result and the winning tile."""
+    public = sample_public_view(variant)
+    if variant == "jiaxing":
+        win_tile = parse_tile("7z")
+        hand = PlayerHand(
+            concealed=(*tuple(sorted(parse_tiles(JIAXING_CONCEALED))), win_tile),
+            melds=own_melds(variant),
+        )
+        items = [
+            Item("half_flush", 2, "type", "混一色", "Half Flush"),
+            Item("all_pungs", 2, "type", "对对和", "All Pungs"),
+            Item("green_pung", 1, "tai", "发财碰", "Green pung"),
+            Item("carried", 1, "fan", "带番", "Carried fan"),
+        ]
+        tai, fan = 5, 1
+        score = tai * 2**fan
+        payments = [Payment(seat, 0, score) for seat in (1, 2, 3)]
+        result = HandResult(
+            variant=variant,
+            valid=True,
+            winner=0,
+            seats=4,
+            deltas=[3 * score, -score, -score, -score],
+            items=items,
+            payments=payments,
+            tai=tai,
+            fan=fan,
+            score=score,
+            win_by="self_draw",
+            hand=hand,
+        )
+    else:
+        win_tile = parse_tile("5z")
+        hand = PlayerHand(
+            concealed=(*tuple(sorted(parse_tiles(TAIZHOU_CONCEALED))), win_tile),
+            melds=own_melds(variant),
+        )
+        items = [
+            Item("exposed_pung_honor", 4, "points", "明刻(字)", "Exposed pung (honor)"),
+            Item(
+                "concealed_kong_terminal", 32, "points", "暗杠(幺九)", "Concealed kong (terminal)"
+            ),
+            Item("self_draw", 2, "points", "自摸", "Self-draw"),
+            Item("win_bonus", 10, "points", "胡牌", "Winning bonus"),
+            Item("green_pung", 1, "tai", "发财碰", "Green pung"),
+        ]
+        points, tai = 48, 1
+        total = min(100, points * 2**tai)
+        payments = [Payment(1, 0, 50), Payment(2, 0, 96), Payment(3, 0, 50), Payment(3, 1, 2)]
+        result = HandResult(
+            variant=variant,
+            valid=True,
+            winner=0,
+            seats=4,
+            deltas=[196, -48, -96, -52],
+            items=items,
+            payments=payments,
+            points=points,
+            tai=tai,
+            total=total,
+            totals=[total, 4, 0, 2],
+            win_by="self_draw",
+            hand=hand,
+        )
+    ended = replace(public, phase="ended", current_seat=None, result=result)
+    return ended, result, win_tile
+
+
+def sample_draw_result(variant: str = "jiaxing") -> tuple[PublicView, HandResult]:
+    public = sample_public_view(variant)
+    result = HandResult.draw(variant, public.num_seats)
+    ended = replace(public, phase="ended", current_seat=None, tiles_left=0, result=result)
+    return ended, result
+
+
+SAMPLE_LEADERBOARD = (
+    (1, "老王", 1280, 42, 15),
+    (2, "Alice", 960, 38, 12),
+    (3, "小明 Ming", 415, 51, 14),
+    (4, "Bob the Builder", 120, 12, 3),
+    (5, "陈师傅", -85, 30, 7),
+    (6, "Zhang Wei 张伟", -240, 27, 5),
+    (7, "Lucky🍀Cat", -610, 44, 8),
+    (8, "Guest", -1840, 60, 9),
+)
