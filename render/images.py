@@ -34,6 +34,12 @@ from .text import (
 )
 from .tiles import back_sprite, tile_height, tile_sprite
 
+try:  # the scoring module names payment reasons and invalid wins; fall back to ours
+    from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS
+except ImportError:  # pragma: no cover - only while scoring is absent
+    INVALID_REASONS: dict[str, tuple[str, str]] = {}
+    PAYMENT_REASONS: dict[str, tuple[str, str]] = {"win": ("胡牌", "win")}
+
 FELT = (22, 78, 58)
 PANEL = (31, 98, 74)
 PANEL_DARK = (18, 62, 46)
@@ -596,7 +602,7 @@ def _draw_centre(
         sx = start + i * span
         _text(canvas, label(key, locale), sx, y, 18, GOLD if marker else MUTED, anchor="m")
         _paste(canvas, tile_sprite(kind, tile_w, marker), sx - tile_w / 2, y + 28)
-    if has_wild:
+    if has_wild and view.wild != view.indicator:
         _text(canvas, "→", cx, y + 28 + tile_h / 2 - 16, 26, MUTED, anchor="m")
     y += 28 + tile_h + 14
     # Numbers: tiles left, carried pool, dice.
@@ -758,6 +764,8 @@ def compose_result(
     result = result if result is not None else view.result
     if result is None:
         raise ValueError("the view has no result: the hand has not ended")
+    if win_tile is None and result.win_by in ("discard", "rob_kong") and view.last_discard:
+        win_tile = view.last_discard[1]  # the discard (or robbed tile) that was won on
     width = HAND_WIDTH
     margin = 28
     tile_w = 54
@@ -813,7 +821,9 @@ def compose_result(
     y = 84
 
     if winner is None:
-        note = label("draw_note", locale) if result.valid else (result.reason or "")
+        note = (
+            label("draw_note", locale) if result.valid else _invalid_reason(result.reason, locale)
+        )
         _text(canvas, note, margin, y, 22, CREAM)
         y += 36
         if result.valid and view.variant == "jiaxing":
@@ -906,21 +916,8 @@ def compose_result(
         for payment in payments:
             line = f"{seat_label(payment.payer)}  →  {seat_label(payment.payee)}"
             _text(canvas, fit_text(line, 20, 700), margin, y, 20, CREAM)
-            reason_key = {
-                "win": "payment_win",
-                "settle": "payment_settle",
-                "liable": "payment_liable",
-            }.get(payment.reason)
-            if reason_key:
-                _text(
-                    canvas,
-                    label(reason_key, locale),
-                    width - margin - 110,
-                    y + 2,
-                    17,
-                    MUTED,
-                    anchor="r",
-                )
+            reason = _payment_reason(payment.reason, locale)
+            _text(canvas, reason, width - margin - 110, y + 2, 17, MUTED, anchor="r")
             _text(canvas, str(payment.amount), width - margin, y, 20, CREAM, anchor="r")
             y += 30
 
@@ -933,7 +930,19 @@ def compose_result(
         name = fit_text(seat_label(seat), 18, int(col - 80))
         _text(canvas, name, sx, y + 17, 18, MUTED)
         _text(canvas, _net(delta), sx + col - 16, y + 12, 26, _net_color(delta), anchor="r")
-    return canvas
+    # The height was reserved generously (names and notes vary); trim to what was drawn.
+    return canvas.crop((0, 0, width, min(height, int(y) + 60)))
+
+
+def _payment_reason(reason: str, locale: str) -> str:
+    """The scoring module's name for a payment reason, else the raw key."""
+    zh, en = PAYMENT_REASONS.get(reason, (reason, reason))
+    return zh if locale.startswith("zh") else en
+
+
+def _invalid_reason(reason: str, locale: str) -> str:
+    zh, en = INVALID_REASONS.get(reason, (reason, reason))
+    return zh if locale.startswith("zh") else en
 
 
 LABEL_EN_SUFFIX = {"draw_title": "Exhaustive draw", "invalid_title": "Invalid win"}

@@ -43,10 +43,10 @@ def _hide_concealed_kongs(melds: tuple[Meld, ...]) -> tuple[Meld, ...]:
 def sample_public_view(variant: str = "jiaxing", seats: int = 4) -> PublicView:
     """A mid-hand table: melds of every kind, claimed discards, seat 1 to play."""
     if variant == "jiaxing":
-        indicator, wild = parse_tile("4p"), parse_tile("5p")
+        indicator = wild = parse_tile("5p")  # the indicator's kind is wild (RULES §0)
         carried_fan, prevailing = 2, 28
     else:
-        indicator, wild = parse_tile("2s"), parse_tile("3s")
+        indicator = wild = parse_tile("3s")
         carried_fan, prevailing = 0, 27
     seat0_melds = own_melds(variant, seats)
     melds_by_seat: list[tuple[Meld, ...]] = [

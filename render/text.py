@@ -79,9 +79,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "wins": ("胡牌", "Wins"),
     "win_rate": ("胜率", "Win %"),
     "empty_board": ("暂无记录", "No games yet"),
-    "payment_win": ("胡牌", "win"),
-    "payment_settle": ("互结", "settle"),
-    "payment_liable": ("包赔", "liable"),
 }
 
 # Wind names as one character: seat winds, the round wind and badges.

@@ -1,0 +1,174 @@
+"""``mahjong-bot render-demo --out DIR``: write a sample of every image for both variants.
+
+Two sources: hand-built sample views (``render.samples``), which show every feature at
+once (wilds, White stand-ins, concealed kongs, claimed discards, waits), and views from a
+seeded ``Round`` played by a simple random policy, which show what real play looks like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+from engine.types import DISCARD, WIN, Action
+from engine.views import PlayerView, PublicView
+from render import (
+    render_hand,
+    render_leaderboard,
+    render_result,
+    render_table,
+)
+from render.samples import (
+    SAMPLE_LEADERBOARD,
+    SAMPLE_NAMES,
+    sample_draw_result,
+    sample_player_view,
+    sample_public_view,
+    sample_waiting_view,
+    sample_win_result,
+)
+
+VARIANT_SEATS = {"jiaxing": (4,), "taizhou": (4, 3, 2)}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", type=Path, required=True, help="folder to write the PNGs to")
+    parser.add_argument("--locale", choices=("zh", "en"), default="zh", help="label language")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the live rounds")
+
+
+def _choose(rng: random.Random, view: PlayerView, legal: list[Action], allow_win: bool) -> Action:
+    """A greedy policy so that demo hands look like play: win when allowed, claim now and
+    then, keep wilds and discard the tile that leaves the fewest tiles from a win."""
+    from engine.shapes import shanten
+
+    wins = [a for a in legal if a.type == WIN]
+    if wins and allow_win:
+        return wins[0]
+    claims = [a for a in legal if a.type in ("pung", "kong", "chow")]
+    if claims and rng.random() < 0.4:
+        return rng.choice(claims)
+    discards = [a for a in legal if a.type == DISCARD]
+    if not discards:
+        return next((a for a in legal if a.type in ("pass", "continue")), legal[0])
+    wild = view.public.wild
+    hand = list(view.all_concealed)
+
+    def after(action: Action) -> tuple[int, float]:
+        rest = list(hand)
+        rest.remove(action.tile)
+        counts = [0] * 34
+        wilds = 0
+        for kind in rest:
+            if kind == wild:
+                wilds += 1
+            else:
+                counts[kind] += 1
+        return (shanten(counts, wilds) + (9 if action.tile == wild else 0), rng.random())
+
+    return min(discards, key=after)
+
+
+def live_views(
+    variant: str, seats: int, seed: int, steps: int = 40
+) -> tuple[PlayerView, PublicView, PublicView | None]:
+    """Views from a seeded round: mid-hand (seat 0 to discard) and the ended hand, if any.
+
+    The engine's round is imported here only, so the demo still works with sample views
+    alone if it is unavailable.
+    """
+    from engine.round import Round
+
+    round_ = Round(variant, seed=seed, seats=seats)
+    rng = random.Random(seed)
+    mid_player: PlayerView | None = None
+    mid_public: PublicView | None = None
+    count = 0
+    while not round_.is_over and count < 2000:
+        public = round_.public_view()
+        seat = public.current_seat if public.phase == "turn" else public.waiting_on[0]
+        view = round_.player_view(seat, public)
+        if count >= steps and mid_player is None and public.phase == "turn" and seat == 0:
+            mid_player, mid_public = view, public
+        round_.apply(_choose(rng, view, list(view.legal), allow_win=mid_player is not None))
+        count += 1
+    ended = round_.public_view() if round_.is_over else None
+    if mid_player is None or mid_public is None:
+        mid_public = round_.public_view()
+        mid_player = round_.player_view(0, mid_public)
+    return mid_player, mid_public, ended
+
+
+def live_sample(
+    variant: str, seats: int, seed: int, tries: int = 40
+) -> tuple[PlayerView, PublicView, PublicView | None]:
+    """The first seed from ``seed`` on whose hand ends in a win (else the first seed's)."""
+    first = live_views(variant, seats, seed)
+    for offset in range(tries):
+        candidate = first if offset == 0 else live_views(variant, seats, seed + offset)
+        ended = candidate[2]
+        if ended is not None and ended.result is not None and ended.result.winner is not None:
+            return candidate
+    return first
+
+
+def run(args: argparse.Namespace) -> int:
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    locale = args.locale
+    written: list[Path] = []
+    started = time.perf_counter()
+
+    def save(name: str, data: bytes) -> None:
+        path = out / name
+        path.write_bytes(data)
+        written.append(path)
+
+    for variant, seat_counts in VARIANT_SEATS.items():
+        save(
+            f"{variant}_hand.png",
+            render_hand(sample_player_view(variant), names=SAMPLE_NAMES, locale=locale),
+        )
+        save(
+            f"{variant}_hand_waiting.png",
+            render_hand(sample_waiting_view(variant), names=SAMPLE_NAMES, locale=locale),
+        )
+        for seats in seat_counts:
+            save(
+                f"{variant}_table_{seats}p.png",
+                render_table(sample_public_view(variant, seats), names=SAMPLE_NAMES, locale=locale),
+            )
+        ended, result, win_tile = sample_win_result(variant)
+        save(
+            f"{variant}_result_win.png",
+            render_result(ended, result, names=SAMPLE_NAMES, locale=locale, win_tile=win_tile),
+        )
+        ended, result = sample_draw_result(variant)
+        save(f"{variant}_result_draw.png", render_result(ended, names=SAMPLE_NAMES, locale=locale))
+        try:
+            player, public, ended_live = live_sample(variant, seat_counts[0], args.seed)
+        except ImportError as error:  # the round is not part of this checkout yet
+            print(f"live {variant} round skipped: {error}")
+            continue
+        save(f"{variant}_live_hand.png", render_hand(player, names=SAMPLE_NAMES, locale=locale))
+        save(f"{variant}_live_table.png", render_table(public, names=SAMPLE_NAMES, locale=locale))
+        if ended_live is not None and ended_live.result is not None:
+            save(
+                f"{variant}_live_result.png",
+                render_result(ended_live, names=SAMPLE_NAMES, locale=locale),
+            )
+    save(
+        "leaderboard_week.png",
+        render_leaderboard(SAMPLE_LEADERBOARD, subtitle="2026-W48", locale=locale),
+    )
+    save(
+        "leaderboard_all_time.png",
+        render_leaderboard(SAMPLE_LEADERBOARD[:5], period="all_time", locale=locale),
+    )
+    elapsed = time.perf_counter() - started
+    for path in written:
+        print(f"{path}  {path.stat().st_size / 1024:.0f} KB")
+    print(f"{len(written)} images in {elapsed:.2f} s")
+    return 0
