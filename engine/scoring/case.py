@@ -17,7 +17,6 @@ from ..tiles import (
     TileError,
     format_tiles,
     kind_str,
-    parse_tile,
     parse_tiles,
     to_counts,
 )

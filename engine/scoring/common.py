@@ -256,6 +256,31 @@ def can_full_flush(counts: Sequence[int], jokers: int, melds: Sequence[Meld]) ->
     return False
 
 
+def reading_limits(melds: Sequence[Meld]) -> tuple[tuple[int, ...], ...]:
+    """Per component, how many copies of each kind the concealed reading may still hold.
+
+    A wild may read as any kind, but never as a fifth copy of a kind in the same hand:
+    nobody holds five Easts, so nobody is paid for them.
+    """
+    limits = [4] * NUM_KINDS
+    for meld in melds:
+        for kind in meld.tiles:
+            limits[kind] -= 1
+    return split_counts(limits)
+
+
+def exceeds_copies(
+    suit: int, counts: tuple[int, ...], decomposition: Decomposition, limits: tuple[int, ...]
+) -> bool:
+    base = 27 if suit == HONORS else suit * 9
+    held = list(counts)
+    for _, kinds, jokers_used, _ in decomposition:
+        for kind, is_joker in zip(kinds, jokers_used, strict=True):
+            if is_joker:
+                held[kind - base] += 1
+    return any(count > limit for count, limit in zip(held, limits, strict=True))
+
+
 def meld_group_json(meld: Meld) -> dict[str, object]:
     data: dict[str, object] = {
         "type": meld.type,

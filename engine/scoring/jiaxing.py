@@ -21,8 +21,10 @@ from .common import (
     Decomposition,
     component_plans,
     decompose,
+    exceeds_copies,
     group_json,
     meld_group_json,
+    reading_limits,
     split_counts,
 )
 from .names import JIAXING_NAMES
@@ -57,10 +59,13 @@ def _summaries(
     seat_wind: int,
     prevailing_wind: int,
     robbed: bool,
+    limits: tuple[int, ...],
 ) -> tuple[Summary, ...]:
     """One decomposition per distinct (has chow, honor tai) of this component."""
     best: dict[tuple[bool, tuple[str, ...]], Decomposition] = {}
     for decomposition in decompose(suit, counts, jokers, need_pair, win):
+        if jokers and exceeds_copies(suit, counts, decomposition, limits):
+            continue
         has_chow = False
         keys: list[str] = []
         refused = False
@@ -130,6 +135,7 @@ def _best_reading(
         else:
             meld_keys.extend(_honor_keys(meld.kind, seat_wind, prevailing))
 
+    limits = reading_limits(hand.melds)
     any_shape = False
     best: tuple[int, list[str], list[str], Decomposition] | None = None
     empty: tuple[Summary, ...] = ((False, (), ()),)
@@ -149,6 +155,7 @@ def _best_reading(
                 seat_wind,
                 prevailing,
                 robbed,
+                limits[component],
             )
             if not found:
                 break

@@ -1,0 +1,153 @@
+"""``mahjong-bot score FILE|-``: score hands described as golden-format cases.
+
+Prints JSON (one object, or a list for a list of cases) with the keys a case's ``expect``
+names plus the itemised breakdown; ``--explain`` prints a bilingual breakdown instead.
+Bad input is one line on stderr and exit code 2, never a traceback: the command is
+meant for people typing cases by hand. It imports only the engine, so it starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.scoring import score_hand
+from engine.scoring.case import CaseError, parse_case, result_to_case_json
+from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS, TEXT, UNIT_NAMES
+from engine.tiles import TileError
+from engine.types import HandResult, WinContext
+
+PROG = "mahjong-bot score"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", metavar="FILE", help="a JSON case or list of cases; '-' reads stdin"
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="print a bilingual human breakdown instead of JSON",
+    )
+
+
+class _InputError(Exception):
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(problem)
+        self.where = where
+        self.problem = problem
+
+
+def _read(path: str) -> Any:
+    where = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise _InputError(where, f"cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise _InputError(where, "not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _InputError(
+            where, f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+
+
+def _case_name(case: Any, index: int, many: bool) -> str:
+    if isinstance(case, dict) and isinstance(case.get("name"), str) and case["name"]:
+        return case["name"]
+    return f"case {index + 1}" if many else "case"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
+    variant_zh, variant_en = TEXT[ctx.variant]
+    lines = [f"== {name} · {variant_zh} {variant_en} =="]
+    winner_zh, winner_en = TEXT["winner"]
+    lines.append(f"{winner_zh} {winner_en}: {TEXT['seat'][0]} {result.winner}（{result.win_by}）")
+    if not result.valid:
+        zh, en = INVALID_REASONS.get(result.reason, (result.reason, result.reason))
+        lines.append(f"{TEXT['invalid'][0]} {TEXT['invalid'][1]}: {zh} — {en}")
+        return "\n".join(lines)
+    if result.arrangement:
+        groups = " ".join(
+            str(group["tiles"]) + ("*" if group.get("win") else "") for group in result.arrangement
+        )
+        lines.append(f"{TEXT['arrangement'][0]} {TEXT['arrangement'][1]}: {groups}")
+    for item in result.items:
+        unit_zh, unit_en = UNIT_NAMES.get(item.unit, (item.unit, item.unit))
+        count = f" ×{item.count}" if item.count > 1 else ""
+        lines.append(
+            f"  {item.name_zh:<6}{item.value:>4}{unit_zh}{count}   {item.name_en} {item.value} {unit_en}{count}"
+        )
+    if ctx.variant == "jiaxing":
+        lines.append(
+            f"{TEXT['score'][0]} {TEXT['score'][1]}: {result.tai}台 × 2^{result.fan}番 = {result.score}"
+            f"   ({result.tai} tai × 2^{result.fan} fan)"
+        )
+    else:
+        lines.append(
+            f"{TEXT['total'][0]} {TEXT['total'][1]}: {result.points}胡 × 2^{result.tai}台 → {result.total}"
+            f"   ({result.points} points × 2^{result.tai} tai, limit {ctx.options.cap})"
+        )
+        if result.per_seat_items is not None and result.totals is not None:
+            lines.append(f"{TEXT['non_winners'][0]} {TEXT['non_winners'][1]}:")
+            for seat, items in enumerate(result.per_seat_items):
+                if seat == result.winner:
+                    continue
+                detail = ", ".join(
+                    f"{item.name_zh}/{item.name_en} {item.value}{'×' + str(item.count) if item.count > 1 else ''}"
+                    for item in items
+                )
+                lines.append(f"  {TEXT['seat'][0]} {seat}: {result.totals[seat]}  {detail}")
+    lines.append(f"{TEXT['payments'][0]} {TEXT['payments'][1]}:")
+    for payment in result.payments:
+        zh, en = PAYMENT_REASONS.get(payment.reason, (payment.reason, payment.reason))
+        lines.append(f"  {payment.payer} → {payment.payee}: {payment.amount}  {zh} {en}")
+    deltas = ", ".join(f"{delta:+d}" for delta in result.deltas)
+    lines.append(f"{TEXT['deltas'][0]} {TEXT['deltas'][1]}: [{deltas}]")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        data = _read(args.file)
+    except _InputError as error:
+        print(f"{PROG}: {error.where}: {_one_line(error.problem)}", file=sys.stderr)
+        return 2
+    many = isinstance(data, list)
+    cases = data if many else [data]
+    if many and not cases:
+        print(f"{PROG}: {args.file}: the list of cases is empty", file=sys.stderr)
+        return 2
+    outputs: list[Any] = []
+    explanations: list[str] = []
+    for index, case in enumerate(cases):
+        name = _case_name(case, index, many)
+        try:
+            ctx = parse_case(case)
+            result = score_hand(ctx)
+        except (CaseError, TileError, ValueError) as error:
+            print(f"{PROG}: {name}: {_one_line(str(error))}", file=sys.stderr)
+            return 2
+        if args.explain:
+            explanations.append(_explain(name, ctx, result))
+        else:
+            output = {"name": name, "variant": ctx.variant}
+            output.update(result_to_case_json(result))
+            outputs.append(output)
+    if args.explain:
+        print("\n\n".join(explanations))
+    else:
+        print(json.dumps(outputs if many else outputs[0], ensure_ascii=False, indent=1))
+    return 0
