@@ -152,17 +152,18 @@ def parse_tiles(text: str | Iterable[int]) -> list[int]:
             i += 1
             continue
         if ch in "mpsz" and pending_digits:
-            for digit in pending_digits:
+            for digit_index, digit in enumerate(pending_digits):
                 rank = int(digit)
+                where = pending_at + digit_index + 1
                 if ch == "z":
                     if not 1 <= rank <= 7:
                         raise TileError(
-                            f"'{digit}z' at position {pending_at + 1} in {text!r}: "
+                            f"'{digit}z' at position {where} in {text!r}: "
                             "honors are 1z-7z (East, South, West, North, White, Green, Red)"
                         )
                 elif not 1 <= rank <= 9:
                     raise TileError(
-                        f"'{digit}{ch}' at position {pending_at + 1} in {text!r}: "
+                        f"'{digit}{ch}' at position {where} in {text!r}: "
                         "suited tiles are numbered 1-9"
                     )
                 result.append("mpsz".index(ch) * 9 + rank - 1)
@@ -183,14 +184,15 @@ def parse_tiles(text: str | Iterable[int]) -> list[int]:
         if ch in " ,;、，\t\n_-|":
             i += 1
             continue
-        if ch in HONOR_LETTERS:
-            result.append(HONOR_LETTERS[ch])
-            i += 1
-            continue
+        # Whole English words first: "White" must not read as W(est) + "hite".
         word = re.match(r"[A-Za-z]+", s[i:])
         if word and word.group(0).lower() in _ENGLISH_WORDS:
             result.append(_ENGLISH_WORDS[word.group(0).lower()])
             i += len(word.group(0))
+            continue
+        if ch in HONOR_LETTERS:
+            result.append(HONOR_LETTERS[ch])
+            i += 1
             continue
         for name in _CHINESE_SORTED:
             if s.startswith(name, i):

@@ -1,0 +1,128 @@
+"""RULES.md §0 tiles and notation: parsing, formatting, names and clear errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.tiles import (
+    EAST,
+    GREEN,
+    NORTH,
+    RED,
+    SOUTH,
+    WEST,
+    WHITE,
+    TileError,
+    check_copies,
+    format_tiles,
+    is_honor,
+    is_terminal,
+    is_terminal_or_honor,
+    kind_str,
+    name_en,
+    name_zh,
+    next_in_cycle,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
+
+
+def test_notation_kinds_are_suit_blocks_of_nine_then_seven_honors() -> None:
+    assert parse_tiles("123m456p789s1234567z") == [
+        0, 1, 2, 12, 13, 14, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+    ]  # fmt: skip
+
+
+def test_honor_letters_esw_n_p_f_c() -> None:
+    assert parse_tiles("E S W N P F C") == [EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED]
+    assert parse_tiles("ESWNPFC") == [EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED]
+
+
+def test_english_honor_words_are_not_read_as_letters() -> None:
+    assert parse_tiles("East South West North") == [EAST, SOUTH, WEST, NORTH]
+    assert parse_tiles("White Green Red") == [WHITE, GREEN, RED]
+
+
+def test_chinese_names_and_digit_plus_chinese_suit() -> None:
+    assert parse_tiles("一万五筒九条东风红中") == [0, 13, 26, EAST, RED]
+    assert parse_tiles("5万3筒7索") == [4, 11, 24]
+    assert parse_tiles("白板发财") == [WHITE, GREEN]
+    assert parse_tiles("東發") == [EAST, GREEN]
+
+
+def test_separators_are_ignored_and_order_is_kept() -> None:
+    assert parse_tiles("9m, 1m; 5z") == [8, 0, WHITE]
+
+
+def test_parse_tile_wants_exactly_one() -> None:
+    assert parse_tile("7z") == RED
+    assert parse_tile(5) == 5
+    with pytest.raises(TileError, match="expected one tile"):
+        parse_tile("12m")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("1230m", "'0m' at position 4"),
+        ("18z", "'8z' at position 2"),
+        ("12", "need a suit letter"),
+        ("12 3m", "not followed by a suit letter"),
+        ("1m x", "unknown tile 'x' at position 4"),
+        ("一万猫", "unknown tile '猫'"),
+    ],
+)
+def test_bad_notation_error_names_the_wrong_part(text: str, fragment: str) -> None:
+    with pytest.raises(TileError, match=fragment.replace("(", r"\(")):
+        parse_tiles(text)
+
+
+def test_kind_lists_are_range_checked() -> None:
+    assert parse_tiles([0, 33]) == [0, 33]
+    with pytest.raises(TileError, match="out of range"):
+        parse_tiles([34])
+    with pytest.raises(TileError, match="out of range"):
+        kind_str(-1)
+
+
+def test_format_groups_suits_and_round_trips() -> None:
+    assert format_tiles([27, 0, 2, 1]) == "123m1z"
+    assert format_tiles([27, 0], sort=False) == "1z1m"
+    assert format_tiles([]) == ""
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(0, 33), max_size=14))
+def test_format_then_parse_is_the_sorted_hand(kinds: list[int]) -> None:
+    assert parse_tiles(format_tiles(kinds)) == sorted(kinds)
+    assert parse_tiles(format_tiles(kinds, sort=False)) == kinds
+
+
+def test_bilingual_tile_names() -> None:
+    assert name_zh(4) == "五万" and name_en(4) == "5 Characters"
+    assert name_zh(13) == "五筒" and name_en(13) == "5 Dots"
+    assert name_zh(22) == "五条" and name_en(22) == "5 Bamboo"
+    assert name_zh(RED) == "红中" and name_en(RED) == "Red Dragon"
+    assert tile_name(EAST) == "东风" and tile_name(EAST, "en") == "East Wind"
+    # Every Chinese name parses back to its kind.
+    assert [parse_tile(name_zh(kind)) for kind in range(34)] == list(range(34))
+
+
+def test_terminals_and_honors() -> None:
+    assert is_terminal(0) and is_terminal(8) and not is_terminal(4) and not is_terminal(EAST)
+    assert is_honor(EAST) and not is_honor(26)
+    assert is_terminal_or_honor(RED) and is_terminal_or_honor(26) and not is_terminal_or_honor(1)
+
+
+def test_more_than_four_copies_is_an_error() -> None:
+    check_copies(parse_tiles("1111m"))
+    with pytest.raises(TileError, match="5 copies of 1m"):
+        check_copies(parse_tiles("11111m"))
+
+
+def test_next_in_cycle_wraps_suits_winds_and_dragons() -> None:
+    assert next_in_cycle(8) == 0 and next_in_cycle(3) == 4
+    assert next_in_cycle(NORTH) == EAST and next_in_cycle(RED) == WHITE
