@@ -54,6 +54,27 @@ class IllegalAction(ValueError):
     """An action that is not legal now; the round is unchanged."""
 
 
+# Keys of a private event (one carrying ``"private": seat``) that only that seat may see.
+PRIVATE_KEYS = frozenset({"tile", "tiles"})
+
+
+def events_for(events: list[Event], seat: int | None) -> list[Event]:
+    """The events as ``seat`` may see them (``None``: the public channel).
+
+    A private event (a draw) keeps its tile only for its own seat; everyone else learns
+    that the draw happened, not what it was. Callers outside the engine send players
+    only this, so a draw cannot leak by accident.
+    """
+    visible: list[Event] = []
+    for event in events:
+        owner = event.get("private")
+        if owner is None or owner == seat:
+            visible.append(dict(event))
+        else:
+            visible.append({k: v for k, v in event.items() if k not in PRIVATE_KEYS})
+    return visible
+
+
 @dataclass
 class _Discard:
     tile: int
