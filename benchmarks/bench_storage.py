@@ -25,14 +25,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from data import Store, settlement_entries
+from data import SettlementEntry, Store, settlement_entries
 from data.synthetic import load_synthetic_ledger, weekly_leaderboard_from_ledger
 
 GUILD = 1
 END = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
-def hand_entries(number: int, players: int = 50) -> list:
+def hand_entries(number: int, players: int = 50) -> list[SettlementEntry]:
     users = [1 + (number * 7 + seat * 13) % players for seat in range(4)]
     units = [-(number % 5 + 1)] * 4
     winner = number % 4

@@ -13,7 +13,10 @@ The scheme, exactly:
    the largest fractional parts (ties: larger amount first, then lower seat). Scaling
    only shrinks amounts, so no limit is broken, and the hand stays exactly zero-sum.
 
-A hand is ``capped`` when any player's points differ from the original units x stake.
+A hand is ``capped`` when any player's points differ from the original units x stake;
+each ledger row keeps both (``points``, ``original_points``) and its own ``capped`` flag.
+Caps bound what the table decides: penalties and admin adjustments are neither capped
+nor counted in a player's net for the day.
 """
 
 from __future__ import annotations

@@ -775,7 +775,7 @@ class Store:
 
     async def update_game_meta(self, game_id: str, **values: Any) -> dict[str, Any]:
         """Merge JSON values into the game's ``meta`` (None removes a key); returns the result."""
-        encoded = {key: value for key, value in values.items()}
+        encoded = dict(values)
         _dumps(encoded)  # fail early, outside the transaction, if not JSON-serialisable
         now = _iso(self._now(None))
 
