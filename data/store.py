@@ -10,7 +10,9 @@ Concurrency and durability
   transaction run as a single function on aiosqlite's database thread: the event loop
   never waits on SQLite, a transaction is never interleaved with another statement of
   the same connection, and cancelling the awaiting coroutine cannot leave a transaction
-  half-open (the function still runs to COMMIT or ROLLBACK). An ``asyncio.Lock`` keeps a
+  half-open (the function still runs to COMMIT or ROLLBACK). Functions are queued with
+  ``aiosqlite.Connection._execute``, which aiosqlite has kept unchanged since 0.17; it is
+  used in ``_write``/``_read``/``open`` only. An ``asyncio.Lock`` keeps a
   single writer in flight; ``BEGIN IMMEDIATE`` plus ``busy_timeout`` serialise writers
   from other processes opening the same file.
 * A second, ``query_only`` **reader** connection serves queries from WAL snapshots, so
