@@ -1,0 +1,359 @@
+"""Tile sprites and the four images: distinct faces, correct layouts, sizes within Discord's
+limits, determinism, and no way to draw what a viewer may not see."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import io
+import math
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from engine.tiles import parse_tile
+from engine.types import CHOW, KONG, PUNG, HandResult, Meld
+from engine.views import DiscardView, PlayerView, PublicView
+from render import render_hand, render_leaderboard, render_result, render_table
+from render.images import _meld_layout, _river_fit
+from render.samples import (
+    SAMPLE_LEADERBOARD,
+    SAMPLE_NAMES,
+    sample_draw_result,
+    sample_player_view,
+    sample_public_view,
+    sample_waiting_view,
+    sample_win_result,
+)
+from render.text import safe_text
+from render.tiles import (
+    GOLD,
+    IVORY,
+    IVORY_SHADE,
+    MASTER_HEIGHT,
+    MASTER_WIDTH,
+    back_sprite,
+    master_face,
+    tile_height,
+    tile_sprite,
+)
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+ONE_MB = 1024 * 1024
+
+
+def _digest(image: Image.Image) -> str:
+    return hashlib.sha256(image.tobytes()).hexdigest()
+
+
+# --------------------------------------------------------------------------- tiles
+
+
+@pytest.mark.parametrize("width", [20, 40, 66])
+def test_every_face_renders_and_all_34_differ_from_each_other_and_the_back(width: int) -> None:
+    digests = set()
+    for kind in range(34):
+        sprite = tile_sprite(kind, width)
+        assert sprite.size == (width, tile_height(width))
+        assert sprite.mode == "RGBA"
+        digests.add(_digest(sprite))
+    assert len(digests) == 34
+    assert _digest(back_sprite(width)) not in digests
+
+
+def _ink_components(kind: int) -> int:
+    """Connected blobs of ink (anything not ivory) inside the face, at half resolution."""
+    image = master_face(kind).resize(
+        (MASTER_WIDTH // 2, MASTER_HEIGHT // 2), Image.Resampling.NEAREST
+    )
+    pixels = image.load()
+    x0, y0, x1, y1 = 10, 10, MASTER_WIDTH // 2 - 10, (MASTER_HEIGHT - 42) // 2 - 10
+
+    def ink(x: int, y: int) -> bool:
+        r, g, b, a = pixels[x, y]
+        if a < 200:
+            return False
+        for base, tolerance in ((IVORY, 90), (IVORY_SHADE, 40)):
+            if sum(abs(c - d) for c, d in zip((r, g, b), base, strict=True)) < tolerance:
+                return False
+        return True
+
+    seen: set[tuple[int, int]] = set()
+    count = 0
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            if (x, y) in seen or not ink(x, y):
+                continue
+            count += 1
+            stack = [(x, y)]
+            seen.add((x, y))
+            while stack:
+                cx, cy = stack.pop()
+                for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    if x0 <= nx < x1 and y0 <= ny < y1 and (nx, ny) not in seen and ink(nx, ny):
+                        seen.add((nx, ny))
+                        stack.append((nx, ny))
+    return count
+
+
+@pytest.mark.parametrize("rank", range(2, 10))
+def test_dots_show_rank_separate_dots(rank: int) -> None:
+    # Each dot is a ring and a core separated by an ivory gap: two blobs per dot, and any
+    # overlap between dots would merge blobs.
+    assert _ink_components(9 + rank - 1) == 2 * rank
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4, 5, 6, 7, 9])
+def test_bamboo_shows_rank_separate_sticks(rank: int) -> None:
+    assert _ink_components(18 + rank - 1) == rank
+
+
+def test_eight_bamboo_is_two_joined_rows_as_on_real_tiles() -> None:
+    # The slanted middle sticks touch their neighbours: an M over a W.
+    assert _ink_components(18 + 7) == 2
+
+
+def _colour_share(image: Image.Image, predicate) -> float:
+    flattened = getattr(image, "get_flattened_data", image.getdata)  # Pillow 12+ renamed it
+    pixels = [p for p in flattened() if p[3] > 200]
+    return sum(1 for p in pixels if predicate(p)) / len(pixels)
+
+
+def test_red_dragon_is_red_green_dragon_green_white_is_a_blank_frame() -> None:
+    def is_red(p: tuple) -> bool:
+        return p[0] > 150 and p[1] < 90 and p[2] < 90
+
+    def is_green(p: tuple) -> bool:
+        return p[1] > p[0] + 50 and p[1] > p[2] + 30
+
+    red, green, white = master_face(33), master_face(32), master_face(31)
+    assert _colour_share(red, is_red) > 0.05
+    assert _colour_share(green, is_red) == 0
+    assert _colour_share(white, is_red) == 0
+    # Green 發's face ink is green; the back layer is green on every tile, so compare.
+    assert _colour_share(green, is_green) > _colour_share(white, is_green) + 0.05
+
+
+def test_wild_markers_add_a_gold_frame_and_differ_by_variant_tag() -> None:
+    kind = parse_tile("5p")
+    plain = tile_sprite(kind, 66)
+    baida = tile_sprite(kind, 66, "baida")
+    caishen = tile_sprite(kind, 66, "caishen")
+    white = tile_sprite(31, 66, "white")
+    assert len({_digest(plain), _digest(baida), _digest(caishen)}) == 3
+    assert _digest(white) != _digest(tile_sprite(31, 66))
+
+    def near_gold(p: tuple) -> bool:
+        return sum(abs(c - g) for c, g in zip(p[:3], GOLD, strict=True)) < 40
+
+    assert _colour_share(baida, near_gold) > 0.1
+    assert _colour_share(plain, near_gold) < 0.01
+
+
+def test_rotated_and_dimmed_sprites() -> None:
+    sprite = tile_sprite(0, 40, rotated=True)
+    assert sprite.size == (tile_height(40), 40)
+    assert _digest(tile_sprite(0, 40, dimmed=True)) != _digest(tile_sprite(0, 40))
+    assert back_sprite(30, rotated=True).size == (tile_height(30), 30)
+
+
+def test_bad_kind_or_marker_is_refused() -> None:
+    with pytest.raises(ValueError):
+        master_face(34)
+    with pytest.raises(ValueError):
+        master_face(0, "gold")
+
+
+# --------------------------------------------------------------------------- images
+
+
+def _all_images() -> dict[str, bytes]:
+    images: dict[str, bytes] = {}
+    for variant in ("jiaxing", "taizhou"):
+        for locale in ("zh", "en"):
+            key = f"{variant}-{locale}"
+            images[f"hand-{key}"] = render_hand(
+                sample_player_view(variant), names=SAMPLE_NAMES, locale=locale, highlight=[18]
+            )
+            images[f"waiting-{key}"] = render_hand(
+                sample_waiting_view(variant), names=SAMPLE_NAMES, locale=locale
+            )
+            ended, _result, win_tile = sample_win_result(variant)
+            images[f"win-{key}"] = render_result(
+                ended, names=SAMPLE_NAMES, locale=locale, win_tile=win_tile
+            )
+            images[f"draw-{key}"] = render_result(
+                sample_draw_result(variant)[0], names=SAMPLE_NAMES, locale=locale
+            )
+        seat_counts = (4,) if variant == "jiaxing" else (4, 3, 2)
+        for seats in seat_counts:
+            images[f"table-{variant}-{seats}"] = render_table(
+                sample_public_view(variant, seats), names=SAMPLE_NAMES
+            )
+    images["leaderboard"] = render_leaderboard(SAMPLE_LEADERBOARD, subtitle="2026-W48")
+    images["leaderboard-empty"] = render_leaderboard([], period="all_time", locale="en")
+    return images
+
+
+@pytest.fixture(scope="module")
+def all_images() -> dict[str, bytes]:
+    return _all_images()
+
+
+def test_images_are_pngs_under_1_mb_and_within_discord_limits(all_images: dict[str, bytes]) -> None:
+    for name, data in all_images.items():
+        assert data.startswith(PNG_SIGNATURE), name
+        assert len(data) < ONE_MB, (name, len(data))
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+        # Discord shows images up to a few thousand pixels; phones want ~1000 px wide.
+        assert 600 <= width <= 1200, (name, image.size)
+        assert 150 <= height <= 1600, (name, image.size)
+
+
+def test_hand_is_about_a_phone_screen_wide_and_table_about_square(
+    all_images: dict[str, bytes],
+) -> None:
+    with Image.open(io.BytesIO(all_images["hand-jiaxing-zh"])) as hand:
+        assert 900 <= hand.width <= 1100
+    with Image.open(io.BytesIO(all_images["table-jiaxing-4"])) as table:
+        assert table.size == (1000, 1000)
+
+
+def test_rendering_is_deterministic() -> None:
+    view = sample_public_view("taizhou", 3)
+    assert render_table(view) == render_table(view)
+    hand = sample_player_view("jiaxing")
+    assert render_hand(hand) == render_hand(hand)
+
+
+def test_locale_and_names_change_the_image() -> None:
+    view = sample_public_view("jiaxing")
+    assert render_table(view, locale="zh") != render_table(view, locale="en")
+    assert render_table(view) != render_table(view, names=SAMPLE_NAMES)
+
+
+def test_renderers_take_views_only() -> None:
+    player = sample_player_view("jiaxing")
+    public = player.public
+    assert inspect.signature(render_hand).parameters["view"].annotation in (
+        PlayerView,
+        "PlayerView",
+    )
+    assert inspect.signature(render_table).parameters["view"].annotation in (
+        PublicView,
+        "PublicView",
+    )
+    with pytest.raises(TypeError):
+        render_hand(public)  # type: ignore[arg-type]
+    # A private view can never be posted to the channel by mistake.
+    with pytest.raises(TypeError):
+        render_table(player)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        render_result(player)  # type: ignore[arg-type]
+
+
+def _with_seat_melds(view: PublicView, seat: int, melds: tuple[Meld, ...]) -> PublicView:
+    seats = list(view.seats)
+    seats[seat] = replace(seats[seat], melds=melds)
+    return replace(view, seats=tuple(seats))
+
+
+def test_table_never_shows_a_concealed_kongs_kind_even_if_handed_one() -> None:
+    view = sample_public_view("jiaxing")
+    north = _with_seat_melds(view, 3, (Meld(KONG, (30,) * 4, concealed=True),))
+    dots = _with_seat_melds(view, 3, (Meld(KONG, (13,) * 4, concealed=True),))
+    hidden = _with_seat_melds(view, 3, (Meld(KONG, (), concealed=True),))
+    assert render_table(north) == render_table(dots) == render_table(hidden)
+    exposed = _with_seat_melds(view, 3, (Meld(KONG, (30,) * 4, from_seat=1, claimed=30),))
+    assert render_table(exposed) != render_table(north)
+
+
+def test_table_and_hand_images_do_not_depend_on_other_seats_hidden_tiles() -> None:
+    round_module = pytest.importorskip("engine.round")
+    game = round_module.Round("jiaxing", seed=11, seats=4)
+    table_before = render_table(game.public_view())
+    hand_before = render_hand(game.player_view(0))
+    # Swap a hidden tile between seats 1 and 2: counts stay, contents change.
+    one, two = game.hands[1], game.hands[2]
+    a = next(k for k in range(34) if one[k] > 0 and two[k] == 0)
+    b = next(k for k in range(34) if two[k] > 0 and one[k] == 0)
+    one[a], one[b], two[b], two[a] = one[a] - 1, one[b] + 1, two[b] - 1, two[a] + 1
+    assert render_table(game.public_view()) == table_before
+    assert render_hand(game.player_view(0)) == hand_before
+    # The hand image does show seat 0's own tiles (so the check above could fail).
+    own = game.hands[0]
+    c = next(k for k in range(34) if own[k] > 0 and own[k] < 4 and k != game.wild)
+    d = next(k for k in range(34) if own[k] == 0 and k != game.wild and k != game.indicator)
+    own[c], own[d] = own[c] - 1, own[d] + 1
+    assert render_hand(game.player_view(0)) != hand_before
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def test_claimed_tile_lies_sideways_on_the_side_it_came_from() -> None:
+    pung = (33, 33, 33)
+    for from_seat, position in ((3, 0), (2, 1), (1, 2)):  # left, opposite, right of seat 0
+        entries = _meld_layout(Meld(PUNG, pung, from_seat=from_seat, claimed=33), 0, 4, own=True)
+        sideways = [i for i, (_, turned, _) in enumerate(entries) if turned]
+        assert sideways == [position]
+    chow = Meld(CHOW, (2, 3, 4), from_seat=3, claimed=3)
+    entries = _meld_layout(chow, 0, 4, own=False)
+    assert entries[0] == (3, True, False)
+    assert [kind for kind, _, _ in entries[1:]] == [2, 4]
+
+
+def test_concealed_kong_is_face_down_in_the_middle_for_its_owner_and_hidden_for_others() -> None:
+    kong = Meld(KONG, (26,) * 4, concealed=True)
+    assert [kind for kind, _, _ in _meld_layout(kong, 0, 4, own=True)] == [26, None, None, 26]
+    assert [kind for kind, _, _ in _meld_layout(kong, 0, 4, own=False)] == [None] * 4
+
+
+def test_taizhou_white_stand_in_is_drawn_as_a_marked_white() -> None:
+    chow = Meld(CHOW, (19, 20, 21), from_seat=3, claimed=19, white_as=20)
+    entries = _meld_layout(chow, 0, 4, own=True)
+    assert (31, False, True) in entries
+    assert 20 not in [kind for kind, _, _ in entries]
+
+
+def test_long_rivers_shrink_to_fit_in_rows_of_six() -> None:
+    width, rows = _river_fit(40, 976, 180, 48)
+    height = tile_height(width)
+    blocks = math.ceil(math.ceil(40 / 6) / rows)
+    assert rows * height <= 180
+    assert blocks * 6 * width <= 976
+    view = sample_public_view("taizhou", 2)
+    long_river = tuple(DiscardView(k % 34) for k in range(46))
+    seats = (replace(view.seats[0], discards=long_river), view.seats[1])
+    data = render_table(replace(view, seats=seats, last_discard=(0, long_river[-1].tile)))
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.width == 1000
+
+
+def test_names_with_unknown_characters_and_long_names_still_render() -> None:
+    assert safe_text("Lucky🍀Cat") == "Lucky?Cat"
+    names = ("🀄" * 3, "x" * 200, "", "王")
+    data = render_table(sample_public_view("jiaxing"), names=names)
+    assert data.startswith(PNG_SIGNATURE)
+
+
+def test_invalid_result_and_leaderboard_rows_as_objects() -> None:
+    view = sample_public_view("jiaxing")
+    invalid = HandResult(
+        variant="jiaxing", valid=False, winner=None, seats=4, deltas=[0] * 4, reason="discard_win"
+    )
+    assert render_result(view, invalid).startswith(PNG_SIGNATURE)
+
+    class Row:
+        def __init__(self, rank: int, name: str, net: int, hands: int, wins: int) -> None:
+            self.rank, self.name, self.net, self.hands, self.wins = rank, name, net, hands, wins
+
+    rows = [Row(*row) for row in SAMPLE_LEADERBOARD]
+    assert render_leaderboard(rows) == render_leaderboard(SAMPLE_LEADERBOARD)
+
+
+def test_result_without_a_result_is_an_error() -> None:
+    with pytest.raises(ValueError):
+        render_result(sample_public_view("jiaxing"))

@@ -1,0 +1,130 @@
+"""The bundled font: renamed per the OFL, small, and holding every glyph the images draw.
+
+A character missing from the subset would silently come out as an empty box, so every
+string the renderer can draw is checked against the font's character map: our labels,
+the score-item names of ``engine/scoring`` (collected from its source, so new items are
+covered as soon as they are written) and the tile names.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from engine.tiles import name_en, name_zh
+from render import text, tiles
+from render.samples import SAMPLE_NAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+FONT_DIR = ROOT / "render" / "fonts"
+
+
+def _cmap(path: Path) -> set[int]:
+    with TTFont(str(path), lazy=True) as font:
+        return set(font.getBestCmap())
+
+
+def _string_literals(path: Path) -> list[str]:
+    """Every string constant in a module except docstrings (those are never drawn)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+
+
+def _missing(strings: list[str], cmap: set[int]) -> dict[str, str]:
+    missing: dict[str, str] = {}
+    for string in strings:
+        absent = "".join(sorted({ch for ch in string if ord(ch) not in cmap and ch != "\n"}))
+        if absent:
+            missing[string] = absent
+    return missing
+
+
+def _drawable_strings() -> list[str]:
+    strings: list[str] = []
+    for zh, en in text.LABELS.values():
+        strings += [zh, en]
+    strings += [*text.WIND_ZH.values(), *text.WIND_EN.values()]
+    strings += [*text.UNIT_ZH.values(), *text.UNIT_EN.values()]
+    strings += list(tiles.MARKER_TAGS.values())
+    strings += [name_zh(kind) for kind in range(34)] + [name_en(kind) for kind in range(34)]
+    strings += list(SAMPLE_NAMES)
+    strings += [str(n) for n in range(-100, 1000)] + ["+", "-", "%", "×", "→", "←", "…", "▶", "·"]
+    for module in sorted((ROOT / "render").glob("*.py")):
+        if module.name != "samples.py":  # its leaderboard has an emoji on purpose
+            strings += _string_literals(module)
+    return strings
+
+
+def _scoring_strings() -> list[str]:
+    """Every non-ASCII string written in engine/scoring: item names, reasons, headings."""
+    strings: list[str] = []
+    for module in sorted((ROOT / "engine" / "scoring").glob("*.py")):
+        strings += [s for s in _string_literals(module) if any(ord(ch) > 0x7F for ch in s)]
+    try:
+        from engine.scoring.names import all_chinese_text
+    except ImportError:
+        pass
+    else:
+        strings.append(all_chinese_text())
+    return strings
+
+
+def test_ui_font_covers_every_string_the_images_draw() -> None:
+    assert _missing(_drawable_strings(), _cmap(text.UI_FONT_PATH)) == {}
+
+
+def test_ui_font_covers_every_scoring_name() -> None:
+    strings = _scoring_strings()
+    if not strings:
+        pytest.skip("engine/scoring has no names yet")
+    missing = _missing(strings, _cmap(text.UI_FONT_PATH))
+    assert missing == {}, "re-run scripts/build_font_subset.py"
+
+
+def test_face_font_covers_every_tile_face_character() -> None:
+    face = tiles.ZH_NUMERALS + tiles.WIND_FACES + "萬發中"
+    assert _missing([face], _cmap(text.FACE_FONT_PATH)) == {}
+
+
+def test_safe_text_reports_what_the_font_lacks() -> None:
+    assert text.safe_text("东南西北 Alice") == "东南西北 Alice"
+    assert text.safe_text("a🀄b") == "a?b"
+
+
+@pytest.mark.parametrize("path", [text.UI_FONT_PATH, text.FACE_FONT_PATH])
+def test_fonts_are_small_renamed_subsets(path: Path) -> None:
+    assert path.stat().st_size < 400 * 1024
+    with TTFont(str(path)) as font:
+        names = {record.nameID: record.toUnicode() for record in font["name"].names}
+        postscript = font["CFF "].cff.fontNames[0] if "CFF " in font else names[6]
+    # OFL §3: a Modified Version may not use the Reserved Font Name ("Source"), and
+    # "Noto" is a trademark; the primary names must be ours.
+    for name_id in (1, 4, 6, 16):
+        if name_id in names:
+            assert "MahjongBot" in names[name_id]
+            assert "Noto" not in names[name_id] and "Source" not in names[name_id]
+    assert "Noto" not in postscript and "Source" not in postscript
+    assert "Open Font License" in names[13]
+
+
+def test_licence_and_readme_ship_with_the_fonts() -> None:
+    licence = (FONT_DIR / "OFL.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence
+    assert "Reserved Font Name" in licence
+    readme = (FONT_DIR / "README.md").read_text(encoding="utf-8")
+    assert "MahjongBot Sans CJK Subset" in readme and "build_font_subset.py" in readme
