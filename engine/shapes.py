@@ -177,11 +177,12 @@ def waits_counts(
         (2, sou, min(pair_man, pair_pin, pair_honor, 2)),
         (3, honor, min(pair_man, pair_pin, pair_sou, 2)),
     ):
+        # jokers left for this group when it holds the pair / when the pair is elsewhere
         budget = wilds - sets_only + entry[0]
-        if budget < 0:
-            continue
-        mask = entry[MASK2_BASE + (budget if budget < _LAST_MASK else _LAST_MASK)]
         budget_sets_only = budget - pair_elsewhere
+        mask = 0
+        if budget >= 0:
+            mask = entry[MASK2_BASE + (budget if budget < _LAST_MASK else _LAST_MASK)]
         if budget_sets_only >= 0:
             mask |= entry[
                 MASK0_BASE + (budget_sets_only if budget_sets_only < _LAST_MASK else _LAST_MASK)
