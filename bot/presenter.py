@@ -9,9 +9,9 @@ information (a seat's hand) is only ever passed to the method addressed to its o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from engine.types import HandResult
+from engine.types import Action, HandResult
 from engine.views import PlayerView, PublicView
 
 
@@ -71,6 +71,10 @@ class TableStatus:
     acting: tuple[int, ...]  # seats that must act now
     stake: int
     hand_label: Text = field(default_factory=lambda: Text("", ""))
+    # What just happened (empty when the status is a plain refresh): the public engine
+    # events of the last accepted action (never a draw's tile) and the action itself.
+    events: tuple[dict[str, Any], ...] = ()
+    last_action: Action | None = None
 
 
 @dataclass(frozen=True)

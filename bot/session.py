@@ -1,0 +1,1357 @@
+"""Table sessions: the lobby, the match hand by hand, timers, autoplay, AI seats, persistence.
+
+One ``TableSession`` per table owns the seats, the engine ``Match`` and the timers, and
+funnels everything that can change the table (a click, a typed command, a timeout, an AI
+move, a join or a leave) through ONE asyncio queue consumed by one worker task, so two
+submissions can never race: the second one sees the state the first one left.
+
+Durability comes before announcement: an accepted action is appended to the store, then
+applied, then presented. A hand that ends is settled through the ledger (idempotently, so
+a replay after a crash may safely settle it again) before its result is shown. On start,
+``TableManager.restore_all`` rebuilds every running table by replaying its action log.
+
+This module never imports discord.py; players are reached only through a ``Presenter``.
+Time comes from an injectable ``Clock`` so tests drive timers with ``FakeClock.advance``
+and never sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+import random
+import secrets
+import time
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from data import SettlementEntry, Store
+from engine.match import Match, assign_seats
+from engine.round import IllegalAction
+from engine.types import DISCARD, KONG, PASS, PUNG, WIN, Action, HandResult
+from engine.variants import variant_for
+from engine.variants.options import OptionError, make_options
+from engine.views import PlayerView, PublicView
+
+from .presenter import LobbyInfo, Presenter, PrivatePrompt, SeatInfo, TableStatus, Text
+
+log = logging.getLogger(__name__)
+
+LOBBY_IDLE_SECONDS = 600.0
+AUTOPLAY_AFTER_TIMEOUTS = 3
+AI_LEVELS = ("easy", "normal")  # engine.ai.LEVELS
+DISCARD_TIMEOUT_RANGE = (5.0, 600.0)
+CLAIM_TIMEOUT_RANGE = (3.0, 300.0)
+MAX_STAKE = 1_000_000
+
+# ---------------------------------------------------------------------------- messages
+
+NOT_SEATED = Text("你不在这张桌上", "You are not seated at this table")
+NOT_YOUR_TURN = Text("不是你的回合", "It is not your turn")
+STALE = Text("这个按钮已过期", "That button is from an earlier turn")
+NOT_RUNNING = Text("牌局没有在进行", "No match is running at this table")
+NOT_LOBBY = Text("牌局已经开始或已结束", "The table is no longer taking players")
+HOST_ONLY = Text("只有房主可以这样做", "Only the host can do that")
+TABLE_FULL = Text("座位已满", "The table is full")
+ALREADY_SEATED = Text("你已经在这张桌上", "You are already at this table")
+CLOSED = Text("这张桌已关闭", "This table is closed")
+
+
+def _illegal(action: Action) -> Text:
+    return Text(
+        f"现在不能这样出牌：{action.describe()}", f"That move is not legal now: {action.describe()}"
+    )
+
+
+class SessionError(Exception):
+    """A request the session refuses; ``text`` says why, in both languages."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.both())
+        self.text = text
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    ok: bool
+    message: Text | None = None
+
+
+OK = SubmitResult(True)
+
+
+def _refuse(text: Text) -> SubmitResult:
+    return SubmitResult(False, text)
+
+
+# ---------------------------------------------------------------------------- clocks
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """UNIX seconds."""
+        ...
+
+    async def sleep_until(self, when: float) -> None: ...
+
+
+class SystemClock:
+    """Wall-clock time for the real bot."""
+
+    def now(self) -> float:
+        return time.time()
+
+    async def sleep_until(self, when: float) -> None:
+        delay = when - time.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+class FakeClock:
+    """A clock that moves only when a test says so.
+
+    ``advance`` walks through the pending sleepers in deadline order: it sets the time to
+    each one's deadline, wakes it, and waits for the registered idle hooks (the table
+    manager's "every queue drained") before moving on, so a 100-second jump behaves like
+    100 real seconds with every consequence of each timer settled in order.
+    """
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self._now = float(start)
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._counter = itertools.count()
+        self._idle_hooks: list[Callable[[], Awaitable[None]]] = []
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep_until(self, when: float) -> None:
+        if when <= self._now:
+            await asyncio.sleep(0)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (when, next(self._counter), future))
+        await future
+
+    def add_idle_hook(self, hook: Callable[[], Awaitable[None]]) -> None:
+        self._idle_hooks.append(hook)
+
+    async def settle(self) -> None:
+        """Let woken tasks run, wait for every idle hook, and let the timers they
+        re-armed register their sleeps."""
+        for _ in range(3):
+            for _ in range(3):
+                await asyncio.sleep(0)
+            for hook in list(self._idle_hooks):
+                await hook()
+
+    async def advance(self, seconds: float) -> None:
+        target = self._now + seconds
+        await self.settle()
+        while self._sleepers and self._sleepers[0][0] <= target:
+            when, _, future = heapq.heappop(self._sleepers)
+            if future.done():
+                continue
+            self._now = max(self._now, when)
+            future.set_result(None)
+            await self.settle()
+        self._now = max(self._now, target)
+        await self.settle()
+
+    @property
+    def pending(self) -> int:
+        return sum(1 for _, _, future in self._sleepers if not future.done())
+
+
+# ---------------------------------------------------------------------------- AI
+
+
+_engine_ai: Any = None
+_engine_ai_checked = False
+
+
+def _load_engine_ai() -> Any:
+    global _engine_ai, _engine_ai_checked
+    if not _engine_ai_checked:
+        _engine_ai_checked = True
+        try:
+            from engine import ai  # type: ignore[attr-defined]
+        except ImportError:
+            ai = None
+        _engine_ai = ai if ai is not None and hasattr(ai, "choose_action") else None
+    return _engine_ai
+
+
+def choose_ai_action(view: PlayerView, level: str, rng: random.Random) -> Action:
+    """The one place the session asks an AI for a move (``engine.ai`` when present)."""
+    engine_ai = _load_engine_ai()
+    if engine_ai is not None:
+        action = engine_ai.choose_action(view, level=level, rng=rng)
+        if action in view.legal:
+            return action
+        log.warning("engine.ai proposed an illegal action %s; using the fallback", action)
+    return _fallback_ai(view)
+
+
+def _fallback_ai(view: PlayerView) -> Action:
+    """A legal, modest player: win when it can, pung honours, discard isolated tiles."""
+    legal = list(view.legal)
+    for action in legal:
+        if action.type == WIN:
+            return action
+    discards = [a for a in legal if a.type == DISCARD]
+    if discards:
+        hand = list(view.all_concealed)
+        wild = view.public.wild
+
+        def isolation(kind: int) -> tuple[int, int]:
+            if kind == wild:
+                return (-10, kind)
+            same = hand.count(kind)
+            near = 0
+            if kind < 27:
+                for other in (kind - 2, kind - 1, kind + 1, kind + 2):
+                    if 0 <= other < 27 and other // 9 == kind // 9 and other in hand:
+                        near += 1
+            score = same * 3 + near * 2 + (0 if kind >= 27 else 1)
+            return (-score, kind)
+
+        return max(discards, key=lambda a: isolation(a.tile or 0))
+    for wanted in (PUNG, KONG):
+        for action in legal:
+            if action.type == wanted and view.claim_tile is not None and view.claim_tile >= 27:
+                return action
+    for action in legal:
+        if action.type in (PASS, "continue"):
+            return action
+    return legal[0]
+
+
+# ---------------------------------------------------------------------------- queue items
+
+
+@dataclass
+class _Call:
+    """Run ``body`` inside the worker and resolve ``future`` with what it returns."""
+
+    body: Callable[[], Awaitable[Any]]
+    future: asyncio.Future[Any] | None
+
+
+@dataclass
+class _Tick:
+    """A timer fired: look at every due seat (and the lobby deadline)."""
+
+
+@dataclass
+class _Due:
+    """When a waiting seat must act: ``signature`` names the stage (a new draw, a new
+    window), so a seat waiting in the same claim window keeps its deadline while others
+    answer, and a new stage always gets a fresh one."""
+
+    signature: tuple[Any, ...]
+    ai: bool
+    at: float
+    since_turn: int
+
+
+def _stage_signature(match: Match) -> tuple[Any, ...]:
+    round_ = match.round
+    view_discards = sum(len(d) for d in round_.discards)
+    view_melds = sum(len(m) for m in round_.melds)
+    return (
+        match.hand_number,
+        round_.phase,
+        round_.current_seat,
+        round_.wall.drawable,
+        view_discards,
+        view_melds,
+        len(round_.folded),
+    )
+
+
+def _prompt_kind(phase: str) -> str:
+    return {"turn": "turn", "claim": "claim", "rob_kong": "rob_kong", "santan": "santan"}.get(
+        phase, "idle"
+    )
+
+
+def _public_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+    return tuple(event for event in events if "private" not in event)
+
+
+ActionObserver = Callable[[str, float, float], None]
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+class TableSession:
+    def __init__(
+        self,
+        manager: TableManager,
+        table_id: str,
+        guild_id: int,
+        channel_id: int,
+        host_user_id: int,
+        *,
+        variant: str,
+        options: dict[str, Any],
+        num_seats: int,
+        stake: int,
+        discard_timeout: float,
+        claim_timeout: float,
+        ai_fill: bool,
+        seed: int,
+    ) -> None:
+        self.manager = manager
+        self.table_id = table_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.host_user_id = host_user_id
+        self.variant = variant
+        self.options = options
+        self.num_seats = num_seats
+        self.stake = stake
+        self.discard_timeout = discard_timeout
+        self.claim_timeout = claim_timeout
+        self.ai_fill = ai_fill
+        self.seed = seed
+        self.status = "lobby"
+        self.match: Match | None = None
+        self.players: list[SeatInfo] = []  # lobby, join order
+        self._seats: list[SeatInfo] = []  # running, by seat
+        self._due: dict[int, _Due] = {}
+        self._timeouts: dict[int, int] = {}
+        self._points: list[int] = []
+        self._lobby_deadline = manager.clock.now() + LOBBY_IDLE_SECONDS
+        self._ai_names = itertools.count(1)
+        self._queue: asyncio.Queue[_Call | _Tick] = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_at: float | None = None
+        self._stopped = False
+        self.pending = 0  # queued or in-progress items
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def store(self) -> Store:
+        return self.manager.store
+
+    @property
+    def presenter(self) -> Presenter:
+        return self.manager.presenter
+
+    @property
+    def clock(self) -> Clock:
+        return self.manager.clock
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        return tuple(self._seats) if self._seats else tuple(self.players)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for info in self._seats:
+            if info.user_id == user_id and not info.is_ai:
+                return info.seat
+        return None
+
+    def is_member(self, user_id: int) -> bool:
+        if self.status == "lobby":
+            return any(p.user_id == user_id for p in self.players)
+        if self.status == "running":
+            return self.seat_of(user_id) is not None
+        return False
+
+    @property
+    def humans(self) -> list[int]:
+        people = self._seats if self._seats else self.players
+        return [p.user_id for p in people if p.user_id is not None and not p.is_ai]
+
+    def lobby_info(self) -> LobbyInfo:
+        return LobbyInfo(
+            table_id=self.table_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            host_user_id=self.host_user_id,
+            variant=self.variant,
+            options=dict(self.options),
+            num_seats=self.num_seats,
+            stake=self.stake,
+            players=tuple(self.players),
+            status=self.status,
+            discard_timeout=self.discard_timeout,
+            claim_timeout=self.claim_timeout,
+            ai_fill=self.ai_fill,
+        )
+
+    def _hand_label(self, public: PublicView) -> Text:
+        zh_wind = "东南西北"[(public.prevailing_wind - 27) % 4]
+        en_wind = ("East", "South", "West", "North")[(public.prevailing_wind - 27) % 4]
+        number = public.hand_number + 1
+        return Text(f"{zh_wind}风圈 第{number}局", f"{en_wind} round, hand {number}")
+
+    def _status_from(
+        self,
+        public: PublicView,
+        *,
+        events: tuple[dict[str, Any], ...] = (),
+        last_action: Action | None = None,
+    ) -> TableStatus:
+        acting = tuple(public.waiting_on) if public.phase != "ended" else ()
+        return TableStatus(
+            table_id=self.table_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            seats=tuple(self._seats),
+            public=public,
+            deadline=self.deadline,
+            acting=acting,
+            stake=self.stake,
+            hand_label=self._hand_label(public),
+            events=events,
+            last_action=last_action,
+        )
+
+    def table_status(self) -> TableStatus | None:
+        if self.match is None:
+            return None
+        return self._status_from(self.match.public_view())
+
+    @property
+    def deadline(self) -> float | None:
+        """The earliest deadline of a human seat that must act now (absolute UNIX time)."""
+        times = [due.at for due in self._due.values() if not due.ai]
+        return min(times) if times else None
+
+    def deadline_of(self, seat: int) -> float | None:
+        due = self._due.get(seat)
+        return None if due is None or due.ai else due.at
+
+    def _ai_controlled(self, seat: int) -> bool:
+        info = self._seats[seat]
+        return info.is_ai or info.autoplay
+
+    def prompt_for(self, user_id: int) -> PrivatePrompt | None:
+        seat = self.seat_of(user_id)
+        if seat is None or self.match is None or self.status != "running":
+            return None
+        return self._prompt(seat)
+
+    def _prompt(self, seat: int) -> PrivatePrompt:
+        assert self.match is not None
+        view = self.match.player_view(seat)
+        waiting = seat in self.match.round.waiting_on and not self.match.finished
+        kind = _prompt_kind(self.match.round.phase) if waiting else "idle"
+        due = self._due.get(seat)
+        user_id = self._seats[seat].user_id
+        return PrivatePrompt(
+            table_id=self.table_id,
+            user_id=user_id if user_id is not None else 0,
+            seat=seat,
+            view=view,
+            kind=kind,
+            deadline=due.at if (due is not None and not due.ai and waiting) else None,
+            turn_id=self.match.turn_id,
+            variant=self.variant,
+        )
+
+    def default_action(self, user_id: int) -> Action | None:
+        """What a timeout would play for this user now (the terminal's bare Enter)."""
+        seat = self.seat_of(user_id)
+        if seat is None or self.match is None or self.match.finished:
+            return None
+        return self.match.round.default_action(seat)
+
+    # ------------------------------------------------------------------ worker plumbing
+    def _ensure_worker(self) -> None:
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.get_running_loop().create_task(
+                self._work(), name=f"table-{self.table_id}"
+            )
+
+    async def _call(self, body: Callable[[], Awaitable[Any]]) -> Any:
+        if self._stopped:
+            return _refuse(CLOSED)
+        self._ensure_worker()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._put(_Call(body, future))
+        return await future
+
+    def _put(self, item: _Call | _Tick) -> None:
+        self.pending += 1
+        self._queue.put_nowait(item)
+
+    async def _work(self) -> None:
+        while True:
+            item = await self._queue.get()
+            try:
+                if isinstance(item, _Tick):
+                    await self._on_tick()
+                else:
+                    try:
+                        value = await item.body()
+                    except BaseException as error:
+                        if item.future is not None and not item.future.done():
+                            item.future.set_exception(error)
+                        if not isinstance(error, Exception):
+                            raise
+                    else:
+                        if item.future is not None and not item.future.done():
+                            item.future.set_result(value)
+                    await self._after_change()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: worker error", self.table_id)
+            finally:
+                self.pending -= 1
+                self._queue.task_done()
+            if self._stopped and self._queue.empty():
+                return
+
+    async def wait_idle(self) -> None:
+        """Wait until every queued item (and what it set off) has been handled."""
+        await self._queue.join()
+
+    def _schedule_timer(self) -> None:
+        wake = self._next_wake()
+        if wake == self._timer_at and self._timer is not None and not self._timer.done():
+            return
+        if self._timer is not None and not self._timer.done():
+            self._timer.cancel()
+        self._timer = None
+        self._timer_at = wake
+        if wake is None or self._stopped:
+            return
+        self._timer = asyncio.get_running_loop().create_task(self._sleep_then_tick(wake))
+
+    async def _sleep_then_tick(self, wake: float) -> None:
+        await self.clock.sleep_until(wake)
+        self._timer_at = None
+        if self._stopped:
+            return
+        self._ensure_worker()
+        self._put(_Tick())
+
+    def _next_wake(self) -> float | None:
+        if self.status == "lobby":
+            return self._lobby_deadline
+        if self.status != "running":
+            return None
+        times = [due.at for due in self._due.values()]
+        return min(times) if times else None
+
+    async def stop(self) -> None:
+        """Stop the timer and the worker (shutdown or table closed); the store keeps the rest."""
+        self._stopped = True
+        for task in (self._timer, self._worker):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    # ------------------------------------------------------------------ lobby
+    def _touch_lobby(self) -> None:
+        self._lobby_deadline = self.clock.now() + LOBBY_IDLE_SECONDS
+
+    async def _announce_lobby(self) -> None:
+        await self.presenter.lobby_changed(self.lobby_info())
+
+    async def join(self, user_id: int, name: str) -> SubmitResult:
+        async def body() -> SubmitResult:
+            if self.status != "lobby":
+                return _refuse(NOT_LOBBY)
+            if any(p.user_id == user_id for p in self.players):
+                return _refuse(ALREADY_SEATED)
+            other = self.manager.table_of_user(user_id)
+            if other is not None and other is not self:
+                return _refuse(
+                    Text("你已经在另一张桌上", "You are already seated at another table")
+                )
+            if len(self.players) >= self.num_seats:
+                return _refuse(TABLE_FULL)
+            if not await self.store.can_sit(self.guild_id, user_id):
+                return _refuse(
+                    Text("你的余额不足以入座", "Your balance is below this server's minimum")
+                )
+            if len(self.players) >= self.num_seats or self.status != "lobby":
+                return _refuse(TABLE_FULL)
+            self.players.append(SeatInfo(seat=len(self.players), name=name, user_id=user_id))
+            self._touch_lobby()
+            await self._announce_lobby()
+            return OK
+
+        return await self._call(body)
+
+    def _renumber_lobby(self) -> None:
+        self.players = [replace(p, seat=index) for index, p in enumerate(self.players)]
+
+    async def leave(self, user_id: int) -> SubmitResult:
+        async def body() -> SubmitResult:
+            if self.status == "lobby":
+                if not any(p.user_id == user_id for p in self.players):
+                    return _refuse(NOT_SEATED)
+                self.players = [p for p in self.players if p.user_id != user_id]
+                self._renumber_lobby()
+                self._touch_lobby()
+                humans = [p for p in self.players if not p.is_ai]
+                if not humans:
+                    await self._close("closed")
+                    return OK
+                if user_id == self.host_user_id:
+                    assert humans[0].user_id is not None
+                    self.host_user_id = humans[0].user_id
+                    await self.store.update_game_meta(self.table_id, host=self.host_user_id)
+                await self._announce_lobby()
+                return OK
+            if self.status == "running":
+                return await self._leave_running(user_id)
+            return _refuse(CLOSED)
+
+        return await self._call(body)
+
+    async def add_ai(self, by_user_id: int, level: str | None = None) -> SubmitResult:
+        async def body() -> SubmitResult:
+            if self.status != "lobby":
+                return _refuse(NOT_LOBBY)
+            if by_user_id != self.host_user_id:
+                return _refuse(HOST_ONLY)
+            chosen = level or self.manager.ai_level
+            if chosen not in AI_LEVELS:
+                return _refuse(
+                    Text(
+                        f"未知的电脑难度 {chosen}",
+                        f"Unknown AI level {chosen!r} ({', '.join(AI_LEVELS)})",
+                    )
+                )
+            if len(self.players) >= self.num_seats:
+                return _refuse(TABLE_FULL)
+            self.players.append(self._new_ai(len(self.players), chosen))
+            self._touch_lobby()
+            await self._announce_lobby()
+            return OK
+
+        return await self._call(body)
+
+    def _new_ai(self, seat: int, level: str | None = None) -> SeatInfo:
+        level = level or self.manager.ai_level
+        return SeatInfo(
+            seat=seat, name=f"AI {next(self._ai_names)}", user_id=None, is_ai=True, ai_level=level
+        )
+
+    async def remove_ai(self, by_user_id: int) -> SubmitResult:
+        async def body() -> SubmitResult:
+            if self.status != "lobby":
+                return _refuse(NOT_LOBBY)
+            if by_user_id != self.host_user_id:
+                return _refuse(HOST_ONLY)
+            ai_indexes = [i for i, p in enumerate(self.players) if p.is_ai]
+            if not ai_indexes:
+                return _refuse(Text("桌上没有电脑玩家", "There is no AI player to remove"))
+            del self.players[ai_indexes[-1]]
+            self._renumber_lobby()
+            self._touch_lobby()
+            await self._announce_lobby()
+            return OK
+
+        return await self._call(body)
+
+    async def start(self, by_user_id: int) -> SubmitResult:
+        async def body() -> SubmitResult:
+            if self.status != "lobby":
+                return _refuse(NOT_LOBBY)
+            if by_user_id != self.host_user_id:
+                return _refuse(HOST_ONLY)
+            players = list(self.players)
+            missing = self.num_seats - len(players)
+            if missing and not self.ai_fill:
+                return _refuse(
+                    Text(
+                        f"还差 {missing} 人，且本桌不用电脑补位",
+                        f"{missing} more player(s) needed and AI fill is off",
+                    )
+                )
+            players += [self._new_ai(len(players) + i) for i in range(missing)]
+            ordered = assign_seats(self.seed, players)
+            self._seats = [replace(p, seat=seat) for seat, p in enumerate(ordered)]
+            self.match = Match(self.variant, self.options, self.seed, seats=self.num_seats)
+            self._points = [0] * self.num_seats
+            self.status = "running"
+            await self.store.update_game_meta(
+                self.table_id, seats=self._seat_records(), host=self.host_user_id
+            )
+            await self.store.set_game_status(self.table_id, "running")
+            await self._announce_lobby()
+            self._refresh_dues()
+            await self._announce_table(self.match.public_view())
+            await self._send_prompts(set(range(self.num_seats)))
+            return OK
+
+        return await self._call(body)
+
+    async def end(self, by_user_id: int, is_admin: bool = False) -> SubmitResult:
+        async def body() -> SubmitResult:
+            if self.status not in ("lobby", "running"):
+                return _refuse(CLOSED)
+            if by_user_id != self.host_user_id and not is_admin:
+                return _refuse(
+                    Text(
+                        "只有房主或服务器管理员可以结束牌局",
+                        "Only the host or a server manager can end the table",
+                    )
+                )
+            await self.presenter.notice(
+                self.table_id,
+                self.channel_id,
+                Text(
+                    "牌局已被结束，本局不结算",
+                    "The table was ended; the current hand is not settled",
+                ),
+            )
+            await self._close("closed")
+            return OK
+
+        return await self._call(body)
+
+    async def _close(self, status: str) -> None:
+        """Lobby timeout, everyone gone, or ended by the host: the table stops for good."""
+        self.status = status
+        self._due.clear()
+        if status != "finished":
+            with contextlib.suppress(Exception):
+                await self.store.set_game_status(self.table_id, "abandoned")
+        await self._announce_lobby()
+        self.manager._forget(self)
+
+    def _seat_records(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": info.seat,
+                "name": info.name,
+                "user_id": info.user_id,
+                "is_ai": info.is_ai,
+                "ai_level": info.ai_level,
+            }
+            for info in self._seats
+        ]
+
+    # ------------------------------------------------------------------ play
+    async def submit(
+        self, user_id: int, action: Action | dict[str, Any], turn_id: int | None = None
+    ) -> SubmitResult:
+        """Play ``action`` for the user's seat, if it is still the turn it was made for."""
+        received = self.clock.now()
+
+        async def body() -> SubmitResult:
+            return await self._submit(user_id, action, turn_id, received)
+
+        return await self._call(body)
+
+    async def _submit(
+        self,
+        user_id: int,
+        raw: Action | dict[str, Any],
+        turn_id: int | None,
+        received: float,
+    ) -> SubmitResult:
+        if self.status != "running" or self.match is None:
+            return _refuse(NOT_RUNNING)
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return _refuse(NOT_SEATED)
+        try:
+            action = self._normalise(raw, seat)
+        except (ValueError, KeyError, TypeError) as error:
+            return _refuse(Text(f"无法理解的操作：{error}", f"Cannot read that action: {error}"))
+        current = self.match.turn_id
+        if turn_id is not None:
+            due = self._due.get(seat)
+            stage_start = due.since_turn if due is not None else current
+            if turn_id > current or turn_id < stage_start:
+                return _refuse(STALE)
+        if seat not in self.match.round.waiting_on:
+            return _refuse(NOT_YOUR_TURN)
+        if action not in self.match.legal_actions(seat):
+            return _refuse(_illegal(action))
+        self._timeouts[seat] = 0
+        if self._seats[seat].autoplay:
+            await self._set_autoplay(seat, False)
+        await self._accept(action, received)
+        return OK
+
+    @staticmethod
+    def _normalise(raw: Action | dict[str, Any], seat: int) -> Action:
+        if isinstance(raw, Action):
+            action = replace(raw, seat=seat)
+        else:
+            action = Action.from_json({**raw, "seat": seat})
+        if action.tiles is not None:
+            action = replace(action, tiles=tuple(sorted(action.tiles)))
+        return action
+
+    async def back(self, user_id: int) -> SubmitResult:
+        """Leave autoplay (托管) and play again yourself."""
+
+        async def body() -> SubmitResult:
+            seat = self.seat_of(user_id)
+            if seat is None or self.status != "running":
+                return _refuse(NOT_SEATED)
+            self._timeouts[seat] = 0
+            if not self._seats[seat].autoplay:
+                return _refuse(Text("你没有在托管中", "You are not on autoplay"))
+            await self._set_autoplay(seat, False)
+            await self._send_prompts({seat})
+            return OK
+
+        return await self._call(body)
+
+    async def autoplay(self, user_id: int) -> SubmitResult:
+        """Ask the AI to play your seat (托管) until you act or come back."""
+
+        async def body() -> SubmitResult:
+            seat = self.seat_of(user_id)
+            if seat is None or self.status != "running":
+                return _refuse(NOT_SEATED)
+            if not self._seats[seat].autoplay:
+                await self._set_autoplay(seat, True)
+            return OK
+
+        return await self._call(body)
+
+    async def _set_autoplay(self, seat: int, on: bool) -> None:
+        info = self._seats[seat]
+        self._seats[seat] = replace(info, autoplay=on)
+        self._due.pop(seat, None)
+        if on:
+            text = Text(f"{info.name} 进入托管", f"{info.name} is now on autoplay")
+        else:
+            text = Text(f"{info.name} 回来了", f"{info.name} is back")
+        await self.presenter.notice(self.table_id, self.channel_id, text)
+
+    async def _leave_running(self, user_id: int) -> SubmitResult:
+        assert self.match is not None
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return _refuse(NOT_SEATED)
+        info = self._seats[seat]
+        units = self.match.round.flee_penalty(seat)
+        points = units * self.stake
+        if points > 0:
+            others = [
+                p.user_id for p in self._seats if p.user_id is not None and p.user_id != user_id
+            ]
+            await self.store.record_penalty(
+                self.guild_id,
+                self.table_id,
+                user_id,
+                points,
+                reason="leave",
+                beneficiaries=others,
+                key=f"{self.table_id}:leave:{user_id}:{self.match.turn_id}",
+                hand_number=self.match.hand_number,
+            )
+        replacement = self._new_ai(seat)
+        self._seats[seat] = replace(replacement, name=f"{replacement.name} ({info.name})")
+        self._due.pop(seat, None)
+        self._timeouts.pop(seat, None)
+        await self.store.update_game_meta(self.table_id, seats=self._seat_records())
+        await self.presenter.notice(
+            self.table_id,
+            self.channel_id,
+            Text(
+                f"{info.name} 离开了牌局，罚 {points} 分，由电脑接替",
+                f"{info.name} left the match, paid a {points}-point penalty; an AI takes the seat",
+            ),
+        )
+        self.manager._user_left(user_id, self)
+        if not self.humans:
+            await self._close("closed")
+            return OK
+        await self._announce_table(self.match.public_view())
+        return OK
+
+    # ------------------------------------------------------------------ the core
+    async def _accept(self, action: Action, due_at: float) -> None:
+        """Store, apply, settle, announce: in that order, so nothing is shown that a
+        crash could take back."""
+        match = self.match
+        assert match is not None
+        seq = match.turn_id
+        hand_number = match.hand_number
+        await self.store.append_action(self.table_id, seq, action.to_json(), hand_number)
+        old_round = match.round
+        try:
+            events = match.apply(action)
+        except IllegalAction:  # validated above; a mismatch is a bug worth shouting about
+            log.exception(
+                "table %s: stored action %s was refused by the engine", self.table_id, action
+            )
+            raise
+        hand_over = old_round.is_over
+        actor_info = self._seats[action.seat]
+        if hand_over:
+            result = old_round.result
+            assert result is not None
+            points = await self._settle(hand_number, result)
+            for seat, value in enumerate(points):
+                self._points[seat] += value
+            ended_public = replace(
+                old_round.public_view(), turn_id=match.turn_id, round_index=match.wind_rounds_done
+            )
+            self._due.clear()
+            ended_status = self._status_from(
+                ended_public, events=_public_events(events), last_action=action
+            )
+            await self.presenter.hand_result(ended_status, result, points)
+            if match.finished:
+                await self.presenter.match_result(
+                    ended_status, list(match.scores), list(self._points)
+                )
+                await self._finish()
+                self._observe(due_at)
+                return
+            self._refresh_dues()
+            await self._announce_table(match.public_view())
+            await self._send_prompts(set(range(self.num_seats)))
+            self._observe(due_at)
+            return
+        before = dict(self._due)
+        self._refresh_dues()
+        fresh = {
+            seat
+            for seat, due in self._due.items()
+            if before.get(seat) is None or before[seat].signature != due.signature
+        }
+        if not actor_info.is_ai:
+            fresh.add(action.seat)
+        await self._announce_table(
+            match.public_view(), events=_public_events(events), last_action=action
+        )
+        await self._send_prompts(fresh)
+        self._observe(due_at)
+
+    def _observe(self, due_at: float) -> None:
+        observer = self.manager.action_observer
+        if observer is not None:
+            observer(self.table_id, due_at, self.clock.now())
+
+    async def _settle(self, hand_number: int, result: HandResult) -> list[int]:
+        users = [info.user_id if not info.is_ai else None for info in self._seats]
+        entries = [
+            SettlementEntry(
+                seat=seat, user_id=users[seat], units=int(delta), is_winner=seat == result.winner
+            )
+            for seat, delta in enumerate(result.deltas)
+        ]
+        await self.store.settle_hand(
+            self.guild_id,
+            self.table_id,
+            hand_number,
+            entries,
+            self.stake,
+            winner_user=users[result.winner] if result.winner is not None else None,
+        )
+        if not any(result.deltas):
+            return [0] * self.num_seats
+        rows = await self.store.hand_entries(self.table_id, hand_number)
+        points = [delta * self.stake for delta in result.deltas]
+        for row in rows:
+            if row.seat is not None and 0 <= row.seat < self.num_seats:
+                points[row.seat] = row.points
+        return points
+
+    async def _finish(self) -> None:
+        self.status = "finished"
+        self._due.clear()
+        await self.store.set_game_status(self.table_id, "finished")
+        await self._announce_lobby()
+        self.manager._forget(self)
+
+    def _refresh_dues(self) -> None:
+        """Give every seat that must act now a deadline, keeping those of seats still
+        waiting in the same stage; AI and autoplay seats are due after ``ai_delay``."""
+        match = self.match
+        if match is None or match.finished or self.status != "running":
+            self._due.clear()
+            return
+        waiting = set(match.round.waiting_on)
+        signature = _stage_signature(match)
+        now = self.clock.now()
+        for seat in list(self._due):
+            if seat not in waiting:
+                del self._due[seat]
+        for seat in waiting:
+            ai = self._ai_controlled(seat)
+            due = self._due.get(seat)
+            if due is not None and due.signature == signature and due.ai == ai:
+                continue
+            if ai:
+                at = now + self.manager.ai_delay
+            else:
+                timeout = (
+                    self.discard_timeout if match.round.phase == "turn" else self.claim_timeout
+                )
+                at = now + timeout
+            same_stage = due is not None and due.signature == signature
+            since = due.since_turn if same_stage and due is not None else match.turn_id
+            self._due[seat] = _Due(signature, ai, at, since)
+
+    async def _after_change(self) -> None:
+        """Run the AI seats that are due now (all of them at once when ``ai_delay`` is 0)
+        and re-arm the timer for the rest."""
+        await self._run_due(ai_only=True)
+        self._schedule_timer()
+
+    async def _on_tick(self) -> None:
+        if self.status == "lobby":
+            if self.clock.now() >= self._lobby_deadline:
+                await self.presenter.notice(
+                    self.table_id,
+                    self.channel_id,
+                    Text(
+                        "大厅闲置 10 分钟，已关闭", "The lobby was idle for 10 minutes and closed"
+                    ),
+                )
+                await self._close("closed")
+            self._schedule_timer()
+            return
+        await self._run_due(ai_only=False)
+        self._schedule_timer()
+
+    async def _run_due(self, *, ai_only: bool) -> None:
+        while self.status == "running" and self.match is not None and not self.match.finished:
+            self._refresh_dues()
+            now = self.clock.now()
+            due_seats = sorted(
+                (due.at, seat)
+                for seat, due in self._due.items()
+                if due.at <= now and (due.ai or not ai_only)
+            )
+            if not due_seats:
+                return
+            due_at, seat = due_seats[0]
+            due = self._due[seat]
+            if due.ai:
+                info = self._seats[seat]
+                view = self.match.player_view(seat)
+                rng = random.Random(f"{self.seed}:{self.match.turn_id}:{seat}")
+                action = choose_ai_action(view, info.ai_level, rng)
+                await self._accept(action, due_at)
+            else:
+                action = self.match.round.default_action(seat)
+                if action is None:
+                    self._due.pop(seat, None)
+                    continue
+                count = self._timeouts.get(seat, 0) + 1
+                self._timeouts[seat] = count
+                await self._accept(action, due_at)
+                if (
+                    count >= AUTOPLAY_AFTER_TIMEOUTS
+                    and self.status == "running"
+                    and not self._seats[seat].autoplay
+                ):
+                    await self._set_autoplay(seat, True)
+
+    # ------------------------------------------------------------------ announcing
+    async def _announce_table(
+        self,
+        public: PublicView,
+        *,
+        events: tuple[dict[str, Any], ...] = (),
+        last_action: Action | None = None,
+    ) -> None:
+        await self.presenter.table_changed(
+            self._status_from(public, events=events, last_action=last_action)
+        )
+
+    async def _send_prompts(self, seats: set[int]) -> None:
+        if self.match is None or self.status != "running":
+            return
+        for seat in sorted(seats):
+            info = self._seats[seat]
+            if info.is_ai or info.user_id is None:
+                continue
+            prompt = self._prompt(seat)
+            if info.autoplay and prompt.kind != "idle":
+                continue
+            await self.presenter.private_hand(prompt)
+
+    # ------------------------------------------------------------------ restore
+    async def _restore(self, record: Any) -> None:
+        meta = record.meta
+        self._seats = [
+            SeatInfo(
+                seat=int(s["seat"]),
+                name=str(s["name"]),
+                user_id=s.get("user_id"),
+                is_ai=bool(s.get("is_ai")),
+                ai_level=str(s.get("ai_level", "normal")),
+            )
+            for s in sorted(meta["seats"], key=lambda s: int(s["seat"]))
+        ]
+        self.players = list(self._seats)
+        actions = await self.store.load_actions(self.table_id)
+        self.match = Match.replay(
+            self.variant, self.options, self.seed, actions, seats=self.num_seats
+        )
+        self._points = [0] * self.num_seats
+        self.status = "running"
+        for hand_number, result in enumerate(self.match.results):
+            points = await self._settle(hand_number, result)
+            for seat, value in enumerate(points):
+                self._points[seat] += value
+        if self.match.finished:
+            status = self._status_from(self.match.public_view())
+            await self.presenter.match_result(status, list(self.match.scores), list(self._points))
+            await self._finish()
+            return
+        self._refresh_dues()
+        await self.presenter.notice(
+            self.table_id,
+            self.channel_id,
+            Text("机器人重启，牌局继续", "The bot restarted; the match continues"),
+        )
+        await self._announce_table(self.match.public_view())
+        await self._send_prompts(set(range(self.num_seats)))
+
+
+# ---------------------------------------------------------------------------- the manager
+
+
+class TableManager:
+    """All live tables of one bot process, indexed by id, channel and seated user."""
+
+    def __init__(
+        self,
+        store: Store,
+        presenter: Presenter,
+        clock: Clock | None = None,
+        ai_delay: float = 0.0,
+        ai_level: str = "normal",
+    ) -> None:
+        self.store = store
+        self.ai_level = ai_level  # for seats filled at start and seats taken over
+        self.presenter = presenter
+        self.clock: Clock = clock or SystemClock()
+        self.ai_delay = float(ai_delay)
+        self._tables: dict[str, TableSession] = {}
+        # Live tables plus closed ones still finishing their last queue item.
+        self._recent: weakref.WeakSet[TableSession] = weakref.WeakSet()
+        self.action_observer: ActionObserver | None = None
+        if isinstance(self.clock, FakeClock):
+            self.clock.add_idle_hook(self.wait_idle)
+
+    @property
+    def tables(self) -> list[TableSession]:
+        return list(self._tables.values())
+
+    def get(self, table_id: str) -> TableSession | None:
+        return self._tables.get(table_id)
+
+    def by_channel(self, channel_id: int) -> TableSession | None:
+        for table in self._tables.values():
+            if table.channel_id == channel_id and table.status in ("lobby", "running"):
+                return table
+        return None
+
+    def table_of_user(self, user_id: int) -> TableSession | None:
+        for table in self._tables.values():
+            if table.is_member(user_id):
+                return table
+        return None
+
+    def _forget(self, table: TableSession) -> None:
+        self._tables.pop(table.table_id, None)
+        table._stopped = True
+        if table._timer is not None and not table._timer.done():
+            table._timer.cancel()
+
+    def _user_left(self, user_id: int, table: TableSession) -> None:
+        """Hook for subclasses/adapters; the seat map already moved on."""
+
+    async def wait_idle(self) -> None:
+        """Wait until no table has anything queued (tests; the terminal between prompts)."""
+        while True:
+            busy = [table for table in list(self._recent) if table.pending]
+            if not busy:
+                return
+            for table in busy:
+                await table.wait_idle()
+            await asyncio.sleep(0)
+
+    # ------------------------------------------------------------------ creation
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_user_id: int,
+        host_name: str,
+        *,
+        variant: str | None = None,
+        num_seats: int = 4,
+        stake: int = 1,
+        options: dict[str, Any] | None = None,
+        rounds: int | None = None,
+        discard_timeout: float | None = None,
+        claim_timeout: float | None = None,
+        ai_fill: bool = True,
+        seed: int | None = None,
+    ) -> TableSession:
+        settings = await self.store.get_settings(guild_id)
+        variant = variant or settings.default_variant
+        if self.by_channel(channel_id) is not None:
+            raise SessionError(
+                Text("这个频道已经有一张桌了", "This channel already has an open table")
+            )
+        if self.table_of_user(host_user_id) is not None:
+            raise SessionError(
+                Text("你已经在另一张桌上", "You are already seated at another table")
+            )
+        option_values = dict(options or {})
+        if rounds is not None:
+            option_values["rounds"] = rounds
+        try:
+            parsed = make_options(variant, option_values)
+            engine_variant = variant_for(variant, parsed)
+        except OptionError as error:
+            raise SessionError(Text(f"选项无效：{error}", f"Invalid option: {error}")) from error
+        if num_seats not in engine_variant.allowed_seats:
+            allowed = ", ".join(map(str, engine_variant.allowed_seats))
+            raise SessionError(
+                Text(f"{variant} 只能 {allowed} 人玩", f"{variant} is played with {allowed} seats")
+            )
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
+            raise SessionError(
+                Text(
+                    f"底注必须是 1 到 {MAX_STAKE} 的整数",
+                    f"The stake must be a whole number from 1 to {MAX_STAKE}",
+                )
+            )
+        discard = float(
+            discard_timeout if discard_timeout is not None else settings.discard_timeout
+        )
+        claim = float(claim_timeout if claim_timeout is not None else settings.claim_timeout)
+        _check_range("出牌限时", "discard timeout", discard, DISCARD_TIMEOUT_RANGE)
+        _check_range("吃碰限时", "claim timeout", claim, CLAIM_TIMEOUT_RANGE)
+        if not await self.store.can_sit(guild_id, host_user_id):
+            raise SessionError(
+                Text("你的余额不足以入座", "Your balance is below this server's minimum")
+            )
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        table_id = secrets.token_hex(6)
+        stored_options = parsed.to_dict()
+        await self.store.create_game(
+            table_id,
+            guild_id,
+            channel_id,
+            variant,
+            stored_options,
+            [],
+            seed,
+            settings={
+                "num_seats": num_seats,
+                "stake": stake,
+                "discard_timeout": discard,
+                "claim_timeout": claim,
+                "ai_fill": ai_fill,
+                "host_user_id": host_user_id,
+            },
+            status="lobby",
+        )
+        table = TableSession(
+            self,
+            table_id,
+            guild_id,
+            channel_id,
+            host_user_id,
+            variant=variant,
+            options=stored_options,
+            num_seats=num_seats,
+            stake=stake,
+            discard_timeout=discard,
+            claim_timeout=claim,
+            ai_fill=ai_fill,
+            seed=seed,
+        )
+        table.players.append(SeatInfo(seat=0, name=host_name, user_id=host_user_id))
+        self._tables[table_id] = table
+        self._recent.add(table)
+        table._ensure_worker()
+        await table.presenter.lobby_changed(table.lobby_info())
+        table._schedule_timer()
+        return table
+
+    # ------------------------------------------------------------------ restart
+    async def restore_all(self) -> list[TableSession]:
+        """Rebuild every running table from its action log; lobbies left open are dropped."""
+        for record in await self.store.running_games(("lobby",)):
+            await self.store.set_game_status(record.game_id, "abandoned")
+        restored = []
+        for record in await self.store.running_games(("running",)):
+            if record.game_id in self._tables:
+                continue
+            settings = record.settings
+            table = TableSession(
+                self,
+                record.game_id,
+                record.guild_id,
+                int(record.channel_id or 0),
+                int(record.meta.get("host", settings.get("host_user_id", 0))),
+                variant=record.variant,
+                options=dict(record.options),
+                num_seats=int(settings.get("num_seats", 4)),
+                stake=int(settings.get("stake", 1)),
+                discard_timeout=float(settings.get("discard_timeout", 30)),
+                claim_timeout=float(settings.get("claim_timeout", 10)),
+                ai_fill=bool(settings.get("ai_fill", True)),
+                seed=int(record.seed),
+            )
+            self._tables[table.table_id] = table
+            self._recent.add(table)
+            try:
+                await table._call(lambda table=table, record=record: table._restore(record))
+            except Exception:
+                log.exception("could not restore table %s", record.game_id)
+                self._tables.pop(table.table_id, None)
+                await table.stop()
+                continue
+            restored.append(table)
+        return restored
+
+    async def shutdown(self) -> None:
+        """Stop every timer and worker. Everything that matters is already in the store."""
+        for table in list(self._tables.values()):
+            await table.stop()
+        self._tables.clear()
+
+
+def _check_range(zh: str, en: str, value: float, bounds: tuple[float, float]) -> None:
+    low, high = bounds
+    if not low <= value <= high:
+        raise SessionError(
+            Text(
+                f"{zh}必须在 {low:g} 到 {high:g} 秒之间",
+                f"The {en} must be {low:g} to {high:g} seconds",
+            )
+        )
+
+
+__all__ = [
+    "AUTOPLAY_AFTER_TIMEOUTS",
+    "LOBBY_IDLE_SECONDS",
+    "Clock",
+    "FakeClock",
+    "SessionError",
+    "SubmitResult",
+    "SystemClock",
+    "TableManager",
+    "TableSession",
+    "choose_ai_action",
+]
