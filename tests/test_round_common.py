@@ -4,11 +4,11 @@ priority, kongs and replacement draws, wilds in claims, illegal actions, timeout
 from __future__ import annotations
 
 import pytest
+from scenario import act, event_types, fake_scorer, meld, stage, types_of
 
 from engine.round import IllegalAction, Round, events_for
 from engine.tiles import parse_tile, parse_tiles
 from engine.types import Action
-from scenario import act, event_types, fake_scorer, meld, stage, types_of
 
 VARIANTS = ["jiaxing", "taizhou"]
 

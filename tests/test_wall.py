@@ -4,10 +4,10 @@ each variant's reserve, 2/3/4 seats and Taizhou's ``remove_suits``."""
 from __future__ import annotations
 
 import pytest
+from scenario import fake_scorer
 
 from engine.round import Round
 from engine.wall import Wall, tile_kinds_in_play
-from scenario import fake_scorer
 
 
 def test_same_seed_same_wall_and_dice_other_seed_differs() -> None:
@@ -78,9 +78,11 @@ def test_jiaxing_deal_reserve_zero_dealer_fourteen_wild_is_indicator() -> None:
     assert round_.wall.reserve == 0
     assert round_.tiles_left == 136 - 53 - 1
     assert round_.wild == round_.indicator
-    assert round_.wall.tiles.count(round_.indicator) + sum(
-        hand[round_.indicator] for hand in round_.hands
-    ) == 3
+    assert (
+        round_.wall.tiles.count(round_.indicator)
+        + sum(hand[round_.indicator] for hand in round_.hands)
+        == 3
+    )
 
 
 def test_taizhou_reserve_is_sixteen() -> None:
