@@ -23,6 +23,7 @@ Notation API: is_winning_hand(tiles, wild=None) and winning_tiles(tiles, wild=No
 
 from __future__ import annotations
 
+import threading
 from bisect import insort
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -51,6 +52,7 @@ __all__ = [
     "is_win_counts",
     "is_winning_hand",
     "kinds_mask",
+    "preload",
     "shanten",
     "shanten_pungs",
     "shanten_restricted",
@@ -58,7 +60,26 @@ __all__ = [
     "winning_tiles",
 ]
 
-_SUIT_TABLE, _HONOR_TABLE = load_tables()
+# Filled on first use (see ``preload``): importing ``engine`` stays cheap for processes
+# that never judge a hand, and the hot path pays nothing, because an empty table simply
+# sends the first lookup to the fallback path, which loads.
+_SUIT_TABLE: dict[bytes, tuple[int, ...]] = {}
+_HONOR_TABLE: dict[bytes, tuple[int, ...]] = {}
+_load_lock = threading.Lock()
+_loaded = False
+
+
+def preload() -> None:
+    """Load the shipped tables now (about 0.1 s) instead of on the first hand judged."""
+    global _loaded
+    with _load_lock:
+        if _loaded:
+            return
+        suit, honor = load_tables()
+        _SUIT_TABLE.update(suit)
+        _HONOR_TABLE.update(honor)
+        _loaded = True
+
 
 # Kind bitmasks for ``shanten_restricted``: bit k stands for tile kind k.
 MAN_KINDS = 0x1FF
@@ -95,6 +116,8 @@ def _slow_entry(counts: Sequence[int], start: int, stop: int) -> tuple[int, ...]
 
 def _entries(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """The four group entries; the fast path is inlined in the callers, this is the rest."""
+    if not _loaded:
+        preload()
     result = []
     for start, stop, table in (
         (0, 9, _SUIT_TABLE),
@@ -357,18 +380,22 @@ def _pung_shanten(counts: Sequence[int], wilds: int, mask: int, sets: int) -> in
     the pair's kind is fixed (or the pair goes to a kind held nowhere, gaining nothing)."""
     if mask == 0:
         return INFEASIBLE
-    held = [counts[kind] for kind in range(NUM_KINDS) if counts[kind] and (mask >> kind) & 1]
+    if mask == ALL_KINDS:
+        held = [count for count in counts if count]
+    else:
+        held = [counts[kind] for kind in range(NUM_KINDS) if counts[kind] and (mask >> kind) & 1]
     gains: list[int] = []
     for count in held:
-        gains += _pung_gains(count)
+        gains += _PUNG_GAINS[count] if count < len(_PUNG_GAINS) else _pung_gains(count)
     gains.sort(reverse=True)
     best_used = sum(gains[:sets])
-    for index, count in enumerate(held):
+    # kinds holding the same count are interchangeable as the pair's kind
+    for count in set(held):
         pair_gain = count if count < 2 else 2
-        pung_gains = _pung_gains(count - pair_gain)
-        for other_index, other in enumerate(held):
-            if other_index != index:
-                pung_gains += _pung_gains(other)
+        pung_gains = list(gains)
+        for gain in _pung_gains(count):
+            pung_gains.remove(gain)
+        pung_gains += _pung_gains(count - pair_gain)
         pung_gains.sort(reverse=True)
         used = pair_gain + sum(pung_gains[:sets])
         if used > best_used:
@@ -384,6 +411,9 @@ def _pung_gains(count: int) -> list[int]:
         gains.append(count if count < 3 else 3)
         count -= 3
     return gains
+
+
+_PUNG_GAINS = tuple(_pung_gains(count) for count in range(8))
 
 
 # --- notation API -----------------------------------------------------------------------
