@@ -14,6 +14,7 @@ import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -32,7 +33,7 @@ from .text import (
     text_width,
     wind_name,
 )
-from .tiles import back_sprite, tile_height, tile_sprite
+from .tiles import MARKERS, back_sprite, tile_height, tile_sprite
 
 try:  # the scoring module names payment reasons and invalid wins; fall back to ours
     from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS
@@ -61,11 +62,70 @@ TABLE_SIZE = 1000
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """Palette PNG: a quarter of the RGB size and several times faster to encode."""
-    quantized = image.quantize(256, method=Image.Quantize.FASTOCTREE)
+    """Palette PNG: a quarter of the RGB size and several times faster to encode.
+
+    Mapping onto one shared palette (``_shared_palette``) takes about a millisecond for
+    a whole table, where building a palette per image (FASTOCTREE) takes several; every
+    image is made of the same sprites, backgrounds and text colours, so one palette fits.
+    """
+    quantized = image.quantize(palette=_shared_palette(), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     quantized.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _shared_palette() -> Image.Image:
+    """A 256-colour palette quantised once from a sheet of everything the images draw:
+    every face (plain, dimmed, marked) and the back on each background, and text and
+    badges in every colour, so anti-aliased edges have their in-between shades."""
+    backgrounds = (FELT, PANEL, PANEL_DARK)
+    tile_w = 40
+    tile_h = tile_height(tile_w)
+    columns = 36
+    sprites = [tile_sprite(kind, tile_w) for kind in range(34)]
+    sprites += [tile_sprite(kind, tile_w, dimmed=True) for kind in range(34)]
+    sprites += [
+        tile_sprite(kind, tile_w, marker) for kind in (5, 13, 31, 33) for marker in MARKERS[1:]
+    ]
+    sprites += [back_sprite(tile_w)]
+    rows_per_background = math.ceil(len(sprites) / columns)
+    text_rows = 6
+    sheet_h = len(backgrounds) * (rows_per_background * tile_h + text_rows * 40)
+    sheet = Image.new("RGB", (columns * tile_w, sheet_h), FELT)
+    draw = ImageDraw.Draw(sheet)
+    text_colours = (CREAM, MUTED, GOLD, HIGHLIGHT, PLUS, MINUS, (40, 30, 10))
+    badge_fills = (RED_BADGE, PANEL_EDGE, *MEDALS.values(), LAST_DISCARD, HIGHLIGHT, GOLD)
+    y = 0
+    for background in backgrounds:
+        block_h = rows_per_background * tile_h + text_rows * 40
+        draw.rectangle((0, y, sheet.width, y + block_h), fill=background)
+        for index, sprite in enumerate(sprites):
+            row, column = divmod(index, columns)
+            _paste(sheet, sprite, column * tile_w, y + row * tile_h)
+        ty = y + rows_per_background * tile_h
+        for i, colour in enumerate(text_colours):
+            _text(
+                sheet,
+                "東南西北 中發 Alice 0123456789 +-",
+                4 + (i % 2) * 720,
+                ty + (i // 2) * 40,
+                24,
+                colour,
+            )
+        for i, fill in enumerate(badge_fills):
+            bx = 4 + i * 130
+            draw.rounded_rectangle((bx, ty + 160, bx + 120, ty + 196), radius=18, fill=fill)
+            _text(
+                sheet,
+                "庄 1 百搭",
+                bx + 6,
+                ty + 162,
+                22,
+                CREAM if fill == RED_BADGE else (40, 30, 10),
+            )
+        y += block_h
+    return sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
 def _paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
@@ -221,7 +281,7 @@ def _draw_meld(
 
 @dataclass(frozen=True)
 class _HandLayout:
-    tile: int = 66
+    tile: int = 74
     gap: int = 22
     meld_tile: int = 50
     small_tile: int = 38
@@ -262,7 +322,10 @@ def compose_hand(
     layout = _HandLayout()
     variant, wild = public.variant, public.wild
     seat_view = public.seats[view.seat]
-    tile_w = layout.tile
+    # As large as the row allows (a phone shrinks the image), up to layout.tile.
+    count = len(view.concealed) + (1 if view.drawn is not None else 0)
+    room = HAND_WIDTH - 2 * layout.margin - layout.gap
+    tile_w = max(40, min(layout.tile, room // max(1, count)))
     tile_h = tile_height(tile_w)
     meld_h = tile_height(layout.meld_tile)
     small_h = tile_height(layout.small_tile)
@@ -271,7 +334,9 @@ def compose_hand(
     hand_top = header_h + 26  # room for lifted tiles
     hand_bottom = hand_top + tile_h
     lower_top = hand_bottom + 22
-    lower_h = max(meld_h, small_h + 34)
+    has_lower = bool(view.melds or view.skipped_win or view.claim_tile is not None)
+    has_lower = has_lower or bool(view.waits and show_legal)
+    lower_h = max(meld_h, small_h + 34) if has_lower else 0
     height = lower_top + lower_h + 20
     canvas = Image.new("RGB", (HAND_WIDTH, height), FELT)
     draw = ImageDraw.Draw(canvas)
@@ -292,7 +357,8 @@ def compose_hand(
     small_top = (header_h - tile_height(small)) // 2
     if wild is not None:
         right -= small
-        _paste(canvas, tile_sprite(wild, small), right, small_top)
+        wild_marker = _marker_for(wild, variant, wild)
+        _paste(canvas, tile_sprite(wild, small, wild_marker), right, small_top)
         wild_key = "wild_baida" if variant == "jiaxing" else "wild_caishen"
         right -= _text(canvas, label(wild_key, locale), right - 8, 18, 20, GOLD, anchor="r") + 22
     right -= small

@@ -35,7 +35,6 @@ RED = (196, 36, 42)
 GREEN = (22, 122, 60)
 BLUE = (26, 74, 156)
 GOLD = (226, 168, 24)
-GOLD_DARK = (150, 96, 0)
 TEAL = (0, 150, 160)
 WHITE_FRAME = (44, 96, 170)
 
@@ -389,7 +388,7 @@ def _draw_honor(draw: ImageDraw.ImageDraw, kind: int, box: Box) -> None:
 
 def _draw_marker(draw: ImageDraw.ImageDraw, marker: str) -> Box:
     """Frame and tag for a wild or a White stand-in; returns the box left for the face."""
-    color, dark = (GOLD, GOLD_DARK) if marker in ("baida", "caishen") else (TEAL, (0, 90, 96))
+    color = GOLD if marker in ("baida", "caishen") else TEAL
     right, bottom = MASTER_WIDTH - 1, MASTER_HEIGHT - 1 - EDGE - 5
     draw.rounded_rectangle((3, 2, right - 3, bottom), RADIUS - 3, outline=color, width=16)
     tag = MARKER_TAGS[marker]
@@ -401,7 +400,7 @@ def _draw_marker(draw: ImageDraw.ImageDraw, marker: str) -> Box:
         draw,
         tag,
         (tag_box[0] + 20, tag_box[1] + 10, tag_box[2] - 20, tag_box[3] - 10),
-        dark if marker == "white" else (120, 20, 10),
+        IVORY if marker == "white" else (120, 20, 10),
         font_getter=ui_font,
     )
     return (36.0, 34.0, MASTER_WIDTH - 36.0, bottom - tag_h - 10.0)

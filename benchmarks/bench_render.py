@@ -1,0 +1,112 @@
+"""Benchmark the renderer end to end: compose the image and encode the PNG.
+
+The bot renders on every turn, so the figure that matters is the median time with a warm
+sprite cache (every face already drawn and downscaled): targets are hand ≤ 5 ms and
+table ≤ 25 ms. Cold start is the first hand image in a fresh Python process (imports,
+font loading, drawing every face it needs), measured in a subprocess. PNG sizes are
+reported too (Discord's limit is far above them; phones prefer them small).
+
+    python benchmarks/bench_render.py [--repeat N] [--json]
+
+With ``--json`` the last line is one JSON object with ``hand_ms``, ``table_ms``,
+``cold_ms``, ``result_ms``, ``leaderboard_ms`` and the PNG sizes in bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from render import render_hand, render_leaderboard, render_result, render_table  # noqa: E402
+from render.samples import (  # noqa: E402
+    SAMPLE_LEADERBOARD,
+    SAMPLE_NAMES,
+    sample_player_view,
+    sample_public_view,
+    sample_win_result,
+)
+
+COLD_SCRIPT = """
+import sys, time
+sys.path.insert(0, {root!r})
+started = time.perf_counter()
+from render import render_hand
+from render.samples import sample_player_view
+view = sample_player_view("jiaxing")
+ready = time.perf_counter()
+render_hand(view)
+done = time.perf_counter()
+print((done - started) * 1000, (done - ready) * 1000)
+"""
+
+
+def _median_ms(render: Callable[[], bytes], repeat: int) -> tuple[float, int]:
+    data = render()  # warm the sprite and text caches
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        render()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times), len(data)
+
+
+def _cold_ms(runs: int = 3) -> tuple[float, float]:
+    """Median (whole first render incl. imports, first render after imports) in ms."""
+    totals, renders = [], []
+    for _ in range(runs):
+        output = subprocess.run(
+            [sys.executable, "-c", COLD_SCRIPT.format(root=str(ROOT))],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+        totals.append(float(output[0]))
+        renders.append(float(output[1]))
+    return statistics.median(totals), statistics.median(renders)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=60, help="timed renders per image")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    args = parser.parse_args(argv)
+
+    hand_view = sample_player_view("jiaxing")
+    table_view = sample_public_view("jiaxing", 4)
+    ended, result, win_tile = sample_win_result("taizhou")
+    cases: dict[str, Callable[[], bytes]] = {
+        "hand": lambda: render_hand(hand_view, names=SAMPLE_NAMES),
+        "table": lambda: render_table(table_view, names=SAMPLE_NAMES),
+        "result": lambda: render_result(ended, result, names=SAMPLE_NAMES, win_tile=win_tile),
+        "leaderboard": lambda: render_leaderboard(SAMPLE_LEADERBOARD, subtitle="2026-W48"),
+    }
+    targets = {"hand": 5.0, "table": 25.0}
+    report: dict[str, float | int] = {}
+    print(f"{'image':<12} {'median ms':>10} {'target':>8} {'PNG KB':>8}")
+    for name, render in cases.items():
+        median, size = _median_ms(render, args.repeat)
+        report[f"{name}_ms"] = round(median, 3)
+        report[f"{name}_png_bytes"] = size
+        target = f"≤{targets[name]:.0f}" if name in targets else ""
+        print(f"{name:<12} {median:>10.2f} {target:>8} {size / 1024:>8.1f}")
+    cold_total, cold_render = _cold_ms()
+    report["cold_ms"] = round(cold_total, 1)
+    report["cold_render_ms"] = round(cold_render, 1)
+    print(f"cold start: {cold_total:.0f} ms to the first hand PNG in a fresh process")
+    print(f"            ({cold_render:.0f} ms of it rendering, the rest imports and fonts)")
+    if args.json:
+        print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
