@@ -21,10 +21,8 @@ from .common import (
     Decomposition,
     component_plans,
     decompose,
-    exceeds_copies,
     group_json,
     meld_group_json,
-    reading_limits,
     split_counts,
 )
 from .names import JIAXING_NAMES
@@ -59,13 +57,10 @@ def _summaries(
     seat_wind: int,
     prevailing_wind: int,
     robbed: bool,
-    limits: tuple[int, ...],
 ) -> tuple[Summary, ...]:
     """One decomposition per distinct (has chow, honor tai) of this component."""
     best: dict[tuple[bool, tuple[str, ...]], Decomposition] = {}
     for decomposition in decompose(suit, counts, jokers, need_pair, win):
-        if jokers and exceeds_copies(suit, counts, decomposition, limits):
-            continue
         has_chow = False
         keys: list[str] = []
         refused = False
@@ -135,7 +130,6 @@ def _best_reading(
         else:
             meld_keys.extend(_honor_keys(meld.kind, seat_wind, prevailing))
 
-    limits = reading_limits(hand.melds)
     any_shape = False
     best: tuple[int, list[str], list[str], Decomposition] | None = None
     empty: tuple[Summary, ...] = ((False, (), ()),)
@@ -155,7 +149,6 @@ def _best_reading(
                 seat_wind,
                 prevailing,
                 robbed,
-                limits[component],
             )
             if not found:
                 break
@@ -230,11 +223,11 @@ def score_jiaxing(ctx: WinContext) -> HandResult:
     robbed = win.by == "rob_kong"
     any_shape, best = _best_reading(ctx, robbed)
     if best is None:
-        if not any_shape:
-            return invalid("not_a_winning_hand")
-        if robbed and _best_reading(ctx, False)[1] is not None:
-            return invalid("rob_kong_pair_wait")
-        return invalid("no_qualifying_type")
+        if robbed:
+            any_shape, unrestricted = _best_reading(ctx, False)
+            if unrestricted is not None:
+                return invalid("rob_kong_pair_wait")
+        return invalid("no_qualifying_type" if any_shape else "not_a_winning_hand")
     tai, types, honor_keys, groups = best
 
     items = [_item(key, TYPE_TAI[key], "tai") for key in types]

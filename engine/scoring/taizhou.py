@@ -24,10 +24,8 @@ from .common import (
     can_full_flush,
     component_plans,
     decompose,
-    exceeds_copies,
     group_json,
     meld_group_json,
-    reading_limits,
     seat_wind_of,
     split_counts,
     waiting_kinds,
@@ -112,13 +110,10 @@ def _summaries(
     on_discard: bool,
     self_draw: bool,
     white_pung_tai: bool,
-    limits: tuple[int, ...],
 ) -> tuple[Summary, ...]:
     """The highest-point decomposition per distinct (has chow, tai keys) of a component."""
     best: dict[tuple[bool, tuple[str, ...]], tuple[int, Decomposition]] = {}
     for decomposition in decompose(suit, counts, jokers, need_pair, win):
-        if jokers and exceeds_copies(suit, counts, decomposition, limits):
-            continue
         has_chow = False
         points = 0
         tai: list[str] = []
@@ -244,7 +239,6 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
     cap = options.cap
     all_pungs_bonus = options.all_pungs_bonus
 
-    limits = reading_limits(hand.melds)
     best = _Best()
     empty: tuple[Summary, ...] = ((False, (), 0, ()),)
     for counts, jokers, win_kind in _wild_white_readings(hand.concealed, ctx.wild, ctx.win.tile):
@@ -272,7 +266,6 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
                     on_discard,
                     self_draw,
                     white_tai,
-                    limits[component],
                 )
                 if not found:
                     break
