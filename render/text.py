@@ -7,10 +7,10 @@ drawn as an empty box (player names can hold anything).
 
 from __future__ import annotations
 
+import threading
 from functools import cache, lru_cache
 from pathlib import Path
 
-from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -18,6 +18,10 @@ UI_FONT_PATH = FONT_DIR / "MahjongBotSansCJKSubset-Bold.otf"
 FACE_FONT_PATH = FONT_DIR / "MahjongBotSerifCJKSubset-Bold.otf"
 
 Color = tuple[int, int, int] | tuple[int, int, int, int]
+
+# Drawing into the shared caches happens only on a cache miss; the lock keeps two render
+# threads (the bot uses asyncio.to_thread) from rasterising with one FreeType face at once.
+DRAW_LOCK = threading.RLock()
 
 # Every label the images draw, (zh, en). The font test walks this table.
 LABELS: dict[str, tuple[str, str]] = {
@@ -109,10 +113,11 @@ def face_font(size: int) -> ImageFont.FreeTypeFont:
 
 
 @lru_cache(maxsize=2)
-def font_codepoints(path: str = str(UI_FONT_PATH)) -> frozenset[int]:
-    """The characters a bundled font really has (its cmap), to avoid drawing boxes."""
-    with TTFont(path, lazy=True) as font:
-        return frozenset(font.getBestCmap())
+def font_codepoints(path: Path = UI_FONT_PATH) -> frozenset[int]:
+    """The characters a bundled font has, from the list written beside it by
+    ``scripts/build_font_subset.py`` (so fontTools is not needed at run time)."""
+    text = path.with_suffix(".chars.txt").read_text(encoding="utf-8").rstrip("\n")
+    return frozenset(ord(ch) for ch in text)
 
 
 def safe_text(text: str) -> str:
@@ -128,14 +133,15 @@ def text_sprite(text: str, size: int, color: Color) -> Image.Image:
     Composing an image pastes these instead of re-rasterising the same labels every
     time, which keeps a warm render in the low milliseconds.
     """
-    font = ui_font(size)
-    text = safe_text(text)
-    left, _top, right, _bottom = font.getbbox(text)
-    ascent, descent = font.getmetrics()
-    width = max(1, right - min(0, left) + 2)
-    canvas = Image.new("RGBA", (width, ascent + descent), (*color[:3], 0))
-    ImageDraw.Draw(canvas).text((-min(0, left) + 1, 0), text, font=font, fill=color)
-    return canvas
+    with DRAW_LOCK:
+        font = ui_font(size)
+        text = safe_text(text)
+        left, _top, right, _bottom = font.getbbox(text)
+        ascent, descent = font.getmetrics()
+        width = max(1, right - min(0, left) + 2)
+        canvas = Image.new("RGBA", (width, ascent + descent), (*color[:3], 0))
+        ImageDraw.Draw(canvas).text((-min(0, left) + 1, 0), text, font=font, fill=color)
+        return canvas
 
 
 def text_width(text: str, size: int) -> int:

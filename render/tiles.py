@@ -17,7 +17,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from .text import face_font, ui_font
+from .text import DRAW_LOCK, face_font, ui_font
 
 MASTER_WIDTH = 288
 MASTER_HEIGHT = 384
@@ -416,6 +416,11 @@ def master_face(kind: int, marker: str | None = None) -> Image.Image:
         raise ValueError(f"tile kind {kind} is out of range 0..33")
     if marker not in MARKERS:
         raise ValueError(f"unknown marker {marker!r}")
+    with DRAW_LOCK:
+        return _draw_face(kind, marker)
+
+
+def _draw_face(kind: int, marker: str | None) -> Image.Image:
     image = _base(IVORY, BACK_GREEN)
     draw = ImageDraw.Draw(image)
     box = _face_box()

@@ -145,6 +145,20 @@ def build_subset(source: Path, chars: set[str], family: str, out_path: Path) -> 
     return len(present)
 
 
+def charset_path(font_path: Path) -> Path:
+    return font_path.with_suffix(".chars.txt")
+
+
+def write_charset(font_path: Path) -> None:
+    """The characters the subset maps, as text beside it: the renderer reads this at run
+    time (fontTools is a build-time tool, not a runtime dependency) to draw ``?`` instead
+    of a box for characters the font lacks. A test checks it matches the font."""
+    with TTFont(str(font_path)) as font:
+        codepoints = sorted(font.getBestCmap())
+    text = "".join(chr(code) for code in codepoints if code >= 0x20)
+    charset_path(font_path).write_text(text + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=FONT_DIR, help="output folder")
@@ -163,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     ):
         out_path = args.out / file_name
         count = build_subset(source, chars, family, out_path)
+        write_charset(out_path)
         size_kb = out_path.stat().st_size / 1024
         print(f"{out_path.relative_to(ROOT)}: {count} characters, {size_kb:.0f} KB")
     return 0

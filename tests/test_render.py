@@ -357,3 +357,16 @@ def test_invalid_result_and_leaderboard_rows_as_objects() -> None:
 def test_result_without_a_result_is_an_error() -> None:
     with pytest.raises(ValueError):
         render_result(sample_public_view("jiaxing"))
+
+
+def test_concurrent_renders_from_threads_match_a_serial_render() -> None:
+    # The bot renders with asyncio.to_thread; cache misses in parallel must not corrupt.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from render import tiles as tiles_module
+
+    tiles_module.clear_cache()
+    views = [sample_public_view("taizhou", seats) for seats in (4, 3, 2)] * 3
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(render_table, views))
+    assert parallel == [render_table(view) for view in views]

@@ -128,3 +128,11 @@ def test_licence_and_readme_ship_with_the_fonts() -> None:
     assert "Reserved Font Name" in licence
     readme = (FONT_DIR / "README.md").read_text(encoding="utf-8")
     assert "MahjongBot Sans CJK Subset" in readme and "build_font_subset.py" in readme
+
+
+@pytest.mark.parametrize("path", [text.UI_FONT_PATH, text.FACE_FONT_PATH])
+def test_charset_beside_each_font_matches_its_character_map(path: Path) -> None:
+    # The renderer reads the .chars.txt list at run time (no fontTools needed); a stale
+    # list would let a missing glyph through as a box.
+    listed = text.font_codepoints(path)
+    assert listed == {code for code in _cmap(path) if code >= 0x20}
