@@ -177,3 +177,42 @@ def types_of(actions: Sequence[Action]) -> set[str]:
 
 def event_types(events: Sequence[dict[str, Any]]) -> list[str]:
     return [event["type"] for event in events]
+
+
+def rig_self_draw_win(round_: Round, seat: int) -> None:
+    """Turn ``seat``'s 14 concealed tiles (its turn, just drawn, no melds) into four
+    pungs and a pair by swapping tiles with the wall, keeping the census: an All Pungs
+    hand wins under both variants' real scoring."""
+    assert round_.phase == "turn" and round_.current_seat == seat and not round_.melds[seat]
+    pool = to_counts([*round_.wall.tiles, *round_.concealed_tiles(seat)])
+    usable = [kind for kind in range(NUM_KINDS) if kind != round_.wild and kind != 31]
+    pungs = [kind for kind in usable if pool[kind] >= 3][:4]
+    pair = next(kind for kind in usable if pool[kind] >= 2 and kind not in pungs)
+    hand = [kind for kind in pungs for _ in range(3)] + [pair, pair]
+    assert len(hand) == 14, "not enough tiles left to rig a win"
+    remaining = to_counts(hand)
+    for kind in round_.concealed_tiles(seat):
+        remaining[kind] -= 1
+    # remaining > 0: take from the wall; < 0: give back to the wall.
+    new_wall: list[int] = []
+    for kind in round_.wall.tiles:
+        if remaining[kind] > 0:
+            remaining[kind] -= 1
+        else:
+            new_wall.append(kind)
+    for kind in range(NUM_KINDS):
+        new_wall.extend([kind] * -min(0, remaining[kind]))
+    round_.wall.tiles = new_wall
+    round_.hands[seat] = to_counts(hand)
+    round_.drawn[seat] = pungs[0]
+    round_._win_cache.clear()
+
+
+def play_defaults_until(round_: Round, stop: Callable[[Round], bool], apply=None) -> None:
+    """Play every seat's timeout default (discard the drawn tile, pass) until ``stop``."""
+    apply = apply or round_.apply
+    while not round_.is_over and not stop(round_):
+        seat = round_.waiting_on[0]
+        action = round_.default_action(seat)
+        assert action is not None
+        apply(action)
