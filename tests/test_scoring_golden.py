@@ -1,0 +1,89 @@
+"""Every golden case (copied from ../shared/golden into tests/golden) through the CLI.
+
+The cases are checked the way an outside reader would check them: ``mahjong-bot score``
+prints JSON and every key under ``expect`` must match.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = [
+    (path.name, case)
+    for path in sorted(GOLDEN.glob("*.json"))
+    for case in json.loads(path.read_text(encoding="utf-8"))
+]
+
+
+def test_golden_cases_are_present() -> None:
+    assert {name for name, _ in CASES} == {"jiaxing.json", "taizhou.json"}
+    assert len(CASES) >= 10
+
+
+@pytest.mark.parametrize(("file_name", "case"), CASES, ids=[case["name"] for _, case in CASES])
+def test_golden_case_through_the_cli(
+    file_name: str, case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(case), encoding="utf-8")
+    assert main(["score", str(path)]) == 0
+    output = json.loads(capsys.readouterr().out)
+    assert output["name"] == case["name"]
+    for key, expected in case["expect"].items():
+        assert output[key] == expected, f"{case['name']}: {key}"
+
+
+@pytest.mark.parametrize("file_name", ["jiaxing.json", "taizhou.json"])
+def test_golden_file_as_a_list(file_name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(GOLDEN / file_name)]) == 0
+    outputs = json.loads(capsys.readouterr().out)
+    cases = json.loads((GOLDEN / file_name).read_text(encoding="utf-8"))
+    assert [output["name"] for output in outputs] == [case["name"] for case in cases]
+    for output, case in zip(outputs, cases, strict=True):
+        assert {key: output[key] for key in case["expect"]} == case["expect"]
+
+
+def test_console_script_reads_stdin() -> None:
+    text = (GOLDEN / "taizhou.json").read_text(encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "score", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    outputs = json.loads(completed.stdout)
+    assert outputs[0]["deltas"] == [24, -20, 2, -6]
+
+
+def test_output_carries_items_and_payments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(GOLDEN / "jiaxing.json")]) == 0
+    first = json.loads(capsys.readouterr().out)[0]
+    keys = [item["key"] for item in first["items"]]
+    assert keys == ["half_flush", "red_pung", "no_wilds"]
+    assert all(item["name_zh"] and item["name_en"] for item in first["items"])
+    assert {(p["payer"], p["payee"], p["amount"]) for p in first["payments"]} == {
+        (0, 1, 4),
+        (2, 1, 4),
+        (3, 1, 4),
+    }
+
+
+def test_explain_is_bilingual(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--explain", str(GOLDEN / "jiaxing.json")]) == 0
+    text = capsys.readouterr().out
+    assert "混一色" in text and "Half Flush" in text
+    assert "红中" in text and "Red Dragon Pung" in text
+    assert "不满足" in text  # the invalid case explains why
+    assert text.index("混一色") < text.index("Half Flush")
