@@ -10,8 +10,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.tiles import parse_tile, parse_tiles
-from engine.types import CHOW, DISCARD, KONG, PUNG, Action, HandResult, Meld, Payment, PlayerHand
-from engine.types import ScoreItem as Item
+from engine.types import (
+    CHOW,
+    DISCARD,
+    KONG,
+    PUNG,
+    Action,
+    HandResult,
+    Meld,
+    Payment,
+    PlayerHand,
+    ScoreItem,
+)
 from engine.views import DiscardView, PlayerView, PublicView, SeatView
 
 SAMPLE_NAMES = ("小明 Ming", "Alice", "老王", "Bob the Builder")
@@ -26,6 +36,17 @@ _RIVERS = (
     "4z1p8m6z2s9p3p",
     "3z7m1s2z8p6s",
 )
+
+
+def _item(variant: str, key: str, value: int, unit: str) -> ScoreItem:
+    """A score item named as the scoring module names it (its table, when present)."""
+    try:
+        from engine.scoring.names import NAMES
+    except ImportError:  # pragma: no cover - only while scoring is absent
+        zh, en = key, key
+    else:
+        zh, en = NAMES[variant][key]
+    return ScoreItem(key, value, unit, zh, en)
 
 
 def _river(text: str, claimed_at: dict[int, int] | None = None) -> tuple[DiscardView, ...]:
@@ -158,10 +179,10 @@ def sample_win_result(variant: str = "jiaxing") -> tuple[PublicView, HandResult,
             melds=own_melds(variant),
         )
         items = [
-            Item("half_flush", 2, "type", "混一色", "Half Flush"),
-            Item("all_pungs", 2, "type", "对对和", "All Pungs"),
-            Item("green_pung", 1, "tai", "发财碰", "Green pung"),
-            Item("carried", 1, "fan", "带番", "Carried fan"),
+            _item(variant, "half_flush", 2, "type"),
+            _item(variant, "all_pungs", 2, "type"),
+            _item(variant, "green_pung", 1, "tai"),
+            _item(variant, "carried_fan", 1, "fan"),
         ]
         tai, fan = 5, 1
         score = tai * 2**fan
@@ -187,17 +208,20 @@ def sample_win_result(variant: str = "jiaxing") -> tuple[PublicView, HandResult,
             melds=own_melds(variant),
         )
         items = [
-            Item("exposed_pung_honor", 4, "points", "明刻(字)", "Exposed pung (honor)"),
-            Item(
-                "concealed_kong_terminal", 32, "points", "暗杠(幺九)", "Concealed kong (terminal)"
-            ),
-            Item("self_draw", 2, "points", "自摸", "Self-draw"),
-            Item("win_bonus", 10, "points", "胡牌", "Winning bonus"),
-            Item("green_pung", 1, "tai", "发财碰", "Green pung"),
+            _item(variant, "exposed_pung", 4, "points"),
+            _item(variant, "concealed_kong", 32, "points"),
+            _item(variant, "self_draw", 2, "points"),
+            _item(variant, "win_bonus", 10, "points"),
+            _item(variant, "green_pung", 1, "tai"),
         ]
         points, tai = 48, 1
         total = min(100, points * 2**tai)
-        payments = [Payment(1, 0, 50), Payment(2, 0, 96), Payment(3, 0, 50), Payment(3, 1, 2)]
+        payments = [
+            Payment(1, 0, 50),
+            Payment(2, 0, 96),
+            Payment(3, 0, 50),
+            Payment(3, 1, 2, "settlement"),
+        ]
         result = HandResult(
             variant=variant,
             valid=True,

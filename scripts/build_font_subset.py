@@ -141,6 +141,7 @@ def build_subset(source: Path, chars: set[str], family: str, out_path: Path) -> 
     subsetter.subset(font)
     _rename(font, family)
     out_path.parent.mkdir(parents=True, exist_ok=True)
+    font.recalcTimestamp = False  # same input, same bytes: re-runs do not churn git
     font.save(str(out_path))
     return len(present)
 
