@@ -122,3 +122,9 @@ def test_taizhou_remove_suits_round_census_counts_only_kinds_in_play() -> None:
 def test_jiaxing_is_four_seats_only() -> None:
     with pytest.raises(ValueError, match="4 seats"):
         Round("jiaxing", seed=1, seats=3)
+
+
+def test_too_few_tiles_for_the_deal_and_reserve_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="not enough tiles: 64 tiles, 54 dealt and 16"):
+        Round("taizhou", {"remove_suits": 2}, seed=1, seats=4, scorer=fake_scorer)
+    assert Round("taizhou", {"remove_suits": 2}, seed=1, seats=3).tiles_left == 7
