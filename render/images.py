@@ -253,6 +253,16 @@ def _meld_width(entries: list[tuple[int | None, bool, bool]], width: int) -> int
     return sum(height if sideways else width for _, sideways, _ in entries)
 
 
+def _fit_meld_width(
+    melds: list[list[tuple[int | None, bool, bool]]], room: float, preferred: int, gap: int
+) -> int:
+    """The largest tile width (down to 28) at which ``melds`` fit in ``room`` pixels."""
+    for width in range(preferred, 28, -1):
+        if sum(_meld_width(entries, width) + gap for entries in melds) <= room:
+            return width
+    return 28
+
+
 def _draw_meld(
     canvas: Image.Image,
     entries: list[tuple[int | None, bool, bool]],
@@ -411,22 +421,25 @@ def compose_hand(
         )
 
     # Lower row: melds at left, then waits / the tile on offer / skipped wins at right.
-    x = float(layout.margin)
     bottom = lower_top + lower_h
-    for meld in view.melds:
-        entries = _meld_layout(meld, view.seat, public.num_seats, own=True)
-        x = _draw_meld(canvas, entries, x, bottom, layout.meld_tile, variant, wild) + 16
     info: list[tuple[str, tuple[int, ...], Color]] = []
     if view.claim_tile is not None:
         info.append((label("claim_tile", locale), (view.claim_tile,), HIGHLIGHT))
     if view.waits and show_legal:
-        info.append((label("waits", locale), tuple(view.waits), GOLD))
+        info.append((label("waits", locale), tuple(view.waits)[:9], GOLD))
     if view.skipped_win:
-        info.append((label("skipped_win", locale), tuple(view.skipped_win), MINUS))
+        info.append((label("skipped_win", locale), tuple(view.skipped_win)[:5], MINUS))
+    per = layout.small_tile + 2
+    info_w = sum(max(len(k) * per, text_width(c, 18)) + 24 for c, k, _ in info)
+    meld_entries = [_meld_layout(m, view.seat, public.num_seats, own=True) for m in view.melds]
+    meld_room = HAND_WIDTH - 2 * layout.margin - info_w
+    meld_w = _fit_meld_width(meld_entries, meld_room, layout.meld_tile, 16)
+    x = float(layout.margin)
+    for entries in meld_entries:
+        x = _draw_meld(canvas, entries, x, bottom, meld_w, variant, wild) + 16
     right = HAND_WIDTH - layout.margin
     for caption, kinds, color in reversed(info):
         room = right - x - 20
-        per = layout.small_tile + 2
         shown = kinds[: max(1, int(room // per))]
         block_w = max(len(shown) * per, text_width(caption, 18))
         left = right - block_w
@@ -925,9 +938,11 @@ def compose_result(
             )
             x += tile_w
         x += 20
-        meld_w = 46 if len(result.hand.melds) > 2 else tile_w
-        for meld in result.hand.melds:
-            entries = _meld_layout(meld, winner, view.num_seats, own=True)
+        meld_entries = [
+            _meld_layout(meld, winner, view.num_seats, own=True) for meld in result.hand.melds
+        ]
+        meld_w = _fit_meld_width(meld_entries, width - margin - x, tile_w, 12)
+        for entries in meld_entries:
             x = _draw_meld(canvas, entries, x, y + tile_h, meld_w, view.variant, view.wild) + 12
         y += tile_h + 36
 

@@ -13,10 +13,10 @@ import pytest
 from PIL import Image
 
 from engine.tiles import parse_tile
-from engine.types import CHOW, KONG, PUNG, HandResult, Meld
+from engine.types import CHOW, KONG, PUNG, HandResult, Meld, PlayerHand
 from engine.views import DiscardView, PlayerView, PublicView
 from render import render_hand, render_leaderboard, render_result, render_table
-from render.images import _meld_layout, _river_fit
+from render.images import _fit_meld_width, _meld_layout, _meld_width, _river_fit
 from render.samples import (
     SAMPLE_LEADERBOARD,
     SAMPLE_NAMES,
@@ -370,3 +370,31 @@ def test_concurrent_renders_from_threads_match_a_serial_render() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         parallel = list(pool.map(render_table, views))
     assert parallel == [render_table(view) for view in views]
+
+
+def test_four_kongs_waits_and_offers_fit_in_the_hand_and_result_images() -> None:
+    melds = (
+        Meld(KONG, (0,) * 4, from_seat=1, claimed=0),
+        Meld(KONG, (27,) * 4, from_seat=2, claimed=27, added=True),
+        Meld(KONG, (26,) * 4, concealed=True),
+        Meld(KONG, (33,) * 4, from_seat=3, claimed=33),
+    )
+    entries = [_meld_layout(meld, 0, 4, own=True) for meld in melds]
+    width = _fit_meld_width(entries, 600, 50, 16)
+    assert width < 50
+    assert sum(_meld_width(e, width) + 16 for e in entries) <= 600
+    view = replace(
+        sample_player_view("taizhou"),
+        concealed=(12,),
+        drawn=None,
+        legal=(),
+        melds=melds,
+        waits=(12, 20, 31),
+        claim_tile=12,
+        skipped_win=(5,),
+    )
+    with Image.open(io.BytesIO(render_hand(view))) as image:
+        assert image.width == 1000
+    ended, result, _ = sample_win_result("taizhou")
+    result = replace(result, hand=PlayerHand(concealed=(12, 12), melds=melds))
+    assert render_result(ended, result, win_tile=12).startswith(PNG_SIGNATURE)
