@@ -170,6 +170,7 @@ def test_error_in_the_second_case_of_a_list(
     bad["indicator"] = "0m"
     code, out, err = _run([BASE, bad], tmp_path, capsys)
     assert code == 2
+    assert out == ""  # nothing is printed for the good first case either
     assert err.startswith("mahjong-bot score: second: ")
 
 
