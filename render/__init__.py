@@ -8,9 +8,10 @@ bytes. They are CPU-bound and synchronous: the bot calls them with ``asyncio.to_
 - ``render_result(public_view, result=None, *, names, locale, win_tile)``
 - ``render_leaderboard(rows, *, period, subtitle, locale)`` with rows of
   ``(rank, name, net, hands, wins)``
+- ``warm_up()`` draws every sprite ahead of time (call it once at start-up, in a thread)
 """
 
-from .images import render_hand, render_leaderboard, render_result, render_table
+from .images import render_hand, render_leaderboard, render_result, render_table, warm_up
 from .tiles import back_sprite, tile_sprite
 
 __all__ = [
@@ -20,4 +21,5 @@ __all__ = [
     "render_result",
     "render_table",
     "tile_sprite",
+    "warm_up",
 ]

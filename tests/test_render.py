@@ -398,3 +398,12 @@ def test_four_kongs_waits_and_offers_fit_in_the_hand_and_result_images() -> None
     ended, result, _ = sample_win_result("taizhou")
     result = replace(result, hand=PlayerHand(concealed=(12, 12), melds=melds))
     assert render_result(ended, result, win_tile=12).startswith(PNG_SIGNATURE)
+
+
+def test_warm_up_fills_the_sprite_cache() -> None:
+    from render import tiles as tiles_module
+    from render import warm_up
+
+    tiles_module.clear_cache()
+    warm_up()
+    assert tiles_module.master_face.cache_info().currsize == 34 * len(tiles_module.MARKERS)
