@@ -353,3 +353,11 @@ def test_jiaxing_arrangement_marks_wild_readings_and_the_winning_tile() -> None:
     red = [group for group in result.arrangement if group["tiles"] == "777z"]
     assert red and red[0]["wilds"] == "7z"
     assert sum(1 for group in result.arrangement if "win" in group) == 1
+
+
+def test_jiaxing_seven_pairs_only_with_the_option() -> None:
+    assert score(jx("1133557799m11z22z", "1m")).reason == "not_a_winning_hand"
+    result = score(jx("1133557799m11z22z", "1m", options={"allow_seven_pairs": True}))
+    assert result.valid
+    assert item_values(result) == {"half_flush": 2, "no_wilds": 1}
+    assert result.score == 3

@@ -473,3 +473,15 @@ def test_taizhou_rob_kong_is_a_discard_win_from_the_kong_maker() -> None:
     # The kong maker's exposed 888s pung (2) still settles with the other non-winners.
     assert result.totals == [0, 0, 12, 2]
     assert result.deltas == [-14, -7, 24, -3]
+
+
+def test_taizhou_seven_pairs_only_with_the_option() -> None:
+    assert score(tz("1133557799m77z55z", "1m")).reason == "not_a_winning_hand"
+    options = {"allow_seven_pairs": True}
+    result = score(tz("1133557799m77z55z", "1m", options=options))
+    # Red pair 2 + White pair 2 + 10 = 14 points, Half Flush 1 tai -> 28; no All Pungs.
+    assert item_values(result) == {"pair": 4, "win_bonus": 10, "half_flush": 1}
+    assert result.total == 28
+    waited = score(tz("1133557799m77z55z", "7z", options=options))
+    assert item_values(waited)["single_wait"] == 2
+    assert waited.total == 32

@@ -257,6 +257,27 @@ def can_full_flush(counts: Sequence[int], jokers: int, melds: Sequence[Meld]) ->
     return False
 
 
+def seven_pairs_split(
+    counts: Sequence[int], jokers: int
+) -> tuple[list[int], list[int], int] | None:
+    """(natural pairs, singles a joker mates, free joker pairs) or None.
+
+    Seven pairs over exactly 14 concealed tiles, as ``engine.shapes`` counts them: four
+    alike are two pairs, a joker mates any single and two jokers pair each other.
+    """
+    if sum(counts) + jokers != 14:
+        return None
+    pairs: list[int] = []
+    singles: list[int] = []
+    for kind, count in enumerate(counts):
+        pairs.extend([kind] * (count // 2))
+        if count % 2:
+            singles.append(kind)
+    if len(singles) > jokers:
+        return None
+    return pairs, singles, (jokers - len(singles)) // 2
+
+
 def meld_group_json(meld: Meld) -> dict[str, object]:
     data: dict[str, object] = {
         "type": meld.type,

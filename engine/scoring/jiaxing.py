@@ -23,6 +23,7 @@ from .common import (
     decompose,
     group_json,
     meld_group_json,
+    seven_pairs_split,
     split_counts,
 )
 from .names import JIAXING_NAMES
@@ -170,6 +171,46 @@ def _best_reading(
     return any_shape, best
 
 
+def _seven_pairs_reading(
+    ctx: WinContext,
+) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
+    """Seven pairs (option ``allow_seven_pairs``): a flush or All Honors, never All Pungs.
+
+    A robbed tile would always sit in a pair, so seven pairs can never rob a kong.
+    """
+    hand = ctx.players[ctx.winner]
+    if not ctx.options.allow_seven_pairs or hand.melds:
+        return False, None
+    wild = ctx.wild
+    jokers = sum(1 for tile in hand.concealed if tile == wild)
+    naturals = to_counts(tile for tile in hand.concealed if tile != wild)
+    split = seven_pairs_split(naturals, jokers)
+    if split is None:
+        return False, None
+    pairs, singles, free = split
+    kinds = pairs + singles
+    suits = {kind // 9 for kind in kinds if kind < 27}
+    honors = any(kind >= 27 for kind in kinds)
+    types = _hand_types(suits, honors, has_chow=True)
+    if not types:
+        return True, None
+    # Free joker pairs read as a kind already held, so they never spoil the flush.
+    filler = kinds[0] if kinds else 27
+    win_kind = ctx.win.tile
+    groups: list[tuple[str, tuple[int, ...], tuple[bool, ...], int]] = []
+    for kind in sorted(pairs):
+        groups.append((PAIR, (kind, kind), (False, False), -1))
+    for kind in sorted(singles):
+        groups.append((PAIR, (kind, kind), (False, True), -1))
+    groups += [(PAIR, (filler, filler), (True, True), -1)] * free
+    for index, (group_type, pair_kinds, flags, _) in enumerate(groups):
+        if (win_kind == wild and flags[1]) or (win_kind != wild and pair_kinds[0] == win_kind):
+            groups[index] = (group_type, pair_kinds, flags, 1 if win_kind == wild else 0)
+            break
+    tai = sum(TYPE_TAI[key] for key in types)
+    return True, (tai, types, [], tuple(groups))
+
+
 def _payments(ctx: WinContext, score: int) -> list[Payment]:
     winner = ctx.winner
     folded = set(ctx.folded)
@@ -222,11 +263,16 @@ def score_jiaxing(ctx: WinContext) -> HandResult:
         return invalid("folded")
     robbed = win.by == "rob_kong"
     any_shape, best = _best_reading(ctx, robbed)
+    pairs_shape, pairs_best = _seven_pairs_reading(ctx)
+    any_shape = any_shape or pairs_shape
+    if pairs_best is not None and not robbed and (best is None or pairs_best[0] > best[0]):
+        best = pairs_best
     if best is None:
         if robbed:
             any_shape, unrestricted = _best_reading(ctx, False)
-            if unrestricted is not None:
+            if unrestricted is not None or pairs_best is not None:
                 return invalid("rob_kong_pair_wait")
+            any_shape = any_shape or pairs_shape
         return invalid("no_qualifying_type" if any_shape else "not_a_winning_hand")
     tai, types, honor_keys, groups = best
 

@@ -9,7 +9,7 @@ completed by a winning discard counts as exposed), so it is part of the reading.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
 
 from ..tiles import GREEN, RED, WHITE, is_terminal_or_honor, to_counts
 from ..types import CHOW, KONG, PUNG, HandResult, Meld, Payment, PlayerHand, ScoreItem, WinContext
@@ -27,6 +27,7 @@ from .common import (
     group_json,
     meld_group_json,
     seat_wind_of,
+    seven_pairs_split,
     split_counts,
     waiting_kinds,
 )
@@ -211,6 +212,52 @@ class _Best:
         self.groups: Decomposition = ()
         self.suits: set[int] = set()
         self.honors = False
+        self.seven_pairs = False
+
+
+def _seven_pairs_into(best: _Best, ctx: WinContext, seat_wind: int, self_draw: bool) -> None:
+    """Seven pairs (option ``allow_seven_pairs``): honor pairs, waits and flushes only."""
+    hand = ctx.players[ctx.winner]
+
+    def scores(kind: int) -> bool:
+        return _pair_scores(kind, seat_wind)
+
+    # Kinds a free pair of jokers may usefully read as: a scoring honor, or any suit.
+    candidates = sorted({seat_wind, RED, GREEN, WHITE, 4, 13, 22})
+    for counts, jokers, win_kind in _wild_white_readings(hand.concealed, ctx.wild, ctx.win.tile):
+        split = seven_pairs_split(counts, jokers)
+        if split is None:
+            continue
+        pairs, singles, free = split
+        for free_kinds in combinations_with_replacement(candidates, free):
+            groups = [(PAIR, (k, k), (False, False), -1) for k in pairs]
+            groups += [(PAIR, (k, k), (False, True), -1) for k in singles]
+            groups += [(PAIR, (k, k), (True, True), -1) for k in free_kinds]
+            kinds = [group[1][0] for group in groups]
+            suits = {kind // 9 for kind in kinds if kind < 27}
+            honors = any(kind >= 27 for kind in kinds)
+            flush = _flush(suits, honors)
+            tai = FLUSH_TAI[flush] if flush else 0
+            base_points = 10 + (2 if self_draw else 0) + sum(2 for kind in kinds if scores(kind))
+            for index, (_, pair_kinds, flags, _) in enumerate(groups):
+                if win_kind < 0:
+                    if not flags[1]:
+                        continue
+                    win_pos = 1
+                elif flags[0] or pair_kinds[0] != win_kind:
+                    continue
+                else:
+                    win_pos = 0
+                points = base_points + (2 if scores(pair_kinds[0]) else 0)
+                rank = (_cap(points, tai, ctx.options.cap), points, tai)
+                if best.rank is None or rank > best.rank:
+                    chosen = list(groups)
+                    chosen[index] = (PAIR, pair_kinds, flags, win_pos)
+                    best.rank = rank
+                    best.groups = tuple(chosen)
+                    best.suits = suits
+                    best.honors = honors
+                    best.seven_pairs = True
 
 
 def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best] | None:
@@ -291,6 +338,8 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
                         best.groups = tuple(g for summary in combo for g in summary[3])
                         best.suits = suits
                         best.honors = honors
+    if options.allow_seven_pairs and not hand.melds:
+        _seven_pairs_into(best, ctx, seat_wind, self_draw)
     if best.rank is None:
         return None
 
@@ -305,7 +354,7 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
         tai_keys += group_tai
     if self_draw:
         point_items.append(("self_draw", 2))
-    if not has_chow:
+    if not has_chow and not best.seven_pairs:
         point_items.append(("all_pungs", all_pungs_bonus))
     point_items.append(("win_bonus", 10))
     flush = _flush(best.suits, best.honors)
