@@ -243,6 +243,7 @@ class HandResult:
     hand: PlayerHand | None = None  # the winning hand, for display
     arrangement: list[dict[str, Any]] | None = None  # the chosen reading, for display
     carried_fan_used: int = 0  # Jiaxing: fan taken from the carried pool by this win
+    win_tile: int | None = None  # the winning tile (self-draw, discard or robbed kong)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"variant": self.variant, "valid": self.valid}

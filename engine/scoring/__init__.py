@@ -17,10 +17,13 @@ __all__ = ["is_valid_win", "score_hand"]
 
 def score_hand(ctx: WinContext) -> HandResult:
     if ctx.variant == "jiaxing":
-        return score_jiaxing(ctx)
-    if ctx.variant == "taizhou":
-        return score_taizhou(ctx)
-    raise ValueError(f"unknown variant {ctx.variant!r} (jiaxing or taizhou)")
+        result = score_jiaxing(ctx)
+    elif ctx.variant == "taizhou":
+        result = score_taizhou(ctx)
+    else:
+        raise ValueError(f"unknown variant {ctx.variant!r} (jiaxing or taizhou)")
+    result.win_tile = ctx.win.tile
+    return result
 
 
 def is_valid_win(ctx: WinContext) -> bool:
