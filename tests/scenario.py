@@ -216,3 +216,19 @@ def play_defaults_until(round_: Round, stop: Callable[[Round], bool], apply=None
         action = round_.default_action(seat)
         assert action is not None
         apply(action)
+
+
+def pick(legal: list[Action], rng: random.Random) -> Action:
+    """Random legal play biased towards the interesting: wins, claims and kongs often,
+    a fold now and then, otherwise a random discard or a pass."""
+    by_type: dict[str, list[Action]] = {}
+    for action in legal:
+        by_type.setdefault(action.type, []).append(action)
+    if "win" in by_type and rng.random() < 0.8:
+        return by_type["win"][0]
+    claims = by_type.get("pung", []) + by_type.get("kong", []) + by_type.get("chow", [])
+    if claims and rng.random() < 0.6:
+        return rng.choice(claims)
+    if "fold" in by_type:
+        return rng.choice([by_type["fold"][0], by_type["continue"][0]])
+    return rng.choice(legal)

@@ -12,10 +12,10 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scenario import pick
 
 from engine.match import Match
 from engine.round import Round, events_for
-from engine.types import Action
 from engine.wall import tile_kinds_in_play
 
 TABLES = [("jiaxing", 4), ("taizhou", 4), ("taizhou", 3), ("taizhou", 2)]
@@ -33,22 +33,6 @@ def tables(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
         options["reserve_tiles"] = draw(st.sampled_from([0, 0, 14]))
         options["dealer_on_draw"] = draw(st.sampled_from(["rotate", "stay"]))
     return variant, seats, options
-
-
-def pick(legal: list[Action], rng: random.Random) -> Action:
-    """Random legal play biased towards the interesting: wins, claims and kongs often,
-    a fold now and then, otherwise a random discard or a pass."""
-    by_type: dict[str, list[Action]] = {}
-    for action in legal:
-        by_type.setdefault(action.type, []).append(action)
-    if "win" in by_type and rng.random() < 0.8:
-        return by_type["win"][0]
-    claims = by_type.get("pung", []) + by_type.get("kong", []) + by_type.get("chow", [])
-    if claims and rng.random() < 0.6:
-        return rng.choice(claims)
-    if "fold" in by_type:
-        return rng.choice([by_type["fold"][0], by_type["continue"][0]])
-    return rng.choice(legal)
 
 
 def expected_sizes(round_: Round) -> list[int]:
