@@ -361,3 +361,26 @@ def test_jiaxing_seven_pairs_only_with_the_option() -> None:
     assert result.valid
     assert item_values(result) == {"half_flush": 2, "no_wilds": 1}
     assert result.score == 3
+
+
+def test_jiaxing_wild_never_reads_as_a_fifth_copy() -> None:
+    # Four wilds (wild_copies 4) beside a natural East pung: they may not make a second
+    # East pung. Best: East pung 2 tai (seat + round), wilds as White pung 1 and 1m pair.
+    case = jx("1234567m5555p111z", "5p", winner=0, indicator="5p", options={"wild_copies": 4})
+    result = score(case)
+    assert item_values(result) == {
+        "half_flush": 2,
+        "white_pung": 1,
+        "seat_wind": 1,
+        "prevailing_wind": 1,
+        "three_wilds": 1,
+    }
+    assert result.score == 10
+
+
+def test_jiaxing_fifth_copy_reading_only_when_nothing_else_completes() -> None:
+    # Four natural Easts and a wild: only a fifth East completes it. The shape rule of
+    # engine.shapes accepts that, so scoring does too rather than refuse the win.
+    result = score(jx("123456789m1111z9p", "1z", winner=0))
+    assert result.valid
+    assert result.score == 4

@@ -277,21 +277,38 @@ def _group_has(group: tuple[str, int], kind: int) -> bool:
     return base == kind
 
 
+def _within_four(tiles: list[int], ctx: WinContext) -> bool:
+    melded = [kind for meld in ctx.players[ctx.winner].melds for kind in meld.tiles]
+    return max(to_counts(tiles + melded)) <= 4
+
+
 def brute_jiaxing(ctx: WinContext) -> int | None:
-    """The most tai of any qualifying reading (robbed tile in a set), or None."""
+    """The most tai of any qualifying reading (robbed tile in a set), or None.
+
+    Readings within four copies of a kind, unless none of them completes the hand.
+    """
+    shape, best = _brute_jiaxing(ctx, limited=True)
+    return best if shape else _brute_jiaxing(ctx, limited=False)[1]
+
+
+def _brute_jiaxing(ctx: WinContext, limited: bool) -> tuple[bool, int | None]:
     hand = ctx.players[ctx.winner]
     wild = ctx.wild
     jokers = [tile for tile in hand.concealed if tile == wild]
     naturals = [tile for tile in hand.concealed if tile != wild]
     seat_wind = 27 + (ctx.winner - ctx.dealer) % ctx.seats
     best = None
+    shape = False
     for reading in product(range(34), repeat=len(jokers)):
+        if limited and not _within_four(naturals + list(reading), ctx):
+            continue
         counts = to_counts(naturals + list(reading))
         win_kind = reading[0] if ctx.win.tile == wild else ctx.win.tile
         kinds = set(naturals) | set(reading) | {k for m in hand.melds for k in m.tiles}
         suits = {k // 9 for k in kinds if k < 27}
         honors = any(k >= 27 for k in kinds)
         for dec in _decompositions(list(counts)):
+            shape = True
             if ctx.win.by == "rob_kong" and not any(
                 g[0] != "pair" and _group_has(g, win_kind) for g in dec
             ):
@@ -317,11 +334,16 @@ def brute_jiaxing(ctx: WinContext) -> int | None:
             if not jokers:
                 tai += 1
             best = tai if best is None else max(best, tai)
-    return best
+    return shape, best
 
 
 def brute_taizhou(ctx: WinContext) -> tuple[int, int, int] | None:
     """The best (total, points, tai) of the winner over every reading, or None."""
+    best = _brute_taizhou(ctx, limited=True)
+    return best if best is not None else _brute_taizhou(ctx, limited=False)
+
+
+def _brute_taizhou(ctx: WinContext, limited: bool) -> tuple[int, int, int] | None:
     options = ctx.options
     hand = ctx.players[ctx.winner]
     wild = ctx.wild
@@ -352,6 +374,8 @@ def brute_taizhou(ctx: WinContext) -> tuple[int, int, int] | None:
     for white_reading in product((WHITE, wild), repeat=len(whites)):
         for reading in product(range(34), repeat=len(jokers)):
             tiles = rest + list(white_reading) + list(reading)
+            if limited and not _within_four(tiles, ctx):
+                continue
             counts = to_counts(tiles)
             if ctx.win.tile == wild:
                 win_kind = reading[0]

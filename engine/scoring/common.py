@@ -11,8 +11,8 @@ A group is ``(type, kinds, joker_flags, win_pos)``: ``kinds`` are the kinds the 
 counts as (sorted), ``joker_flags[i]`` says whether position ``i`` is a wild tile read as
 ``kinds[i]``, and ``win_pos`` is the position of the winning tile (or -1). A joker may
 read as any kind of its component, so a joker-only group is enumerated over every kind
-of the suit; the scorers then keep only readings that change the score. As in
-``engine.shapes``, a wild may read as a fifth copy of a kind (RULES.md: "any tile").
+of the suit; the scorers then keep only readings that change the score (and, see
+``reading_limits``, avoid readings that make a fifth copy of a kind).
 """
 
 from __future__ import annotations
@@ -255,6 +255,36 @@ def can_full_flush(counts: Sequence[int], jokers: int, melds: Sequence[Meld]) ->
                 return True
             part[offset] -= 1
     return False
+
+
+UNLIMITED: tuple[tuple[int, ...], ...] = ((99,) * 9, (99,) * 9, (99,) * 9, (99,) * 7)
+
+
+def reading_limits(melds: Sequence[Meld]) -> tuple[tuple[int, ...], ...]:
+    """Per component, how many copies of each kind the concealed reading may hold.
+
+    Scoring reads a wild as any kind but not as a fifth copy within the winner's own
+    hand (nobody is paid for two East pungs); only when no reading within four copies
+    completes the hand does it fall back to the shape rule of ``engine.shapes``, which
+    allows it, so that scoring never refuses a win the round has offered.
+    """
+    limits = [4] * NUM_KINDS
+    for meld in melds:
+        for kind in meld.tiles:
+            limits[kind] -= 1
+    return split_counts(limits)
+
+
+def exceeds_copies(
+    suit: int, counts: tuple[int, ...], decomposition: Decomposition, limits: tuple[int, ...]
+) -> bool:
+    base = 27 if suit == HONORS else suit * 9
+    held = list(counts)
+    for _, kinds, jokers_used, _ in decomposition:
+        for kind, is_joker in zip(kinds, jokers_used, strict=True):
+            if is_joker:
+                held[kind - base] += 1
+    return any(count > limit for count, limit in zip(held, limits, strict=True))
 
 
 def seven_pairs_split(

@@ -18,11 +18,14 @@ from .common import (
     NO_WIN,
     PAIR,
     PUNG_G,
+    UNLIMITED,
     Decomposition,
     component_plans,
     decompose,
+    exceeds_copies,
     group_json,
     meld_group_json,
+    reading_limits,
     seven_pairs_split,
     split_counts,
 )
@@ -58,10 +61,13 @@ def _summaries(
     seat_wind: int,
     prevailing_wind: int,
     robbed: bool,
+    limits: tuple[int, ...],
 ) -> tuple[Summary, ...]:
     """One decomposition per distinct (has chow, honor tai) of this component."""
     best: dict[tuple[bool, tuple[str, ...]], Decomposition] = {}
     for decomposition in decompose(suit, counts, jokers, need_pair, win):
+        if jokers and exceeds_copies(suit, counts, decomposition, limits):
+            continue
         has_chow = False
         keys: list[str] = []
         refused = False
@@ -99,7 +105,18 @@ def _item(key: str, value: int, unit: str) -> ScoreItem:
 def _best_reading(
     ctx: WinContext, robbed: bool
 ) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
-    """(any winning shape at all, best (tai, type keys, honor keys, groups) or None)."""
+    """(any winning shape at all, best (tai, type keys, honor keys, groups) or None).
+
+    Readings within four copies of a kind first; the rest only if none completes.
+    """
+    hand = ctx.players[ctx.winner]
+    limited = _search(ctx, robbed, reading_limits(hand.melds))
+    return limited if limited[0] else _search(ctx, robbed, UNLIMITED)
+
+
+def _search(
+    ctx: WinContext, robbed: bool, limits: tuple[tuple[int, ...], ...]
+) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
     hand = ctx.players[ctx.winner]
     wild = ctx.wild
     jokers = sum(1 for tile in hand.concealed if tile == wild)
@@ -150,6 +167,7 @@ def _best_reading(
                 seat_wind,
                 prevailing,
                 robbed,
+                limits[component],
             )
             if not found:
                 break

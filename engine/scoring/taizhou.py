@@ -20,12 +20,15 @@ from .common import (
     NO_WIN,
     PAIR,
     PUNG_G,
+    UNLIMITED,
     Decomposition,
     can_full_flush,
     component_plans,
     decompose,
+    exceeds_copies,
     group_json,
     meld_group_json,
+    reading_limits,
     seat_wind_of,
     seven_pairs_split,
     split_counts,
@@ -111,10 +114,13 @@ def _summaries(
     on_discard: bool,
     self_draw: bool,
     white_pung_tai: bool,
+    limits: tuple[int, ...],
 ) -> tuple[Summary, ...]:
     """The highest-point decomposition per distinct (has chow, tai keys) of a component."""
     best: dict[tuple[bool, tuple[str, ...]], tuple[int, Decomposition]] = {}
     for decomposition in decompose(suit, counts, jokers, need_pair, win):
+        if jokers and exceeds_copies(suit, counts, decomposition, limits):
+            continue
         has_chow = False
         points = 0
         tai: list[str] = []
@@ -288,56 +294,62 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
 
     best = _Best()
     empty: tuple[Summary, ...] = ((False, (), 0, ()),)
-    for counts, jokers, win_kind in _wild_white_readings(hand.concealed, ctx.wild, ctx.win.tile):
-        parts = split_counts(counts)
-        sizes = [sum(part) for part in parts]
-        if win_kind < 0:
-            win_suit: int | None = None
-            win_code = JOKER_WIN
-        else:
-            win_suit = win_kind // 9
-            win_code = win_kind - win_suit * 9
-        for pair_component, alloc, win_component in component_plans(sizes, jokers, win_suit):
-            per_component: list[tuple[Summary, ...]] = []
-            for component in range(4):
-                if sizes[component] + alloc[component] == 0:
-                    per_component.append(empty)
-                    continue
-                found = _summaries(
-                    component,
-                    parts[component],
-                    alloc[component],
-                    component == pair_component,
-                    win_code if component == win_component else NO_WIN,
-                    seat_wind,
-                    on_discard,
-                    self_draw,
-                    white_tai,
-                )
-                if not found:
-                    break
-                per_component.append(found)
+    for limits in (reading_limits(hand.melds), UNLIMITED):
+        for counts, jokers, win_kind in _wild_white_readings(
+            hand.concealed, ctx.wild, ctx.win.tile
+        ):
+            parts = split_counts(counts)
+            sizes = [sum(part) for part in parts]
+            if win_kind < 0:
+                win_suit: int | None = None
+                win_code = JOKER_WIN
             else:
-                suits = meld_suits | {c for c in range(3) if sizes[c] + alloc[c]}
-                honors = meld_honors or sizes[HONORS] + alloc[HONORS] > 0
-                flush = _flush(suits, honors)
-                flush_tai = FLUSH_TAI[flush] if flush else 0
-                for combo in product(*per_component):
-                    has_chow = meld_chow
-                    points = fixed_points
-                    tai = len(meld_tai) + flush_tai
-                    for summary in combo:
-                        has_chow = has_chow or summary[0]
-                        tai += len(summary[1])
-                        points += summary[2]
-                    if not has_chow:
-                        points += all_pungs_bonus
-                    rank = (_cap(points, tai, cap), points, tai)
-                    if best.rank is None or rank > best.rank:
-                        best.rank = rank
-                        best.groups = tuple(g for summary in combo for g in summary[3])
-                        best.suits = suits
-                        best.honors = honors
+                win_suit = win_kind // 9
+                win_code = win_kind - win_suit * 9
+            for pair_component, alloc, win_component in component_plans(sizes, jokers, win_suit):
+                per_component: list[tuple[Summary, ...]] = []
+                for component in range(4):
+                    if sizes[component] + alloc[component] == 0:
+                        per_component.append(empty)
+                        continue
+                    found = _summaries(
+                        component,
+                        parts[component],
+                        alloc[component],
+                        component == pair_component,
+                        win_code if component == win_component else NO_WIN,
+                        seat_wind,
+                        on_discard,
+                        self_draw,
+                        white_tai,
+                        limits[component],
+                    )
+                    if not found:
+                        break
+                    per_component.append(found)
+                else:
+                    suits = meld_suits | {c for c in range(3) if sizes[c] + alloc[c]}
+                    honors = meld_honors or sizes[HONORS] + alloc[HONORS] > 0
+                    flush = _flush(suits, honors)
+                    flush_tai = FLUSH_TAI[flush] if flush else 0
+                    for combo in product(*per_component):
+                        has_chow = meld_chow
+                        points = fixed_points
+                        tai = len(meld_tai) + flush_tai
+                        for summary in combo:
+                            has_chow = has_chow or summary[0]
+                            tai += len(summary[1])
+                            points += summary[2]
+                        if not has_chow:
+                            points += all_pungs_bonus
+                        rank = (_cap(points, tai, cap), points, tai)
+                        if best.rank is None or rank > best.rank:
+                            best.rank = rank
+                            best.groups = tuple(g for summary in combo for g in summary[3])
+                            best.suits = suits
+                            best.honors = honors
+        if best.rank is not None:
+            break
     if options.allow_seven_pairs and not hand.melds:
         _seven_pairs_into(best, ctx, seat_wind, self_draw)
     if best.rank is None:
