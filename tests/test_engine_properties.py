@@ -36,10 +36,13 @@ def tables(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
 
 
 def expected_sizes(round_: Round) -> list[int]:
-    """13 for every seat, 14 for the one about to discard (or adding a kong)."""
+    """13 for every seat (kongs counting three), 14 for the one about to discard or
+    adding a kong."""
     sizes = [13] * round_.num_seats
     if round_.phase in ("turn", "santan") and round_.current_seat is not None:
         sizes[round_.current_seat] = 14
+    if round_.phase == "santan" and round_.santan is not None and round_.santan.then_replacement:
+        sizes[round_.current_seat] = 13  # a claimed kong waits for its replacement
     if round_.phase == "rob_kong" and round_.window is not None:
         sizes[round_.window.from_seat] = 14
     return sizes
