@@ -1,0 +1,134 @@
+"""``mahjong-bot play``: a whole match in the terminal against AI players.
+
+It runs the same ``TableSession`` the Discord bot runs, with a terminal presenter, a
+clock that never moves (nobody is timed out at a terminal) and the embedded SQLite
+store, so balances and the game log land in a real database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from bot.presenter import Text
+from bot.session import FakeClock, SessionError, TableManager
+from bot.terminal import HELP, Command, CommandError, TerminalPresenter, parse_command
+from data import Store
+
+GUILD_ID = 1  # the terminal is its own little "server"
+CHANNEL_ID = 1
+HUMAN_ID = 1
+
+
+def _default_db() -> str:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return str(base / "mahjong-bot" / "play.sqlite3")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", choices=("jiaxing", "taizhou"), default="jiaxing")
+    parser.add_argument("--seats", type=int, default=4, help="2-4 for Taizhou; Jiaxing is 4")
+    parser.add_argument("--seed", type=int, default=None, help="wall and seating seed")
+    parser.add_argument("--rounds", type=int, default=None, help="prevailing winds to play")
+    parser.add_argument("--stake", type=int, default=1, help="points per table unit")
+    parser.add_argument("--ai-level", choices=("easy", "normal"), default="normal")
+    parser.add_argument("--images", type=Path, default=None, metavar="DIR", help="write PNGs here")
+    parser.add_argument("--db", default=None, metavar="PATH", help=f"SQLite file ({_default_db()})")
+    parser.add_argument("--plain", action="store_true", help="letters instead of tile glyphs")
+    parser.add_argument("--name", default=None, help="your name at the table")
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(play(args, sys.stdin, sys.stdout))
+
+
+async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    db = args.db or _default_db()
+    if db != ":memory:":
+        Path(db).parent.mkdir(parents=True, exist_ok=True)
+    store = await Store.open(db)
+    presenter = TerminalPresenter(stdout, HUMAN_ID, plain=args.plain, images_dir=args.images)
+    manager = TableManager(store, presenter, FakeClock(), ai_delay=0.0, ai_level=args.ai_level)
+    name = args.name or _user_name()
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    try:
+        try:
+            table = await manager.create_table(
+                GUILD_ID,
+                CHANNEL_ID,
+                HUMAN_ID,
+                name,
+                variant=args.variant,
+                num_seats=args.seats,
+                stake=args.stake,
+                rounds=args.rounds,
+                seed=seed,
+            )
+        except SessionError as error:
+            print(error.text.both(), file=sys.stderr)
+            return 2
+        presenter.say(f"种子 Seed {seed}; 数据库 database {db}; 输入 help 查看命令 / type help")
+        started = await table.start(HUMAN_ID)
+        if not started.ok:
+            presenter.say(started.message.both() if started.message else "could not start")
+            return 1
+        await manager.wait_idle()
+        while table.status == "running":
+            prompt = table.prompt_for(HUMAN_ID)
+            if prompt is None or prompt.kind == "idle":  # cannot happen with AI at once
+                presenter.say("! 没有需要你做的事 / Nothing to do; stopping")
+                break
+            stdout.write("> ")
+            stdout.flush()
+            line = stdin.readline()
+            if not line:
+                presenter.say("\n输入结束 / End of input")
+                break
+            try:
+                command = parse_command(line, prompt.view)
+            except CommandError as error:
+                presenter.say(f"! {error}")
+                continue
+            if isinstance(command, Command):
+                if command.name == "help":
+                    presenter.say(HELP)
+                    continue
+                if command.name == "hand":
+                    presenter.show_prompt(prompt)
+                    continue
+                if command.name == "quit":
+                    presenter.say("退出 / Quit")
+                    break
+                action = table.default_action(HUMAN_ID)
+                if action is None:
+                    continue
+            else:
+                action = command
+            result = await table.submit(HUMAN_ID, action, prompt.turn_id)
+            if not result.ok:
+                presenter.say(f"! {(result.message or Text('?', '?')).both()}")
+            await manager.wait_idle()
+        if table.status == "running":
+            await table.end(HUMAN_ID)
+            await manager.wait_idle()
+        balance = await store.get_balance(GUILD_ID, HUMAN_ID)
+        presenter.say(f"你的余额 Your balance: {balance}")
+        if args.images is not None:
+            presenter.say(f"图片 Images: {presenter.images_written} in {args.images}")
+        return 0
+    finally:
+        await manager.shutdown()
+        await store.close()
+
+
+def _user_name() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:
+        return "You"

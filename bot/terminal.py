@@ -1,0 +1,496 @@
+"""Text rendering of tiles, hands, tables and results, and the terminal presenter.
+
+``mahjong-bot play`` drives the same ``TableSession`` as Discord; this module is how it
+shows things: Unicode mahjong tiles (🀇…) by default, or plain notation (``5m``, ``E``,
+``C``) with ``--plain`` or when the terminal's encoding cannot print the glyphs. The
+command parser lives here too, next to the help text that documents it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.tiles import format_tiles, parse_tile, parse_tiles
+from engine.types import (
+    CHOW,
+    CONTINUE,
+    DISCARD,
+    FOLD,
+    KONG,
+    PASS,
+    PUNG,
+    WIN,
+    Action,
+    HandResult,
+    Meld,
+)
+from engine.views import PlayerView, PublicView
+
+from .presenter import LobbyInfo, PrivatePrompt, SeatInfo, TableStatus, Text
+
+_HONOR_LETTERS = ("E", "S", "W", "N", "P", "F", "C")  # what parse_tiles reads back
+_WIND_ZH = ("东", "南", "西", "北")
+_WIND_EN = ("E", "S", "W", "N")
+
+
+def tile_glyph(kind: int) -> str:
+    """The Unicode mahjong tile for a kind (Mahjong Tiles block, U+1F000…)."""
+    if kind < 9:
+        return chr(0x1F007 + kind)  # characters 🀇
+    if kind < 18:
+        return chr(0x1F019 + kind - 9)  # dots 🀙
+    if kind < 27:
+        return chr(0x1F010 + kind - 18)  # bamboo 🀐
+    return chr((0x1F000, 0x1F001, 0x1F002, 0x1F003, 0x1F006, 0x1F005, 0x1F004)[kind - 27])
+
+
+def tile_plain(kind: int) -> str:
+    if kind < 27:
+        return f"{kind % 9 + 1}{'mps'[kind // 9]}"
+    return _HONOR_LETTERS[kind - 27]
+
+
+def tile_text(kind: int, plain: bool = False) -> str:
+    return tile_plain(kind) if plain else tile_glyph(kind)
+
+
+def tiles_text(kinds: Sequence[int], plain: bool = False) -> str:
+    if plain:
+        return " ".join(tile_plain(k) for k in kinds)
+    return " ".join(tile_glyph(k) for k in kinds)
+
+
+def glyphs_supported(stream: TextIO) -> bool:
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        "🀇🀄".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def meld_text(meld: Meld, plain: bool = False) -> str:
+    if meld.concealed and not meld.tiles:
+        return "[🀫🀫🀫🀫]" if not plain else "[? ? ? ?]"
+    label = {CHOW: "吃", PUNG: "碰", KONG: "杠"}.get(meld.type, meld.type)
+    if meld.concealed:
+        label = "暗杠"
+    return f"{label}[{tiles_text(meld.tiles, plain)}]"
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def table_text(
+    public: PublicView, names: Sequence[str], plain: bool = False, me: int | None = None
+) -> str:
+    """The public table: header, then one block per seat (wind, score, melds, river)."""
+    wind = (public.prevailing_wind - 27) % 4
+    lines = [
+        f"== 第{public.hand_number + 1}局 {_WIND_ZH[wind]}风圈 / Hand {public.hand_number + 1},"
+        f" {_WIND_EN[wind]} round ==",
+        f"翻牌 Indicator {tile_text(public.indicator, plain)}   "
+        + (f"财神 Wild {tile_text(public.wild, plain)}   " if public.wild is not None else "")
+        + f"余牌 Tiles left {public.tiles_left}"
+        + (f"   台头 Carried fan {public.carried_fan}" if public.carried_fan else ""),
+    ]
+    for seat_view in public.seats:
+        seat = seat_view.seat
+        marks = []
+        if seat_view.is_dealer:
+            marks.append("庄 dealer")
+        if seat_view.folded:
+            marks.append("不跟 folded")
+        if seat == me:
+            marks.append("你 you")
+        if seat in public.waiting_on and public.phase != "ended":
+            marks.append("…")
+        wind_index = (seat_view.seat_wind - 27) % 4
+        head = (
+            f"[{_WIND_ZH[wind_index]}{_WIND_EN[wind_index]}] {_name(names, seat)}"
+            f"  {seat_view.score:+d}  手牌 {seat_view.concealed_count}"
+        )
+        if marks:
+            head += "  (" + ", ".join(marks) + ")"
+        lines.append(head)
+        if seat_view.melds:
+            lines.append("    " + "  ".join(meld_text(m, plain) for m in seat_view.melds))
+        if seat_view.discards:
+            river = []
+            for discard in seat_view.discards:
+                text = tile_text(discard.tile, plain)
+                river.append(f"({text})" if discard.claimed else text)
+            lines.append("    河 " + " ".join(river))
+    return "\n".join(lines)
+
+
+def hand_text(view: PlayerView, plain: bool = False) -> str:
+    concealed = tiles_text(view.concealed, plain)
+    line = f"你的牌 Your hand: {concealed}"
+    if view.drawn is not None:
+        line += f"  + {tile_text(view.drawn, plain)}"
+    lines = [line]
+    if not plain:
+        notation = format_tiles(view.concealed)
+        if view.drawn is not None:
+            notation += f" + {tile_plain(view.drawn)}"
+        lines.append(f"    ({notation})")
+    if view.melds:
+        lines.append("副露 Melds: " + "  ".join(meld_text(m, plain) for m in view.melds))
+    if view.claim_tile is not None:
+        lines.append(f"可以吃碰的牌 Tile on offer: {tile_text(view.claim_tile, plain)}")
+    if view.waits:
+        lines.append(f"听 Waiting on: {tiles_text(view.waits, plain)}")
+    return "\n".join(lines)
+
+
+def action_command(action: Action) -> str:
+    """The command that plays ``action`` (what ``help`` and the prompt suggest)."""
+    if action.type == DISCARD and action.tile is not None:
+        return f"d {tile_plain(action.tile)}"
+    if action.type == CHOW and action.tiles:
+        return f"chow {format_tiles(action.tiles)}"
+    if action.type == KONG and action.tile is not None:
+        return f"kong {tile_plain(action.tile)}"
+    return action.type
+
+
+def legal_text(view: PlayerView) -> str:
+    discards = [a for a in view.legal if a.type == DISCARD]
+    others = [action_command(a) for a in view.legal if a.type != DISCARD]
+    parts = []
+    if discards:
+        tiles = " ".join(tile_plain(a.tile) for a in discards if a.tile is not None)
+        parts.append(f"d <tile> ({tiles})")
+    parts += others
+    return "可选 Options: " + " | ".join(parts) + "   [Enter = 默认 default, help]"
+
+
+def result_text(
+    result: HandResult, names: Sequence[str], points: Sequence[int], plain: bool = False
+) -> str:
+    """The itemised result of one hand, bilingual, with each seat's points."""
+    lines = []
+    if result.winner is None:
+        lines.append("== 流局 / Exhaustive draw ==")
+    else:
+        how = {
+            "self_draw": "自摸 self-draw",
+            "discard": "点炮 on a discard",
+            "rob_kong": "抢杠 robbing a kong",
+        }
+        by = how.get(result.win_by or "", result.win_by or "")
+        lines.append(f"== {_name(names, result.winner)} 胡了 / wins ({by}) ==")
+        if result.hand is not None:
+            hand = tiles_text(result.hand.concealed, plain)
+            melds = "  ".join(meld_text(m, plain) for m in result.hand.melds)
+            lines.append(f"    {hand}  {melds}".rstrip())
+        for item in result.items:
+            count = f" ×{item.count}" if item.count != 1 else ""
+            lines.append(f"    {item.name_zh} {item.name_en}{count}: {item.value} {item.unit}")
+        summary = []
+        if result.variant == "jiaxing":
+            summary.append(f"台 tai {result.tai}, 番 fan {result.fan}, 分 score {result.score}")
+            if result.carried_fan_used:
+                summary.append(f"用台头 carried fan used {result.carried_fan_used}")
+        else:
+            summary.append(
+                f"胡 points {result.points}, 台 tai {result.tai}, 共 total {result.total}"
+            )
+        lines.append("    " + "; ".join(summary))
+        for payment in result.payments:
+            lines.append(
+                f"    {_name(names, payment.payer)} → {_name(names, payment.payee)}: "
+                f"{payment.amount} ({payment.reason})"
+            )
+    lines.append(
+        "    输赢 Points: "
+        + ", ".join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(points))
+    )
+    return "\n".join(lines)
+
+
+def event_text(event: dict[str, Any], names: Sequence[str], plain: bool = False) -> str | None:
+    """One line for a public engine event, or None for the ones not worth a line."""
+    kind = event.get("type")
+    who = _name(names, int(event["seat"])) if "seat" in event else ""
+
+    def tile(key: str = "tile") -> str:
+        return tile_text(parse_tile(event[key]), plain)
+
+    if kind == "discard":
+        return f"{who} 打 discards {tile()}"
+    if kind == "claim":
+        meld = Meld.from_json(event["meld"])
+        return f"{who} {meld_text(meld, plain)}"
+    if kind == "concealed_kong":
+        return f"{who} 暗杠 concealed kong"
+    if kind in ("kong_made", "added_kong"):
+        return f"{who} 杠 kong {tile()}"
+    if kind == "win":
+        return f"{who} 胡 wins {tile()}"
+    if kind == "santan":
+        a, b = event["pair"]
+        return f"三摊 Three claims: {_name(names, a)} & {_name(names, b)}"
+    if kind == "santan_choice":
+        choice = "跟 continues" if event["choice"] == CONTINUE else "不跟 folds"
+        return f"{who} {choice}"
+    if kind == "exhaustive_draw":
+        return "流局 Exhaustive draw"
+    return None
+
+
+HELP = """\
+命令 Commands:
+  d 5m | discard 5m | 5m   打出一张牌 discard a tile (honours: E S W N P F C or 1z-7z)
+  chow 345m                吃 claim a chow (the three tiles, the claimed one included)
+  pung                     碰 claim a pung
+  kong 5m | kong           杠 a kong (on your turn name the tile; on a discard no tile)
+  win                      胡 win
+  pass                     过 pass on a claim
+  continue | fold          三摊: 跟 continue or 不跟 fold
+  (empty line)             默认 the timeout default (discard the drawn tile / pass)
+  hand                     再看一次 show the table and your hand again
+  help | quit              帮助 this help / 退出 quit (the match is abandoned)
+"""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A terminal command that is not a move: help, quit, hand, default."""
+
+    name: str
+
+
+class CommandError(ValueError):
+    """An unreadable command; the message is shown as is."""
+
+
+_VERBS = {
+    "d": DISCARD,
+    "discard": DISCARD,
+    "打": DISCARD,
+    "chow": CHOW,
+    "chi": CHOW,
+    "吃": CHOW,
+    "pung": PUNG,
+    "pong": PUNG,
+    "peng": PUNG,
+    "碰": PUNG,
+    "kong": KONG,
+    "gang": KONG,
+    "杠": KONG,
+    "win": WIN,
+    "hu": WIN,
+    "胡": WIN,
+    "pass": PASS,
+    "guo": PASS,
+    "过": PASS,
+    "continue": CONTINUE,
+    "跟": CONTINUE,
+    "fold": FOLD,
+    "不跟": FOLD,
+}
+_SPECIAL = {
+    "help": "help",
+    "h": "help",
+    "?": "help",
+    "帮助": "help",
+    "quit": "quit",
+    "q": "quit",
+    "exit": "quit",
+    "退出": "quit",
+    "hand": "hand",
+    "table": "hand",
+    "": "default",
+}
+
+
+def parse_command(line: str, view: PlayerView) -> Action | Command:
+    """Read one line typed at the prompt into an action for ``view.seat`` (or a Command)."""
+    text = line.strip()
+    words = text.split()
+    verb = words[0].lower() if words else ""
+    rest = " ".join(words[1:])
+    if verb in _SPECIAL and not rest:
+        return Command(_SPECIAL[verb])
+    seat = view.seat
+    action_type = _VERBS.get(verb)
+    if action_type is None:
+        # A bare tile discards it: "5m".
+        try:
+            return Action(DISCARD, seat, tile=parse_tile(text))
+        except ValueError:
+            raise CommandError(
+                f"看不懂 {text!r}，输入 help 查看命令 / Unknown command {text!r}; type help"
+            ) from None
+    try:
+        if action_type == DISCARD:
+            if not rest:
+                raise CommandError("打哪张牌？/ Discard which tile? e.g. d 5m")
+            return Action(DISCARD, seat, tile=parse_tile(rest))
+        if action_type == CHOW:
+            if rest:
+                return Action(CHOW, seat, tiles=tuple(sorted(parse_tiles(rest))))
+            return _only(view, CHOW, "chow 345m")
+        if action_type == KONG:
+            if rest:
+                kind = parse_tile(rest)
+                if any(a.type == KONG and a.tile == kind for a in view.legal):
+                    return Action(KONG, seat, tile=kind)
+                return (
+                    Action(KONG, seat) if view.claim_tile == kind else Action(KONG, seat, tile=kind)
+                )
+            return _only(view, KONG, "kong 5m")
+    except CommandError:
+        raise
+    except ValueError as error:
+        raise CommandError(f"牌名无效 / Invalid tile: {error}") from None
+    return Action(action_type, seat)
+
+
+def _only(view: PlayerView, action_type: str, example: str) -> Action:
+    matches = [a for a in view.legal if a.type == action_type]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        return Action(action_type, view.seat)  # the session explains why it is not legal
+    options = ", ".join(action_command(a) for a in matches)
+    raise CommandError(f"请指明 / Say which one ({example}): {options}")
+
+
+class TerminalPresenter:
+    """Prints the table for one human at a terminal; writes PNGs with ``images_dir``."""
+
+    def __init__(
+        self,
+        out: TextIO,
+        user_id: int,
+        *,
+        plain: bool = False,
+        images_dir: Path | None = None,
+    ) -> None:
+        self.out = out
+        self.user_id = user_id
+        self.plain = plain or not glyphs_supported(out)
+        self.images_dir = images_dir
+        self.names: list[str] = []
+        self.hand_shown: int | None = None
+        self.image_errors = 0
+        self.images_written = 0
+        if images_dir is not None:
+            images_dir.mkdir(parents=True, exist_ok=True)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def _remember(self, seats: Sequence[SeatInfo]) -> None:
+        self.names = [f"{info.name}{' (托管 auto)' if info.autoplay else ''}" for info in seats]
+
+    def _write_image(self, name: str, render: Any) -> None:
+        if self.images_dir is None:
+            return
+        try:
+            data = render()
+        except Exception as error:  # an image is a nicety; the game goes on without it
+            self.image_errors += 1
+            if self.image_errors == 1:
+                self.say(f"(图片生成失败 / could not render {name}: {error})")
+            return
+        (self.images_dir / name).write_bytes(data)
+        self.images_written += 1
+
+    # ------------------------------------------------------------------ Presenter
+    async def lobby_changed(self, lobby: LobbyInfo) -> None:
+        if lobby.status == "running":
+            self.say(f"牌局开始 / The match begins: {lobby.variant}, {lobby.num_seats} seats")
+
+    async def table_changed(self, status: TableStatus) -> None:
+        self._remember(status.seats)
+        if status.public.hand_number != self.hand_shown and status.public.phase != "ended":
+            self.hand_shown = status.public.hand_number
+            dealer = _name(self.names, status.public.dealer)
+            self.say("")
+            self.say(
+                f"--- {status.hand_label.zh} 庄 {dealer} / {status.hand_label.en}, dealer {dealer} ---"
+            )
+        for event in status.events:
+            line = event_text(event, self.names, self.plain)
+            if line:
+                self.say("  " + line)
+
+    async def private_hand(self, prompt: PrivatePrompt) -> None:
+        if prompt.user_id != self.user_id or prompt.kind == "idle":
+            return
+        self.show_prompt(prompt)
+
+    def show_prompt(self, prompt: PrivatePrompt) -> None:
+        view = prompt.view
+        self.say("")
+        self.say(table_text(view.public, self.names, self.plain, me=view.seat))
+        self.say(hand_text(view, self.plain))
+        self.say(legal_text(view))
+        stamp = f"{view.public.hand_number:02d}-{prompt.turn_id:05d}"
+        if self.images_dir is not None:
+            from render import render_hand, render_table
+
+            names = list(self.names)
+            self._write_image(
+                f"{stamp}-table.png",
+                lambda: render_table(view.public, names=names, perspective=view.seat),
+            )
+            self._write_image(f"{stamp}-hand.png", lambda: render_hand(view, names=names))
+
+    async def hand_result(self, status: TableStatus, result: HandResult, points: list[int]) -> None:
+        self._remember(status.seats)
+        for event in status.events:
+            line = event_text(event, self.names, self.plain)
+            if line:
+                self.say("  " + line)
+        self.say("")
+        self.say(result_text(result, self.names, points, self.plain))
+        if self.images_dir is not None:
+            from render import render_result
+
+            names = list(self.names)
+            self._write_image(
+                f"{status.public.hand_number:02d}-result.png",
+                lambda: render_result(status.public, result, names=names),
+            )
+
+    async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
+        self._remember(status.seats)
+        self.say("")
+        self.say("== 终局 / Match over ==")
+        for seat, name in enumerate(self.names):
+            self.say(f"    {name}: {totals[seat]:+d} 分 units, {points[seat]:+d} 点 points")
+
+    async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        self.say(f"* {text.both()}")
+
+    async def error(self, user_id: int, text: Text) -> None:
+        if user_id == self.user_id:
+            self.say(f"! {text.both()}")
+
+
+__all__ = [
+    "HELP",
+    "Command",
+    "CommandError",
+    "TerminalPresenter",
+    "action_command",
+    "event_text",
+    "hand_text",
+    "legal_text",
+    "parse_command",
+    "result_text",
+    "table_text",
+    "tile_glyph",
+    "tile_plain",
+    "tile_text",
+    "tiles_text",
+]

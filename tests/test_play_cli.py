@@ -1,0 +1,195 @@
+"""``mahjong-bot play`` driven through stdin, and the terminal's parser and text rendering."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.commands import play as play_command
+from bot.terminal import (
+    Command,
+    CommandError,
+    action_command,
+    parse_command,
+    tile_glyph,
+    tile_plain,
+    tiles_text,
+)
+from engine.match import Match
+from engine.tiles import parse_tile
+from engine.types import CHOW, DISCARD, KONG, PASS, Action
+from engine.views import PlayerView
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _args(tmp_path: Path, **overrides: object) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    play_command.add_arguments(parser)
+    args = parser.parse_args(
+        ["--seed", "3", "--db", str(tmp_path / "play.db"), "--ai-level", "easy", "--name", "Me"]
+    )
+    for key, value in overrides.items():
+        setattr(args, key, value)
+    return args
+
+
+def _play(args: argparse.Namespace, stdin_text: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = asyncio.run(play_command.play(args, io.StringIO(stdin_text), out))
+    return code, out.getvalue()
+
+
+def _db_rows(path: Path, query: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(path) as connection:
+        return connection.execute(query).fetchall()
+
+
+def test_whole_match_through_stdin_of_the_console_script(tmp_path: Path) -> None:
+    """A real process, fed only empty lines (each one the timeout default) and a few
+    typed commands, plays a whole match and records it in the SQLite file."""
+    db = tmp_path / "play.db"
+    lines = ["help", "hand", "nonsense", "d 9z", "pass", *[""] * 3000]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "play",
+            "--seed",
+            "5",
+            "--db",
+            str(db),
+            "--ai-level",
+            "easy",
+            "--name",
+            "Me",
+        ],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    out = completed.stdout
+    assert completed.returncode == 0, completed.stderr
+    assert "命令 Commands:" in out  # help
+    assert "Unknown command 'nonsense'" in out
+    assert "Invalid tile" in out
+    assert "终局 / Match over" in out
+    assert "🀇" in out or "🀙" in out or "🀐" in out  # Unicode tiles by default
+    ((status,),) = _db_rows(db, "SELECT status FROM games")
+    assert status == "finished"
+    (hands,) = _db_rows(db, "SELECT COUNT(DISTINCT hand_number) FROM ledger WHERE kind = 'hand'")
+    assert hands[0] >= 4
+    ((balance,),) = _db_rows(db, "SELECT balance FROM balances WHERE user_id = 1")
+    ((net,),) = _db_rows(
+        db, "SELECT COALESCE(SUM(points), 0) FROM ledger WHERE user_id = 1 AND kind = 'hand'"
+    )
+    assert balance == 1000 + net
+    assert f"Your balance: {balance}" in out
+    # Every hand's itemised result was shown.
+    assert out.count("输赢 Points:") == hands[0]
+
+
+def test_end_of_input_ends_cleanly(tmp_path: Path) -> None:
+    args = _args(tmp_path, plain=True)
+    code, out = _play(args, "\n\n\n")
+    assert code == 0
+    assert "End of input" in out
+    assert "Your balance: 1000" in out
+    assert "🀇" not in out
+    ((status,),) = _db_rows(tmp_path / "play.db", "SELECT status FROM games")
+    assert status == "abandoned"
+
+
+def test_typed_move_then_quit(tmp_path: Path) -> None:
+    args = _args(tmp_path, plain=True)
+    code, out = _play(args, "d 1m\nquit\n")
+    assert code == 0 and "Quit" in out
+    # "d 1m" was either played (a line in the log) or refused with the reason.
+    assert "Me 打 discards 1m" in out or "not legal now: discard 1m" in out
+    ((status,),) = _db_rows(tmp_path / "play.db", "SELECT status FROM games")
+    assert status == "abandoned"
+
+
+def test_images_are_written(tmp_path: Path) -> None:
+    images = tmp_path / "png"
+    args = _args(tmp_path, images=images, plain=True)
+    code, _ = _play(args, "\n\n")
+    assert code == 0
+    written = sorted(images.glob("*.png"))
+    assert any(p.name.endswith("-hand.png") for p in written)
+    assert any(p.name.endswith("-table.png") for p in written)
+    for path in written:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bad_options_exit_2(tmp_path: Path) -> None:
+    args = _args(tmp_path, seats=3)  # Jiaxing is four-handed
+    code, _ = _play(args, "")
+    assert code == 2
+
+
+# ---------------------------------------------------------------------------- parser
+
+
+def _turn_view() -> PlayerView:
+    match = Match("jiaxing", None, 3)
+    return match.player_view(match.round.current_seat)  # type: ignore[arg-type]
+
+
+def test_parse_discards_and_specials() -> None:
+    view = _turn_view()
+    tile = next(a.tile for a in view.legal if a.type == DISCARD)
+    assert tile is not None
+    for text in (f"d {tile_plain(tile)}", f"discard {tile_plain(tile)}", tile_plain(tile)):
+        assert parse_command(text, view) == Action(DISCARD, view.seat, tile=tile)
+    assert parse_command("", view) == Command("default")
+    assert parse_command("  HELP ", view) == Command("help")
+    assert parse_command("quit", view) == Command("quit")
+    assert parse_command("pass", view) == Action(PASS, view.seat)
+    assert parse_command("d E", view) == Action(DISCARD, view.seat, tile=parse_tile("1z"))
+    assert parse_command("chow 543m", view) == Action(
+        CHOW, view.seat, tiles=(parse_tile("3m"), parse_tile("4m"), parse_tile("5m"))
+    )
+    assert parse_command("kong 5m", view) == Action(KONG, view.seat, tile=parse_tile("5m"))
+    with pytest.raises(CommandError):
+        parse_command("d", view)
+    with pytest.raises(CommandError):
+        parse_command("d 0m", view)
+    with pytest.raises(CommandError):
+        parse_command("dance", view)
+
+
+def test_commands_round_trip_through_the_parser() -> None:
+    view = _turn_view()
+    for action in view.legal:
+        assert parse_command(action_command(action), view) == action
+
+
+def test_tile_glyphs_and_plain_letters() -> None:
+    assert [tile_glyph(parse_tile(t)) for t in ("1m", "9m", "1p", "1s", "E", "P", "F", "C")] == [
+        "🀇",
+        "🀏",
+        "🀙",
+        "🀐",
+        "🀀",
+        "🀆",
+        "🀅",
+        "🀄",
+    ]
+    assert tiles_text([0, 27, 33], plain=True) == "1m E C"
+    for kind in range(34):
+        assert parse_tile(tile_plain(kind)) == kind
