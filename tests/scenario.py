@@ -52,7 +52,7 @@ def stage(
     melds: dict[int, list[Meld]] | None = None,
     dealer: int = 0,
     options: dict[str, Any] | None = None,
-    scorer: Callable[[WinContext], HandResult] | None = fake_scorer,
+    scorer: Callable[[WinContext], HandResult] | None = None,
     first_turn: bool = False,
     seed: int = 7,
 ) -> Round:
@@ -66,7 +66,7 @@ def stage(
     - ``live``: the number of drawable tiles left (the rest of the unplaced tiles go to
       the rivers so that nothing is lost).
     - ``first_turn``: nobody has discarded yet (heavenly/earthly hand positions).
-    ``scorer`` None uses the real scoring.
+    ``scorer`` None (the default) is the real scoring; ``fake_scorer`` accepts any shape.
     """
     round_ = Round(
         variant,

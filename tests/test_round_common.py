@@ -4,7 +4,7 @@ priority, kongs and replacement draws, wilds in claims, illegal actions, timeout
 from __future__ import annotations
 
 import pytest
-from scenario import act, event_types, fake_scorer, meld, stage, types_of
+from scenario import act, event_types, meld, stage, types_of
 
 from engine.round import IllegalAction, Round, events_for
 from engine.tiles import parse_tile, parse_tiles
@@ -24,7 +24,7 @@ CONTEST = [
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_deal_gives_dealer_fourteen_and_marks_the_fourteenth_as_drawn(variant: str) -> None:
-    round_ = Round(variant, seed=11, dealer=2, scorer=fake_scorer)
+    round_ = Round(variant, seed=11, dealer=2)
     assert [sum(hand) for hand in round_.hands] == [13, 13, 14, 13]
     assert round_.phase == "turn" and round_.current_seat == 2
     drawn = round_.drawn[2]
@@ -36,7 +36,7 @@ def test_deal_gives_dealer_fourteen_and_marks_the_fourteenth_as_drawn(variant: s
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_only_the_seat_in_turn_has_actions_and_it_may_discard_any_held_kind(variant: str) -> None:
-    round_ = Round(variant, seed=3, scorer=fake_scorer)
+    round_ = Round(variant, seed=3)
     held = {kind for kind in range(34) if round_.hands[0][kind]}
     discards = {a.tile for a in round_.legal_actions(0) if a.type == "discard"}
     assert discards == held

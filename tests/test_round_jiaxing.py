@@ -4,9 +4,10 @@ draw, first-draw flags and the flee penalty."""
 
 from __future__ import annotations
 
-from scenario import act, event_types, fake_scorer, meld, stage, types_of
+from scenario import act, event_types, meld, stage, types_of
 
 from engine.round import Round
+from engine.scoring import score_hand
 from engine.tiles import parse_tile
 from engine.types import HandResult, WinContext
 
@@ -21,7 +22,7 @@ NEUTRAL = [
 class Recorder:
     """A scorer that remembers every context it was asked about."""
 
-    def __init__(self, inner=fake_scorer) -> None:
+    def __init__(self, inner=score_hand) -> None:
         self.inner = inner
         self.contexts: list[WinContext] = []
 
@@ -173,7 +174,7 @@ def test_no_rob_on_a_pair_wait_with_a_wild_real_scoring() -> None:
 # ---------------------------------------------------------------- three-claim liability
 
 
-def _santan_position(claims_so_far: int, scorer=fake_scorer, **kwargs) -> Round:
+def _santan_position(claims_so_far: int, scorer=None, **kwargs) -> Round:
     """Seat 1 has claimed ``claims_so_far`` melds from seat 0; seat 0 discards 5m next,
     which seat 1 can chow (46m) and nobody else can claim. Seat 2 could chow seat 1's
     8p with its 67p."""

@@ -5,8 +5,10 @@ kind, robbing a kong and 2/3-seat tables."""
 from __future__ import annotations
 
 import pytest
-from scenario import act, event_types, fake_scorer, meld, stage, types_of
+from scenario import act, event_types, meld, stage, types_of
 
+from engine.round import Round
+from engine.scoring import score_hand
 from engine.tiles import WHITE, parse_tile, parse_tiles
 from engine.types import HandResult, WinContext
 
@@ -20,7 +22,7 @@ ALSO_WAITS_5M = "5m123s456s789p111z"  # three sets, a pung of East and 5m: waits
 
 
 class Recorder:
-    def __init__(self, inner=fake_scorer) -> None:
+    def __init__(self, inner=score_hand) -> None:
         self.inner = inner
         self.contexts: list[WinContext] = []
 
@@ -64,7 +66,7 @@ def test_pung_goes_through_when_the_winner_passes_and_locks_the_skipped_win() ->
     assert round_.player_view(1).skipped_win == (parse_tile("5m"),)
 
 
-def _two_winners(priority: str | None, scorer=fake_scorer):
+def _two_winners(priority: str | None) -> Round:
     options = {"multi_win_priority": priority} if priority else None
     # Dealer 0; seat 2 discards 5m; seats 1 and 3 can both win on it.
     return stage(
@@ -72,7 +74,6 @@ def _two_winners(priority: str | None, scorer=fake_scorer):
         [IDLE, WAITS_5M, DISCARDER, ALSO_WAITS_5M],
         turn=2,
         options=options,
-        scorer=scorer,
     )
 
 
@@ -114,7 +115,7 @@ def test_later_winner_wins_when_the_earlier_passes() -> None:
 # ---------------------------------------------------------------- skipped win 过胡
 
 
-def _lock_position():
+def _lock_position() -> Round:
     """Seat 2 waits on 5m; seat 0 discards 5m, seat 2 passes; seat 1 then draws 5m and
     discards it too. The last 5m is the next draw after seat 1's."""
     round_ = stage(

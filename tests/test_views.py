@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from scenario import act, fake_scorer, meld, stage
+from scenario import act, meld, stage
 
 from engine.match import Match
 from engine.round import Round
@@ -21,7 +21,7 @@ CONTEST = [
 
 
 def test_dealer_view_shows_the_fourteenth_tile_apart() -> None:
-    round_ = Round("taizhou", seed=21, scorer=fake_scorer)
+    round_ = Round("taizhou", seed=21)
     view = round_.player_view(0)
     assert view.drawn == round_.drawn[0]
     assert len(view.concealed) == 13 and list(view.concealed) == sorted(view.concealed)
@@ -32,7 +32,7 @@ def test_dealer_view_shows_the_fourteenth_tile_apart() -> None:
 
 
 def test_public_view_holds_counts_not_tiles() -> None:
-    round_ = Round("jiaxing", seed=22, scorer=fake_scorer)
+    round_ = Round("jiaxing", seed=22)
     public = round_.public_view()
     assert [seat.concealed_count for seat in public.seats] == [14, 13, 13, 13]
     assert public.phase == "turn" and public.current_seat == 0 and public.waiting_on == (0,)

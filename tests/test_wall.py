@@ -4,7 +4,6 @@ each variant's reserve, 2/3/4 seats and Taizhou's ``remove_suits``."""
 from __future__ import annotations
 
 import pytest
-from scenario import fake_scorer
 
 from engine.round import Round
 from engine.wall import Wall, tile_kinds_in_play
@@ -73,7 +72,7 @@ def test_remove_suits_drops_characters_then_bamboo(remove_suits: int, kinds: int
 
 
 def test_jiaxing_deal_reserve_zero_dealer_fourteen_wild_is_indicator() -> None:
-    round_ = Round("jiaxing", seed=5, scorer=fake_scorer)
+    round_ = Round("jiaxing", seed=5)
     assert [sum(hand) for hand in round_.hands] == [14, 13, 13, 13]
     assert round_.wall.reserve == 0
     assert round_.tiles_left == 136 - 53 - 1
@@ -86,18 +85,18 @@ def test_jiaxing_deal_reserve_zero_dealer_fourteen_wild_is_indicator() -> None:
 
 
 def test_taizhou_reserve_is_sixteen() -> None:
-    round_ = Round("taizhou", seed=5, scorer=fake_scorer)
+    round_ = Round("taizhou", seed=5)
     assert round_.wall.reserve == 16
     assert round_.tiles_left == 136 - 53 - 1 - 16
 
 
 def test_reserve_tiles_option_changes_the_reserve() -> None:
-    assert Round("jiaxing", {"reserve_tiles": 10}, seed=1, scorer=fake_scorer).wall.reserve == 10
-    assert Round("taizhou", {"reserve_tiles": 0}, seed=1, scorer=fake_scorer).wall.reserve == 0
+    assert Round("jiaxing", {"reserve_tiles": 10}, seed=1).wall.reserve == 10
+    assert Round("taizhou", {"reserve_tiles": 0}, seed=1).wall.reserve == 0
 
 
 def test_wild_copies_four_keeps_the_indicator_in_the_wall() -> None:
-    round_ = Round("taizhou", {"wild_copies": 4}, seed=5, scorer=fake_scorer)
+    round_ = Round("taizhou", {"wild_copies": 4}, seed=5)
     assert round_.wall.indicator_in_wall
     assert len(round_.wall.tiles) == 136 - 53
     assert all(count == 4 for count in round_.tile_census())
@@ -105,7 +104,7 @@ def test_wild_copies_four_keeps_the_indicator_in_the_wall() -> None:
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_taizhou_deals_two_three_or_four_seats(seats: int) -> None:
-    round_ = Round("taizhou", seed=9, seats=seats, dealer=seats - 1, scorer=fake_scorer)
+    round_ = Round("taizhou", seed=9, seats=seats, dealer=seats - 1)
     sizes = [sum(hand) for hand in round_.hands]
     assert sizes[seats - 1] == 14 and sorted(sizes)[:-1] == [13] * (seats - 1)
     assert round_.drawn[seats - 1] is not None
@@ -113,7 +112,7 @@ def test_taizhou_deals_two_three_or_four_seats(seats: int) -> None:
 
 
 def test_taizhou_remove_suits_round_census_counts_only_kinds_in_play() -> None:
-    round_ = Round("taizhou", {"remove_suits": 2}, seed=2, seats=2, scorer=fake_scorer)
+    round_ = Round("taizhou", {"remove_suits": 2}, seed=2, seats=2)
     census = round_.tile_census()
     assert all(census[kind] == 4 for kind in tile_kinds_in_play(2))
     assert sum(census) == 64
@@ -126,5 +125,5 @@ def test_jiaxing_is_four_seats_only() -> None:
 
 def test_too_few_tiles_for_the_deal_and_reserve_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="not enough tiles: 64 tiles, 54 dealt and 16"):
-        Round("taizhou", {"remove_suits": 2}, seed=1, seats=4, scorer=fake_scorer)
+        Round("taizhou", {"remove_suits": 2}, seed=1, seats=4)
     assert Round("taizhou", {"remove_suits": 2}, seed=1, seats=3).tiles_left == 7
