@@ -270,21 +270,34 @@ class Round:
             hands.append(PlayerHand(concealed=tuple(tiles), melds=tuple(self.melds[seat])))
         return tuple(hands)
 
-    def _tenpai_seats(self) -> frozenset[int]:
+    def waits(self, seat: int) -> list[int]:
+        """Kinds that would complete ``seat``'s 3n+1 concealed tiles (empty otherwise).
+
+        Taizhou: a White may stand for the wild kind, so every reading of the Whites
+        counts, exactly as when a win is checked.
+        """
         from .shapes import waits_counts
 
-        waiting = set()
-        for seat in range(self.num_seats):
-            counts = list(self.hands[seat])
-            if sum(counts) % 3 != 1:
-                continue
-            wilds = 0
-            if self.wild is not None:
-                wilds = counts[self.wild]
-                counts[self.wild] = 0
-            if waits_counts(counts, wilds, self.wild):
-                waiting.add(seat)
-        return frozenset(waiting)
+        counts = list(self.hands[seat])
+        if sum(counts) % 3 != 1:
+            return []
+        wilds = 0
+        if self.wild is not None:
+            wilds = counts[self.wild]
+            counts[self.wild] = 0
+        seven = bool(self.options.allow_seven_pairs) and not self.melds[seat]
+        found = set(waits_counts(counts, wilds, self.wild, seven))
+        if self._white_can_stand_for(self.wild or 0) and counts[WHITE]:
+            assert self.wild is not None
+            for as_wild_kind in range(1, counts[WHITE] + 1):
+                trial = list(counts)
+                trial[WHITE] -= as_wild_kind
+                trial[self.wild] += as_wild_kind
+                found.update(waits_counts(trial, wilds, self.wild, seven))
+        return sorted(found)
+
+    def _tenpai_seats(self) -> frozenset[int]:
+        return frozenset(seat for seat in range(self.num_seats) if self.waits(seat))
 
     def _win_context(
         self, seat: int, by: str, tile: int, from_seat: int | None, final: bool
@@ -846,21 +859,12 @@ class Round:
         )
 
     def player_view(self, seat: int, public: PublicView | None = None) -> PlayerView:
-        from .shapes import waits_counts
-
         counts = list(self.hands[seat])
         drawn = self.drawn[seat] if self.phase == TURN and self.current_seat == seat else None
         if drawn is not None:
             counts[drawn] -= 1
         concealed = tuple(from_counts(counts))
-        waits: tuple[int, ...] = ()
-        if sum(self.hands[seat]) % 3 == 1:
-            natural = list(self.hands[seat])
-            wilds = 0
-            if self.wild is not None:
-                wilds = natural[self.wild]
-                natural[self.wild] = 0
-            waits = tuple(waits_counts(natural, wilds, self.wild))
+        waits = tuple(self.waits(seat))
         claim_tile = self.window.tile if self.window is not None else None
         return PlayerView(
             seat=seat,

@@ -306,3 +306,13 @@ def test_remove_suits_table_keeps_its_census() -> None:
     assert sum(census) == 64 and census[0] == 0 and census[20] == 0
     with pytest.raises(ValueError, match="no copy"):
         stage("taizhou", ["5m111p234p567p789p1z", IDLE], options={"remove_suits": 1})
+
+
+def test_waits_count_white_standing_for_the_wild_kind() -> None:
+    hand = "4m5z111p222p333p44p"  # 13 tiles: 4m and White make a chow only as 4m-5m
+    others = ["1s3s5s7s1m3m2z3z4z6z1z1z1z9s", IDLE, PUNGS_5M.replace("55m", "66s")]
+    round_ = stage("taizhou", [others[0], hand, *others[1:]], wild="5m")
+    assert set(parse_tiles("3m6m")) <= set(round_.player_view(1).waits)
+    assert 1 in round_._tenpai_seats()
+    jiaxing = stage("jiaxing", [others[0], hand, *others[1:]], wild="5m")
+    assert jiaxing.player_view(1).waits == ()
