@@ -91,6 +91,7 @@ class _Window:
     options: dict[int, list[Action]]
     responses: dict[int, Action] = field(default_factory=dict)
     final: bool = False  # Taizhou: the discard after the last drawable tile
+    opened_at: int = 0  # turn_id when the window opened: wins are scored as offered then
 
 
 @dataclass
@@ -357,9 +358,18 @@ class Round:
         return False
 
     def _scored_win(
-        self, seat: int, by: str, tile: int, from_seat: int | None, final: bool = False
+        self,
+        seat: int,
+        by: str,
+        tile: int,
+        from_seat: int | None,
+        final: bool = False,
+        at: int | None = None,
     ) -> HandResult | None:
-        key = (self.turn_id, seat, by, tile, from_seat, final)
+        """The scored win if it is legal. ``at`` names the turn_id whose position is meant:
+        a window's win is scored as it stood when the window opened (the discard not yet
+        counted as seen), not after the answers that closed it."""
+        key = (self.turn_id if at is None else at, seat, by, tile, from_seat, final)
         if key not in self._win_cache:
             extra = tile if by != "self_draw" else None
             if not self._shape_ok(seat, extra):
@@ -533,7 +543,9 @@ class Round:
             else:
                 self._next_draw((seat + 1) % self.num_seats, events)
             return
-        self.window = _Window(tile=tile, from_seat=seat, options=options, final=final)
+        self.window = _Window(
+            tile=tile, from_seat=seat, options=options, final=final, opened_at=self.turn_id
+        )
         self.phase = CLAIM
         self.current_seat = None
         events.append(
@@ -552,7 +564,9 @@ class Round:
                         robbers[other] = [Action(WIN, other), Action(PASS, other)]
                 events.append({"type": "added_kong", "seat": seat, "tile": kind_str(kind)})
                 if robbers:
-                    self.window = _Window(tile=kind, from_seat=seat, options=robbers)
+                    self.window = _Window(
+                        tile=kind, from_seat=seat, options=robbers, opened_at=self.turn_id
+                    )
                     self.rob_meld_index = index
                     self.phase = ROB_KONG
                     self.current_seat = None
@@ -661,7 +675,9 @@ class Round:
                     self.skipped_win[seat].add(window.tile)
         if best is not None and best.type == WIN:
             by = "rob_kong" if rob else "discard"
-            result = self._scored_win(best.seat, by, window.tile, window.from_seat, window.final)
+            result = self._scored_win(
+                best.seat, by, window.tile, window.from_seat, window.final, at=window.opened_at
+            )
             assert result is not None
             if not rob:
                 self.discards[window.from_seat][-1].claimed = True

@@ -316,3 +316,20 @@ def test_waits_count_white_standing_for_the_wild_kind() -> None:
     assert 1 in round_._tenpai_seats()
     jiaxing = stage("jiaxing", [others[0], hand, *others[1:]], wild="5m")
     assert jiaxing.player_view(1).waits == ()
+
+
+def test_winning_discard_is_not_yet_seen_when_the_win_is_scored() -> None:
+    """Live-dragon liability needs the kinds seen *before* the winning discard: the
+    context scored when the window closes must be the one that offered the win."""
+    recorder = Recorder()
+    round_ = stage(
+        "taizhou",
+        ["7z111p234p567p789p1z", "1112223334447z", IDLE, "1m3m5m7m1s3s5s7s2z3z4z5z6z"],
+        scorer=recorder,
+    )
+    act(round_, "discard", 0, "7z")
+    act(round_, "win", 1)
+    ctx = recorder.contexts[-1]
+    assert ctx.win.tile == parse_tile("7z") and ctx.winner == 1
+    assert parse_tile("7z") not in ctx.seen_before
+    assert ctx.tenpai is not None and 1 in ctx.tenpai
