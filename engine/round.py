@@ -934,4 +934,36 @@ class Round:
             "skipped": [sorted(s) for s in self.skipped_win],
             "turn_id": self.turn_id,
             "result": self.result.to_json() if self.result else None,
+            # Everything else that steers what happens next, so that two states that
+            # compare equal really are the same position.
+            "indicator": self.indicator,
+            "wild": self.wild,
+            "dice": list(self.wall.dice),
+            "after_claim": self.after_claim,
+            "after_kong": self.after_kong,
+            "has_discarded": list(self.has_discarded),
+            "any_claim": self.any_claim,
+            "last_discard": list(self.last_discard) if self.last_discard else None,
+            "claim_counts": sorted([t, d, n] for (t, d), n in self.claim_counts.items()),
+            "window": self._window_snapshot(),
+            "santan_pending": sorted(self.santan.pending) if self.santan else None,
+            "carried_fan": self.carried_fan,
+            "seen": sorted(self.seen),
+        }
+
+    def _window_snapshot(self) -> dict[str, Any] | None:
+        window = self.window
+        if window is None:
+            return None
+        return {
+            "tile": window.tile,
+            "from": window.from_seat,
+            "final": window.final,
+            "options": {
+                str(seat): [a.to_json() for a in actions]
+                for seat, actions in sorted(window.options.items())
+            },
+            "responses": {
+                str(seat): action.to_json() for seat, action in sorted(window.responses.items())
+            },
         }
