@@ -333,3 +333,42 @@ def test_winning_discard_is_not_yet_seen_when_the_win_is_scored() -> None:
     assert ctx.win.tile == parse_tile("7z") and ctx.winner == 1
     assert parse_tile("7z") not in ctx.seen_before
     assert ctx.tenpai is not None and 1 in ctx.tenpai
+
+
+@pytest.mark.parametrize(("priority", "winner"), [("from_dealer", 3), ("after_discarder", 1)])
+def test_two_kong_robbers_follow_multi_win_priority(priority: str, winner: int) -> None:
+    # Dealer 2; seat 0 adds to its 5p pung; seats 1 and 3 can both rob it.
+    round_ = stage(
+        "taizhou",
+        ["5p123m456m78m56z", "34p111p222p888p99p", IDLE.replace("2p", "3s"), "67p111z222z333z44z"],
+        melds={0: [meld("pung", "555p", from_seat=3)]},
+        drawn="5p",
+        dealer=2,
+        options={"multi_win_priority": priority},
+    )
+    act(round_, "kong", 0, "5p")
+    assert round_.waiting_on == (1, 3)
+    loser = 4 - winner
+    act(round_, "win", loser)
+    assert round_.phase == "rob_kong" and round_.waiting_on == (winner,)
+    act(round_, "win", winner)
+    assert round_.result is not None and round_.result.winner == winner
+
+
+def test_claiming_a_pung_instead_of_winning_leaves_no_lock() -> None:
+    round_ = stage("taizhou", [DISCARDER, IDLE, "55m111z222z333z44z", "1m3m7m1s3s5s7s2z3z4z6z6z7z"])
+    act(round_, "discard", 0, "5m")
+    assert types_of(round_.legal_actions(2)) == {"win", "pung", "pass"}
+    act(round_, "pung", 2)
+    assert round_.melds[2][0].type == "pung" and round_.skipped_win[2] == set()
+
+
+def test_a_seat_that_answered_chow_while_it_could_win_is_locked_when_a_pung_takes_it() -> None:
+    hands = [DISCARDER, "46m111s222s333s77z", "55m99p4s6s8s2z3z4z6z1m3m", IDLE]
+    round_ = stage("taizhou", hands)
+    act(round_, "discard", 0, "5m")
+    assert {"win", "chow"} <= types_of(round_.legal_actions(1))
+    act(round_, "chow", 1, tiles="456m")
+    act(round_, "pung", 2)
+    assert round_.melds[2][0].type == "pung"
+    assert round_.skipped_win[1] == {parse_tile("5m")}
