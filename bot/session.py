@@ -1202,14 +1202,17 @@ class TableManager:
         claim_timeout: float | None = None,
         ai_fill: bool = True,
         seed: int | None = None,
+        seat_host: bool = True,
     ) -> TableSession:
+        """Open a lobby in ``channel_id``. With ``seat_host=False`` the host runs the
+        table without a seat (an all-AI exhibition, the benchmark)."""
         settings = await self.store.get_settings(guild_id)
         variant = variant or settings.default_variant
         if self.by_channel(channel_id) is not None:
             raise SessionError(
                 Text("这个频道已经有一张桌了", "This channel already has an open table")
             )
-        if self.table_of_user(host_user_id) is not None:
+        if seat_host and self.table_of_user(host_user_id) is not None:
             raise SessionError(
                 Text("你已经在另一张桌上", "You are already seated at another table")
             )
@@ -1239,7 +1242,7 @@ class TableManager:
         claim = float(claim_timeout if claim_timeout is not None else settings.claim_timeout)
         _check_range("出牌限时", "discard timeout", discard, DISCARD_TIMEOUT_RANGE)
         _check_range("吃碰限时", "claim timeout", claim, CLAIM_TIMEOUT_RANGE)
-        if not await self.store.can_sit(guild_id, host_user_id):
+        if seat_host and not await self.store.can_sit(guild_id, host_user_id):
             raise SessionError(
                 Text("你的余额不足以入座", "Your balance is below this server's minimum")
             )
@@ -1280,7 +1283,8 @@ class TableManager:
             ai_fill=ai_fill,
             seed=seed,
         )
-        table.players.append(SeatInfo(seat=0, name=host_name, user_id=host_user_id))
+        if seat_host:
+            table.players.append(SeatInfo(seat=0, name=host_name, user_id=host_user_id))
         self._tables[table_id] = table
         self._recent.add(table)
         table._ensure_worker()

@@ -1,0 +1,258 @@
+"""How many tables can one bot process host at human pace?
+
+Setup: N tables, each with four AI seats, in ONE process and one event loop, on the
+SQLite store (a temp file in WAL mode with ``synchronous=NORMAL``: a commit survives a
+killed process, which is what the crash tests demand, but not a power cut; ``--synchronous
+FULL``, the store's default, fsyncs every commit and is bounded by the disk), with the real ``SystemClock`` and ``ai_delay=1.0``: every seat that
+must act is due one second after the previous action, i.e. each table acts about once
+per second, like people do. Tables are started evenly spread over the first second so
+their seconds do not all tick at the same instant (which no real server sees either).
+The presenter counts calls and does nothing else: rendering and Discord I/O are not the
+session's cost.
+
+Per action we measure the latency from its due time to the moment it was stored,
+applied, settled if it ended a hand, and announced to the presenter — the delay a
+player would notice on top of the one-second "thinking" pause. Nothing is compressed:
+a run of ``--seconds`` measures that many real seconds after ``--warmup``.
+
+Reported: p50/p99 latency and actions per second at 100 and 1,000 tables, and the
+largest table count whose p99 stays at or under 100 ms (a step search: doubling up
+from 1,000 or halving down, then a bisection between the last good and first bad
+counts). ``--json`` prints one JSON object on the last line with ``p99_ms_100``,
+``p99_ms_1000``, ``actions_per_s_1000`` and ``max_tables_p99_100ms``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text  # noqa: E402
+from bot.session import SystemClock, TableManager  # noqa: E402
+from data import Store  # noqa: E402
+from engine.types import HandResult  # noqa: E402
+
+GUILD = 1
+
+
+class CountingPresenter:
+    """Counts what it is told; a real presenter's cost is its own benchmark's business."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def lobby_changed(self, lobby: LobbyInfo) -> None:
+        self.calls += 1
+
+    async def table_changed(self, status: TableStatus) -> None:
+        self.calls += 1
+
+    async def private_hand(self, prompt: PrivatePrompt) -> None:
+        self.calls += 1
+
+    async def hand_result(self, status: TableStatus, result: HandResult, points: list[int]) -> None:
+        self.calls += 1
+
+    async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
+        self.calls += 1
+
+    async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        self.calls += 1
+
+    async def error(self, user_id: int, text: Text) -> None:
+        self.calls += 1
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+async def run_tables(
+    tables: int,
+    *,
+    seconds: float,
+    warmup: float,
+    ai_level: str,
+    synchronous: str,
+    variant: str,
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="bench-sessions-") as folder:
+        store = await Store.open(os.path.join(folder, "bench.db"), synchronous=synchronous)
+        presenter = CountingPresenter()
+        manager = TableManager(store, presenter, SystemClock(), ai_delay=1.0, ai_level=ai_level)
+        latencies: list[float] = []
+        window = {"start": float("inf"), "end": float("inf")}
+
+        def observe(table_id: str, due: float, done: float) -> None:
+            if window["start"] <= done <= window["end"]:
+                latencies.append(done - due)
+
+        manager.action_observer = observe
+        loop_start = time.time()
+        sessions = []
+        for index in range(tables):
+            session = await manager.create_table(
+                GUILD,
+                index + 1,
+                10_000 + index,
+                "host",
+                variant=variant,
+                seed=index,
+                seat_host=False,
+            )
+            sessions.append(session)
+        spread = 1.0 / tables
+        # Start evenly over one second.
+        for index, session in enumerate(sessions):
+            target = time.time() + spread
+            await session.start(10_000 + index)
+            delay = target - time.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+        setup_seconds = time.time() - loop_start
+        window["start"] = time.time() + warmup
+        window["end"] = window["start"] + seconds
+        gc.collect()
+        await asyncio.sleep(warmup + seconds)
+        finished = sum(1 for session in sessions if session.status == "finished")
+        await manager.shutdown()
+        await store.close()
+    return {
+        "tables": tables,
+        "actions": len(latencies),
+        "actions_per_s": len(latencies) / seconds,
+        "p50_ms": _percentile(latencies, 0.50) * 1000,
+        "p99_ms": _percentile(latencies, 0.99) * 1000,
+        "max_ms": (max(latencies) if latencies else float("nan")) * 1000,
+        "mean_ms": (statistics.fmean(latencies) if latencies else float("nan")) * 1000,
+        "setup_s": setup_seconds,
+        "matches_finished": finished,
+    }
+
+
+def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    row = asyncio.run(
+        run_tables(
+            tables,
+            seconds=args.seconds,
+            warmup=args.warmup,
+            ai_level=args.ai_level,
+            synchronous=args.synchronous,
+            variant=args.variant,
+        )
+    )
+    print(
+        f"{row['tables']:>6} tables  {row['actions_per_s']:>8.1f} actions/s  "
+        f"p50 {row['p50_ms']:>8.2f} ms  p99 {row['p99_ms']:>8.2f} ms  "
+        f"max {row['max_ms']:>8.2f} ms  (setup {row['setup_s']:.1f} s)",
+        flush=True,
+    )
+    return row
+
+
+def search_max(args: argparse.Namespace, known: dict[int, dict[str, Any]], limit_ms: float) -> int:
+    """Largest table count with p99 <= limit_ms: step by doubling/halving, then bisect."""
+
+    def ok(count: int) -> bool:
+        if count not in known:
+            known[count] = measure(count, args)
+        return known[count]["p99_ms"] <= limit_ms
+
+    good, bad = 0, None
+    count = 1000
+    while True:
+        if ok(count):
+            good = count
+            if count >= args.max_tables:
+                return good
+            count = min(args.max_tables, count * 2)
+            if bad is not None and count >= bad:
+                break
+        else:
+            bad = count
+            if count <= 100 or good:
+                break
+            count //= 2
+    if bad is None:
+        return good
+    lo, hi = good, bad
+    for _ in range(args.bisect_steps):
+        if hi - lo <= max(25, lo // 20):
+            break
+        mid = (lo + hi) // 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="JSON summary on the last line")
+    parser.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run")
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--ai-level", choices=("easy", "normal"), default="easy")
+    parser.add_argument("--variant", choices=("jiaxing", "taizhou"), default="jiaxing")
+    parser.add_argument(
+        "--synchronous",
+        choices=("FULL", "NORMAL"),
+        default="NORMAL",
+        help="SQLite durability: NORMAL (WAL, survives a killed process; the default here) "
+        "or FULL (the store's default: an fsync per commit, ~220 commits/s on this disk)",
+    )
+    parser.add_argument("--max-tables", type=int, default=8000)
+    parser.add_argument("--bisect-steps", type=int, default=3)
+    parser.add_argument("--no-search", action="store_true", help="only 100 and 1,000 tables")
+    args = parser.parse_args(argv)
+
+    print(
+        f"bench_sessions: 4 AI seats per table ({args.ai_level}), {args.variant}, one action per "
+        f"table per second, SQLite synchronous={args.synchronous}, {args.seconds:g} s measured "
+        f"after {args.warmup:g} s warm-up",
+        flush=True,
+    )
+    known: dict[int, dict[str, Any]] = {}
+    for count in (100, 1000):
+        known[count] = measure(count, args)
+    best = None if args.no_search else search_max(args, known, 100.0)
+    summary = {
+        "p50_ms_100": round(known[100]["p50_ms"], 3),
+        "p99_ms_100": round(known[100]["p99_ms"], 3),
+        "actions_per_s_100": round(known[100]["actions_per_s"], 1),
+        "p50_ms_1000": round(known[1000]["p50_ms"], 3),
+        "p99_ms_1000": round(known[1000]["p99_ms"], 3),
+        "actions_per_s_1000": round(known[1000]["actions_per_s"], 1),
+        "max_tables_p99_100ms": best,
+        "ai_level": args.ai_level,
+        "synchronous": args.synchronous,
+        "runs": {
+            str(k): {key: round(v, 3) if isinstance(v, float) else v for key, v in row.items()}
+            for k, row in sorted(known.items())
+        },
+    }
+    print(f"largest table count with p99 <= 100 ms: {best}")
+    if args.json:
+        print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
