@@ -5,12 +5,19 @@ through the same ``Match``/``PlayerView`` API the bot uses, every exception is c
 and counted per hand, and a clean run reports ``errors: 0``. Players are pluggable: a
 player is a function ``choose(view, rng) -> Action`` registered in ``PLAYERS`` under a
 name, and ``--players`` names one per seat, so stronger AI levels only add entries.
+
+The AI levels (``easy``, ``normal``, issue 6) are registered here too, and the report
+then says how each seat fared: wins, mean score per hand with its 95% interval, deal-ins
+(a discard or a robbed kong that another seat won on), the draw rate and how many
+decisions per second the players made. ``--players normal,easy,easy,easy`` measures the
+normal AI against three easy ones.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -20,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.ai import choose_action
 from engine.match import Match
 from engine.types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action
 from engine.variants.options import VARIANTS
@@ -98,8 +106,62 @@ def flush_player(view: PlayerView, rng: random.Random) -> Action:
     return by_type[PASS][0] if PASS in by_type else rng.choice(legal)
 
 
+def easy_ai(view: PlayerView, rng: random.Random) -> Action:
+    return choose_action(view, "easy", rng)
+
+
+def normal_ai(view: PlayerView, rng: random.Random) -> Action:
+    return choose_action(view, "normal", rng)
+
+
 # name -> player. Add stronger players here (e.g. AI levels) to make them selectable.
-PLAYERS: dict[str, Player] = {"simple": flush_player, "random": random_player}
+PLAYERS: dict[str, Player] = {
+    "simple": flush_player,
+    "random": random_player,
+    "easy": easy_ai,
+    "normal": normal_ai,
+}
+
+
+def _player_name(player: Player) -> str:
+    for name, known in PLAYERS.items():
+        if known is player:
+            return name
+    return getattr(player, "__name__", "player")
+
+
+@dataclass
+class SeatStats:
+    """One seat's results over the run; scores are table units per finished hand."""
+
+    player: str
+    wins: int = 0
+    deal_ins: int = 0
+    score_sum: float = 0.0
+    score_squares: float = 0.0
+    hands: int = 0
+
+    def add(self, delta: int) -> None:
+        self.hands += 1
+        self.score_sum += delta
+        self.score_squares += delta * delta
+
+    def to_json(self) -> dict[str, Any]:
+        mean = self.score_sum / self.hands if self.hands else 0.0
+        if self.hands > 1:
+            variance = (self.score_squares - self.hands * mean * mean) / (self.hands - 1)
+            half = 1.96 * math.sqrt(max(0.0, variance) / self.hands)
+        else:
+            half = 0.0
+        return {
+            "player": self.player,
+            "wins": self.wins,
+            "win_rate": round(self.wins / self.hands, 4) if self.hands else 0.0,
+            "mean_score": round(mean, 3),
+            "ci95": [round(mean - half, 3), round(mean + half, 3)],
+            "deal_ins": self.deal_ins,
+            "deal_in_rate": round(self.deal_ins / self.hands, 4) if self.hands else 0.0,
+        }
 
 
 @dataclass
@@ -116,11 +178,22 @@ class Stats:
     wins_by_seat: list[int] = field(default_factory=list)
     error_samples: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    seat_stats: list[SeatStats] = field(default_factory=list)
+    decisions: int = 0
+    decision_seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
+        scored = self.hands - self.errors
         return {
             "variant": self.variant,
-            "seats": self.seats,
+            # Per-seat results in seat order (issue 6); the table size is ``num_seats``.
+            "seats": [seat.to_json() for seat in self.seat_stats],
+            "num_seats": self.seats,
+            "draw_rate": round(self.draws / scored, 4) if scored else 0.0,
+            "decisions": self.decisions,
+            "decisions_per_second": (
+                round(self.decisions / self.decision_seconds, 1) if self.decision_seconds else None
+            ),
             "hands": self.hands,
             "wins": self.wins,
             "draws": self.draws,
@@ -150,7 +223,12 @@ def simulate(
     players = players or [flush_player] * seats
     if len(players) != seats:
         raise ValueError(f"{len(players)} players for {seats} seats")
-    stats = Stats(variant=variant, seats=seats, wins_by_seat=[0] * seats)
+    stats = Stats(
+        variant=variant,
+        seats=seats,
+        wins_by_seat=[0] * seats,
+        seat_stats=[SeatStats(_player_name(player)) for player in players],
+    )
     rngs = [random.Random(f"simulate:{seed}:{seat}") for seat in range(seats)]
     started = time.perf_counter()
     while stats.hands < hands:
@@ -166,12 +244,17 @@ def simulate(
                     stats.error_samples.append(traceback.format_exc(limit=4))
                 break
             stats.hands += 1
+            for seat, delta in enumerate(result.deltas):
+                stats.seat_stats[seat].add(delta)
             if result.winner is None:
                 stats.draws += 1
             else:
                 stats.wins += 1
                 stats.wins_by[result.win_by or "?"] += 1
                 stats.wins_by_seat[result.winner] += 1
+                stats.seat_stats[result.winner].wins += 1
+                if result.win_by in ("discard", "rob_kong") and result.from_seat is not None:
+                    stats.seat_stats[result.from_seat].deal_ins += 1
     stats.seconds = time.perf_counter() - started
     return stats
 
@@ -183,7 +266,11 @@ def _play_hand(match: Match, players: list[Player], rngs: list[random.Random], s
         if not waiting:
             raise RuntimeError(f"nobody to act in phase {match.round.phase}")
         seat = waiting[0]
-        action = players[seat](match.player_view(seat), rngs[seat])
+        view = match.player_view(seat)
+        started = time.perf_counter()
+        action = players[seat](view, rngs[seat])
+        stats.decision_seconds += time.perf_counter() - started
+        stats.decisions += 1
         match.apply(action)
         stats.actions += 1
         if match.hand_number != hand_number:
@@ -202,7 +289,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         default="simple",
-        help=f"one player per seat, comma-separated, or one for all ({', '.join(PLAYERS)})",
+        help=f"one player per seat, comma-separated, or one for all ({', '.join(PLAYERS)}); "
+        "e.g. normal,easy,easy,easy",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -245,9 +333,22 @@ def run(args: argparse.Namespace) -> int:
             ("draws 流局", stats.draws),
             ("errors 错误", stats.errors),
             ("seconds 秒", f"{stats.seconds:.2f} ({data['hands_per_second']} hands/s)"),
+            ("draw rate 流局率", f"{data['draw_rate']:.1%}"),
+            ("decisions/s 决策/秒", data["decisions_per_second"]),
         ]
         for label, value in rows:
             print(f"{label:<14} {value}")
+        print(
+            f"{'seat 座位':<9}{'player 玩家':<12}{'wins 和':>8}{'win% 和率':>11}"
+            f"{'mean 均分':>11}{'95% CI 区间':>22}{'deal-ins 放铳':>15}"
+        )
+        for index, seat in enumerate(data["seats"]):
+            low, high = seat["ci95"]
+            print(
+                f"{index:<9}{seat['player']:<12}{seat['wins']:>8}{seat['win_rate']:>11.1%}"
+                f"{seat['mean_score']:>11.2f}{f'[{low:.2f}, {high:.2f}]':>22}"
+                f"{seat['deal_ins']:>15}"
+            )
         for sample in stats.error_samples:
             print(sample, file=sys.stderr)
     return 1 if stats.errors else 0

@@ -1,0 +1,685 @@
+"""AI players for both rule sets, deciding every action from a ``PlayerView`` alone.
+
+Why a view and never the round: an AI seat sits at the same table as humans (empty seats,
+players on autoplay after three timeouts), so it must not know what a human at its seat
+could not. Everything here is computed from the seat's own tiles and the public table.
+
+How it plays. A hand only pays when it reaches a *target*: in Jiaxing one of the
+qualifying types (flush in one suit with or without honors, all honors, all pungs), in
+Taizhou any shape, worth more as a flush or all pungs. For each target the AI knows the
+shanten with wilds (``engine.shapes``) and, at ``normal``, the tiles that improve it
+counted from what is still unseen. It turns them into a rough chance of completing the
+target with the draws left (a Poisson tail: improvements arrive at rate
+``draws_left × improving_tiles / unseen_tiles``), multiplies by what the target is worth,
+and keeps the discard with the best expected value, minus a penalty for discards that
+feed a three-claim liability (Jiaxing) or a full liability (Taizhou). Claims compare the
+value of the hand after the claim with the value of passing; continue/fold under
+three-claim liability compares how close the AI is with how strong the liable pair looks.
+
+Levels:
+- ``easy``: target-aware shanten-greedy discards with random tie-breaks, no tile
+  efficiency, no defence, claims whenever legal and on target, always continues.
+- ``normal``: all of the above plus efficiency, target values, defence and liability.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .shapes import (
+    ALL_KINDS,
+    HONOR_KINDS,
+    MAN_KINDS,
+    PIN_KINDS,
+    SOU_KINDS,
+    shanten,
+    shanten_pungs,
+    shanten_restricted,
+)
+from .tiles import DRAGONS, GREEN, NUM_KINDS, RED, WHITE
+from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action, Meld
+from .views import PlayerView, SeatView
+
+LEVELS = ("easy", "normal")
+_SUIT_MASKS = (MAN_KINDS, PIN_KINDS, SOU_KINDS)
+_FAR = 8  # shanten beyond which a target is treated as out of reach
+# Weight of one unit of "danger" (a probability-like 0..1) against target value units.
+_FEED_LIABILITY_COST = 2.0  # Jiaxing: handing an opponent its third claim from us
+_FULL_LIABILITY_COST = 4.0  # Taizhou: paying the whole table for a liable discard
+# Typical improving tiles at shanten 0, 1, 2, 3+ (later steps of a plan use these).
+_TYPICAL_OUTS = (6.0, 14.0, 22.0, 28.0)
+_INV_TYPICAL_OUTS = tuple(1.0 / outs for outs in _TYPICAL_OUTS)
+_KONG_BONUS = 1.2  # a kong draws a replacement tile (and scores in Taizhou)
+_FEED_COST = 0.2  # Jiaxing: handing any opponent a claim in the suit it collects
+_DEAL_IN_COST = 0.5  # Taizhou: letting a threatening opponent win now
+# Share of the remaining wall a seat can expect to draw before the hand ends: Jiaxing
+# hands often run long (self-draw only, strict hand types), Taizhou hands end early
+# because any shape wins on any discard.
+_HORIZON = {"jiaxing": 0.8, "taizhou": 0.5}
+
+
+class AIError(ValueError):
+    """The view offers nothing to decide (no legal action for this seat)."""
+
+
+@dataclass(frozen=True)
+class _Target:
+    """A hand the AI can aim for: which kinds it may hold and whether chows are allowed."""
+
+    name: str
+    mask: int  # allowed kinds (bit k = kind k)
+    pungs_only: bool
+    value: float  # rough worth of completing it, in units of a plain/cheap win
+
+
+@dataclass
+class _Table:
+    """What the AI derives once per decision from the view."""
+
+    variant: str
+    seat: int
+    wild: int | None
+    melds: tuple[Meld, ...]
+    unseen: list[int]  # copies per kind not visible to this seat
+    unseen_total: int
+    draws_left: float  # own draws expected before the wall runs out
+    seat_wind: int
+    prevailing_wind: int
+    targets: tuple[_Target, ...]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _split(tiles: Sequence[int], wild: int | None) -> tuple[list[int], int]:
+    counts = [0] * NUM_KINDS
+    wilds = 0
+    for kind in tiles:
+        if kind == wild:
+            wilds += 1
+        else:
+            counts[kind] += 1
+    return counts, wilds
+
+
+def _target_shanten(target: _Target, counts: list[int], wilds: int) -> int:
+    if target.pungs_only:
+        if target.mask == ALL_KINDS:
+            value = shanten_pungs(counts, wilds)
+        else:
+            value = shanten_restricted(counts, wilds, target.mask, pungs_only=True)
+    elif target.mask == ALL_KINDS:
+        value = shanten(counts, wilds)
+    else:
+        value = shanten_restricted(counts, wilds, target.mask)
+    return value if value < _FAR else _FAR
+
+
+def _meld_fits(target: _Target, meld: Meld) -> bool:
+    if target.pungs_only and meld.type == CHOW:
+        return False
+    if not meld.tiles:
+        return True  # another seat's concealed kong: kind hidden (never our own melds)
+    return all(target.mask >> kind & 1 for kind in meld.tiles)
+
+
+def _poisson_at_least(needed: int, rate: float) -> float:
+    """P(Poisson(rate) >= needed): the chance of ``needed`` improvements in time."""
+    if needed <= 0:
+        return 1.0
+    term = math.exp(-rate)
+    below = term
+    for i in range(1, needed):
+        term *= rate / i
+        below += term
+    return max(0.0, 1.0 - below)
+
+
+def _visible_unseen(view: PlayerView) -> list[int]:
+    """4 minus every copy this seat can see: own tiles and melds, every river, every
+    exposed meld (a claimed tile is already counted in its river) and the indicator."""
+    public = view.public
+    seen = [0] * NUM_KINDS
+    for kind in view.all_concealed:
+        seen[kind] += 1
+    seen[public.indicator] += 1
+    for seat_view in public.seats:
+        for discard in seat_view.discards:
+            seen[discard.tile] += 1
+        melds = view.melds if seat_view.seat == view.seat else seat_view.melds
+        for meld in melds:
+            tiles = list(meld.tiles)
+            if meld.white_as is not None and meld.white_as in tiles:
+                tiles.remove(meld.white_as)
+                tiles.append(WHITE)
+            if meld.claimed is not None and meld.claimed in tiles:
+                tiles.remove(meld.claimed)
+            for kind in tiles:
+                seen[kind] += 1
+    return [max(0, 4 - count) for count in seen]
+
+
+def _honor_bonus(counts: list[int], table: _Table) -> float:
+    """Extra worth from honor pungs that score tai (dragons, seat/prevailing wind)."""
+    bonus = 0.0
+    scoring = {RED, GREEN, table.seat_wind}
+    if table.variant == "jiaxing":
+        scoring |= {WHITE, table.prevailing_wind}
+    for kind in scoring:
+        if kind == table.wild:
+            continue
+        held = counts[kind]
+        if held >= 3:
+            bonus += 1.0
+        elif held == 2:
+            bonus += 0.4
+    for meld in table.melds:
+        if meld.type != CHOW and meld.tiles and meld.kind in scoring:
+            bonus += 1.0
+    return bonus
+
+
+def _targets_for(variant: str, counts: list[int], melds: Sequence[Meld]) -> tuple[_Target, ...]:
+    """The targets open to this seat, valued for this hand. Melds already exposed rule
+    some out (a chow ends all pungs; a meld in another suit ends that flush)."""
+    honors_held = any(counts[27:34]) or any(m.kind >= 27 for m in melds if m.tiles)
+    targets: list[_Target] = []
+    if variant == "jiaxing":
+        # Any flush counts (full 4 tai, half 2); all honors 10; all pungs 2.
+        flush_value = 2.0 if honors_held else 3.0
+        for suit, mask in enumerate(_SUIT_MASKS):
+            targets.append(_Target(f"flush{suit}", mask | HONOR_KINDS, False, flush_value))
+        targets.append(_Target("honors", HONOR_KINDS, False, 8.0))
+        targets.append(_Target("pungs", ALL_KINDS, True, 3.0))
+    else:
+        # Taizhou totals in units of a plain win (~20 points): a half flush doubles, a
+        # full flush is worth up to the cap, all pungs adds points and concealed pungs.
+        targets.append(_Target("any", ALL_KINDS, False, 1.0))
+        flush_value = 2.5 if honors_held else 5.0
+        for suit, mask in enumerate(_SUIT_MASKS):
+            targets.append(_Target(f"flush{suit}", mask | HONOR_KINDS, False, flush_value))
+        targets.append(_Target("pungs", ALL_KINDS, True, 1.8))
+    return tuple(t for t in targets if all(_meld_fits(t, m) for m in melds))
+
+
+def _read_table(view: PlayerView, counts: list[int]) -> _Table:
+    public = view.public
+    me = public.seats[view.seat]
+    unseen = _visible_unseen(view)
+    if public.wild is not None:
+        unseen[public.wild] = max(0, unseen[public.wild])
+    active = sum(1 for s in public.seats if not s.folded) or 1
+    return _Table(
+        variant=public.variant,
+        seat=view.seat,
+        wild=public.wild,
+        melds=view.melds,
+        unseen=unseen,
+        unseen_total=max(1, sum(unseen)),
+        draws_left=max(1.0, public.tiles_left / active * _HORIZON[public.variant]),
+        seat_wind=me.seat_wind,
+        prevailing_wind=public.prevailing_wind,
+        targets=_targets_for(public.variant, counts, view.melds),
+    )
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def _improving_kinds(target: _Target, counts: list[int]) -> list[int]:
+    """Kinds worth testing as improving draws: near held tiles, inside the target."""
+    kinds: list[int] = []
+    mask = target.mask
+    for kind in range(NUM_KINDS):
+        if not mask >> kind & 1:
+            continue
+        if counts[kind]:
+            kinds.append(kind)
+        elif target.pungs_only or kind >= 27:
+            continue
+        else:
+            rank = kind % 9
+            low = kind - rank
+            if any(
+                counts[other]
+                for other in range(max(low, kind - 2), min(low + 8, kind + 2) + 1)
+                if other != kind
+            ):
+                kinds.append(kind)
+    return kinds
+
+
+def _ukeire(target: _Target, counts: list[int], wilds: int, current: int, table: _Table) -> int:
+    """Unseen tiles whose draw lowers this target's shanten (wilds always do)."""
+    total = 0
+    unseen = table.unseen
+    for kind in _improving_kinds(target, counts):
+        if kind == table.wild or not unseen[kind]:
+            continue
+        counts[kind] += 1
+        if _target_shanten(target, counts, wilds) < current:
+            total += unseen[kind]
+        counts[kind] -= 1
+    if table.wild is not None and current >= 0:
+        total += unseen[table.wild]
+    return total
+
+
+def _target_values(counts: list[int], table: _Table) -> list[float]:
+    bonus = _honor_bonus(counts, table)
+    if table.variant == "jiaxing":
+        return [t.value + bonus for t in table.targets]
+    return [t.value * (1.0 + 0.8 * bonus) for t in table.targets]
+
+
+def _win_chance(shanten_now: int, improving: float, table: _Table) -> float:
+    """Rough chance to complete a target ``shanten_now + 1`` improvements away in time.
+
+    The first step's rate comes from the tiles that improve the hand now; later steps use
+    typical counts for their shanten (a tenpai hand has fewer outs than a far one), so a
+    wide but slow hand does not beat a narrower hand that is a whole step closer. The
+    steps are then treated as one Poisson process with the same mean time.
+    """
+    steps = shanten_now + 1
+    if steps <= 0:
+        return 1.0
+    inverse = 1.0 / max(improving, 0.5)
+    for later in range(shanten_now):
+        inverse += _INV_TYPICAL_OUTS[later if later < len(_INV_TYPICAL_OUTS) else -1]
+    rate = table.draws_left * steps / (inverse * table.unseen_total)
+    return _poisson_at_least(steps, rate)
+
+
+def _hand_value(
+    counts: list[int], wilds: int, table: _Table, shantens: list[int], precise: bool
+) -> float:
+    """Expected worth of a 3n+1 hand: max over targets of value × P(complete in time).
+
+    Without ``precise`` the first step uses a typical number of outs too (no ukeire),
+    which is what the first pruning pass uses.
+    """
+    values = _target_values(counts, table)
+    best = 0.0
+    for index, target in enumerate(table.targets):
+        current = shantens[index]
+        if current + 1 > _FAR:
+            continue
+        if precise:
+            improving = float(_ukeire(target, counts, wilds, current, table))
+        else:
+            improving = _TYPICAL_OUTS[min(current, len(_TYPICAL_OUTS) - 1)]
+        worth = values[index] * _win_chance(current, improving, table)
+        if worth > best:
+            best = worth
+    return best
+
+
+def _shantens(counts: list[int], wilds: int, table: _Table) -> list[int]:
+    return [_target_shanten(t, counts, wilds) for t in table.targets]
+
+
+# --------------------------------------------------------------------------- defence
+
+
+def _claims_from(melds: Sequence[Meld], discarder: int) -> int:
+    return sum(1 for m in melds if m.from_seat == discarder and not m.concealed)
+
+
+def _apparent_suits(melds: Sequence[Meld]) -> set[int]:
+    return {m.kind // 9 for m in melds if m.tiles and m.kind < 27}
+
+
+_CLAIM_CHANCE = (0.0, 0.0, 0.06, 0.15, 0.25)  # by unseen copies: someone holds a pair
+
+
+def _suit_interest(seat_view: SeatView) -> tuple[float, float, float]:
+    """How likely a seat is collecting each suit, from its melds and what it throws away
+    (Jiaxing players must flush or pung, so a suit they keep discarding is not theirs)."""
+    weights = []
+    discarded = [0, 0, 0]
+    for discard in seat_view.discards:
+        if discard.tile < 27:
+            discarded[discard.tile // 9] += 1
+    melded = [0, 0, 0]
+    for meld in seat_view.melds:
+        if meld.tiles and meld.kind < 27:
+            melded[meld.kind // 9] += 1
+    for suit in range(3):
+        weights.append(math.exp(1.5 * melded[suit] - 0.6 * discarded[suit]))
+    total = sum(weights)
+    return (weights[0] / total, weights[1] / total, weights[2] / total)
+
+
+def _danger(view: PlayerView, table: _Table, kind: int, tenpai_after: bool) -> float:
+    """How costly discarding ``kind`` looks, in target-value units (normal level)."""
+    public = view.public
+    me = view.seat
+    cost = 0.0
+    for seat_view in public.seats:
+        other = seat_view.seat
+        if other == me or seat_view.folded:
+            continue
+        melds = seat_view.melds
+        suits = _apparent_suits(melds)
+        one_suit = len(suits) == 1
+        in_their_suit = one_suit and kind < 27 and kind // 9 in suits
+        if public.variant == "jiaxing":
+            # Feeding claims speeds up a flush or all-pungs hand; a third claim from us
+            # also makes us liable (三摊, 5× payments).
+            claimable = _CLAIM_CHANCE[table.unseen[kind]]
+            if kind < 27 and other == (me + 1) % public.num_seats:
+                claimable += 0.25
+            want = _suit_interest(seat_view)[kind // 9] if kind < 27 else 0.5
+            cost += _FEED_COST * want * claimable
+            if me not in seat_view.liable_with and _claims_from(melds, me) == 2:
+                cost += _FEED_LIABILITY_COST * want * min(1.0, claimable * 2)
+            continue
+        # Taizhou full liability (全包).
+        dragon_pungs = {m.kind for m in melds if m.tiles and m.type != CHOW and m.kind in DRAGONS}
+        if kind in DRAGONS and len(dragon_pungs) == 2 and kind not in dragon_pungs:
+            cost += _FULL_LIABILITY_COST
+        if in_their_suit and len(melds) >= 2:
+            fed = sum(
+                1
+                for m in melds
+                if m.from_seat == me and m.tiles and m.kind < 27 and m.kind // 9 in suits
+            )
+            if fed >= 2:
+                cost += _FULL_LIABILITY_COST * 0.6
+            elif len(melds) >= 3:
+                cost += _DEAL_IN_COST * 0.5
+        if len(melds) >= 3 and not in_their_suit and table.unseen[kind] >= 2:
+            cost += _DEAL_IN_COST * 0.2
+    if (
+        public.variant == "taizhou"
+        and tenpai_after
+        and kind in DRAGONS
+        and table.unseen[kind] == 3
+        and kind != table.wild
+    ):
+        # A live dragon discarded while we are waiting: liable if someone wins on it,
+        # which needs a pair or a single wait on it (more likely from a developed hand).
+        developed = max(len(s.melds) for s in public.seats if s.seat != me)
+        cost += _FULL_LIABILITY_COST * (0.03 + 0.03 * developed)
+    return cost
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _best_discard(
+    view: PlayerView,
+    counts: list[int],
+    wilds: int,
+    table: _Table,
+    level: str,
+    rng: random.Random,
+) -> tuple[int, float]:
+    """(kind, expected value after it) for a 3n+2 hand. Wilds are discarded only when
+    nothing else is held."""
+    candidates = [kind for kind in range(NUM_KINDS) if counts[kind]]
+    if not candidates:
+        assert table.wild is not None
+        return table.wild, 0.0
+    if not table.targets:
+        # No target can be reached any more (should not happen): shed the loneliest tile.
+        return rng.choice(candidates), 0.0
+    # Pass 1: shanten of every target after each discard. Restricted targets ignore
+    # kinds outside them, so the shanten for those is computed once.
+    base_cache: dict[int, int] = {}
+    per_kind: dict[int, list[int]] = {}
+    for kind in candidates:
+        counts[kind] -= 1
+        values = []
+        for index, target in enumerate(table.targets):
+            inside = target.mask >> kind & 1
+            if not inside and not target.pungs_only:
+                if index not in base_cache:
+                    base_cache[index] = _target_shanten(target, counts, wilds)
+                values.append(base_cache[index])
+            else:
+                values.append(_target_shanten(target, counts, wilds))
+        counts[kind] += 1
+        per_kind[kind] = values
+    if level == "easy":
+        best_shanten = min(min(v) for v in per_kind.values())
+        tied = [k for k in candidates if min(per_kind[k]) == best_shanten]
+        return rng.choice(tied), float(-best_shanten)
+    rough: dict[int, float] = {}
+    for kind in candidates:
+        counts[kind] -= 1
+        rough[kind] = _hand_value(counts, wilds, table, per_kind[kind], precise=False)
+        counts[kind] += 1
+    ordered = sorted(candidates, key=lambda k: (-rough[k], k))
+    top = rough[ordered[0]]
+    shortlist = [k for k in ordered[:6] if rough[k] >= top * 0.5] or ordered[:1]
+    # Danger matters for every candidate: a safe but slower discard may win.
+    tenpai_now = min(min(v) for v in per_kind.values()) <= 0
+    best_kind, best_score = shortlist[0], -math.inf
+    dangers = {k: _danger(view, table, k, tenpai_now) for k in candidates}
+    if any(dangers.values()):
+        safer = sorted(candidates, key=lambda k: (dangers[k], -rough[k], k))[:2]
+        shortlist += [k for k in safer if k not in shortlist]
+    for kind in shortlist:
+        counts[kind] -= 1
+        value = _hand_value(counts, wilds, table, per_kind[kind], precise=True)
+        counts[kind] += 1
+        score = value - dangers[kind]
+        if score > best_score + 1e-12:
+            best_kind, best_score = kind, score
+    return best_kind, best_score
+
+
+def _current_value(counts: list[int], wilds: int, table: _Table, precise: bool) -> float:
+    return _hand_value(counts, wilds, table, _shantens(counts, wilds, table), precise)
+
+
+def _claim_tiles(action: Action, claimed: int) -> list[int]:
+    """Own tiles a claim uses (the claimed tile excluded)."""
+    if action.type == CHOW:
+        tiles = list(action.tiles or ())
+        tiles.remove(claimed)
+        return tiles
+    if action.type == PUNG:
+        return [claimed, claimed]
+    return [claimed, claimed, claimed]
+
+
+def _after_claim(
+    view: PlayerView, action: Action, counts: list[int], claimed: int
+) -> tuple[list[int], tuple[Meld, ...]] | None:
+    """Own counts and melds after a claim, or None if the tiles are not held naturally
+    (a Taizhou White standing in for the wild's kind is read as that White)."""
+    new_counts = list(counts)
+    for kind in _claim_tiles(action, claimed):
+        if new_counts[kind] > 0:
+            new_counts[kind] -= 1
+        elif new_counts[WHITE] > 0:
+            new_counts[WHITE] -= 1
+        else:
+            return None
+    tiles = tuple(sorted(action.tiles)) if action.type == CHOW and action.tiles else ()
+    if action.type == PUNG:
+        tiles = (claimed,) * 3
+    elif action.type == KONG:
+        tiles = (claimed,) * 4
+    public = view.public
+    discarder = public.last_discard[0] if public.last_discard else None
+    meld = Meld(action.type, tiles, from_seat=discarder, claimed=claimed)
+    return new_counts, (*view.melds, meld)
+
+
+def _with_melds(table: _Table, melds: tuple[Meld, ...], counts: list[int]) -> _Table:
+    """The same table for a hypothetical hand after a claim or kong."""
+    return replace(table, melds=melds, targets=_targets_for(table.variant, counts, melds))
+
+
+def _choose_claim(
+    view: PlayerView, counts: list[int], wilds: int, table: _Table, level: str, rng: random.Random
+) -> Action:
+    legal = view.legal
+    claimed = view.claim_tile
+    claims = [a for a in legal if a.type in (CHOW, PUNG, KONG)]
+    passing = Action(PASS, view.seat)
+    if claimed is None or not claims:
+        return passing
+    public = view.public
+    discarder = public.last_discard[0] if public.last_discard else None
+    now = _shantens(counts, wilds, table)
+    now_best = min(now) if now else _FAR
+    options: list[tuple[float, Action]] = []
+    for action in claims:
+        after = _after_claim(view, action, counts, claimed)
+        if after is None:
+            continue
+        new_counts, melds = after
+        new_table = _with_melds(table, melds, new_counts)
+        if not new_table.targets:
+            continue  # the claim would leave no reachable target
+        if action.type == KONG:
+            # Replacement draw follows: the hand is 3n+1 again at once.
+            shantens = _shantens(new_counts, wilds, new_table)
+            after_best = min(shantens)
+        else:
+            after_best = _FAR
+            for kind in range(NUM_KINDS):
+                if not new_counts[kind]:
+                    continue
+                new_counts[kind] -= 1
+                value = min(_shantens(new_counts, wilds, new_table))
+                new_counts[kind] += 1
+                after_best = min(after_best, value)
+        # A claim must move us on (a kong may keep the shanten: it still draws a tile).
+        improves = after_best < now_best or (action.type == KONG and after_best <= now_best)
+        if not improves:
+            continue
+        if level == "easy":
+            options.append((float(now_best - after_best) + rng.random() * 1e-3, action))
+            continue
+        third_claim = (
+            public.variant == "jiaxing"
+            and discarder is not None
+            and _claims_from(view.melds, discarder) == 2
+            and discarder not in public.seats[view.seat].liable_with
+        )
+        # A third claim from one player makes both liable (三摊): only when it leaves us
+        # close to winning, since we then pay 5× for anyone else's win.
+        if third_claim and after_best > 1:
+            continue
+        if action.type == KONG:
+            value = _KONG_BONUS * _hand_value(
+                new_counts, wilds, new_table, _shantens(new_counts, wilds, new_table), True
+            )
+        else:
+            _, value = _best_discard(view, new_counts, wilds, new_table, level, rng)
+        options.append((value, action))
+    if not options:
+        return passing
+    if level == "easy":
+        return max(options, key=lambda item: item[0])[1]
+    baseline = _current_value(counts, wilds, table, precise=True)
+    value, action = max(options, key=lambda item: item[0])
+    # Passing keeps a draw and a concealed hand; a claim must be clearly better.
+    margin = 1.0 if public.variant == "jiaxing" else 1.05
+    return action if value > baseline * margin + 1e-9 else passing
+
+
+def _choose_turn(
+    view: PlayerView, counts: list[int], wilds: int, table: _Table, level: str, rng: random.Random
+) -> Action:
+    legal = view.legal
+    kongs = [a for a in legal if a.type == KONG and a.tile is not None]
+    kind, discard_value = _best_discard(view, counts, wilds, table, level, rng)
+    for action in kongs:
+        assert action.tile is not None
+        kong_kind = action.tile
+        added = any(m.type == PUNG and m.kind == kong_kind for m in view.melds)
+        new_counts = list(counts)
+        if added:
+            new_counts[kong_kind] -= 1
+            melds = view.melds
+        else:
+            new_counts[kong_kind] -= 4
+            melds = (*view.melds, Meld(KONG, (kong_kind,) * 4, concealed=True))
+        new_table = _with_melds(table, melds, new_counts)
+        if not new_table.targets:
+            continue
+        shantens = _shantens(new_counts, wilds, new_table)
+        if level == "easy":
+            counts[kind] -= 1
+            now = min(_shantens(counts, wilds, table))
+            counts[kind] += 1
+            if min(shantens) <= now:
+                return action
+            continue
+        value = _hand_value(new_counts, wilds, new_table, shantens, precise=True)
+        if value * _KONG_BONUS >= discard_value:
+            return action
+    return Action(DISCARD, view.seat, tile=kind)
+
+
+def _choose_santan(
+    view: PlayerView, counts: list[int], wilds: int, table: _Table, level: str
+) -> Action:
+    """Continue (跟) when close enough to win; fold (不跟) when far and the pair is strong."""
+    if level == "easy":
+        return Action(CONTINUE, view.seat)
+    best = min(_shantens(counts, wilds, table)) if table.targets else _FAR
+    public = view.public
+    liable = [s for s in public.seats if s.liable_with and s.seat != view.seat]
+    strongest = max((len(s.melds) for s in liable), default=0)
+    if best <= 0:
+        return Action(CONTINUE, view.seat)
+    if best == 1 and (strongest <= 3 or public.tiles_left >= 30):
+        return Action(CONTINUE, view.seat)
+    if best == 2 and strongest <= 3 and public.tiles_left >= 50:
+        return Action(CONTINUE, view.seat)
+    return Action(FOLD, view.seat)
+
+
+def choose_action(
+    view: PlayerView, level: str = "normal", rng: random.Random | None = None
+) -> Action:
+    """The AI's action for this view: a pure function of ``(view, level, rng state)``."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r} (easy or normal)")
+    legal = view.legal
+    if not legal:
+        raise AIError(f"seat {view.seat} has nothing to decide now")
+    rng = rng or random.Random(0)
+    for action in legal:
+        if action.type == WIN:
+            return action  # a legal win always pays (the round has already scored it)
+    types = {a.type for a in legal}
+    wild = view.public.wild
+    counts, wilds = _split(view.all_concealed, wild)
+    table = _read_table(view, counts)
+    if CONTINUE in types:
+        return _choose_santan(view, counts, wilds, table, level)
+    if DISCARD in types:
+        return _choose_turn(view, counts, wilds, table, level, rng)
+    if PASS in types:
+        return _choose_claim(view, counts, wilds, table, level, rng)
+    return legal[0]
+
+
+class AIPlayer:
+    """A seat's AI. Each decision draws its randomness from ``(seed, hand, turn, seat)``,
+    so the same view always gets the same answer, whatever was asked before."""
+
+    def __init__(self, level: str = "normal", seed: int | str = 0) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown AI level {level!r} (easy or normal)")
+        self.level = level
+        self.seed = seed
+
+    def choose(self, view: PlayerView) -> Action:
+        public = view.public
+        rng = random.Random(f"{self.seed}:{public.hand_number}:{public.turn_id}:{view.seat}")
+        return choose_action(view, self.level, rng)
+
+    def __repr__(self) -> str:
+        return f"AIPlayer(level={self.level!r}, seed={self.seed!r})"
