@@ -61,7 +61,12 @@ def check_round(round_: Round, in_play: list[int]) -> None:
     for seat in range(round_.num_seats):
         legal = round_.legal_actions(seat)
         assert bool(legal) == (seat in round_.waiting_on)
-        assert seat not in round_.folded or not legal or round_.phase == "santan"
+        assert seat not in round_.folded or not legal  # folded seats never decide
+        if round_.window is not None and any(a.type == "win" for a in legal):
+            assert round_.window.tile not in round_.skipped_win[seat]  # 过胡 lock holds
+            assert round_.window.tile != round_.wild  # a wild is never won on
+    if round_.phase == "turn" and round_.drawn[round_.current_seat] is not None:
+        assert not round_.skipped_win[round_.current_seat]  # a draw clears the lock
 
 
 def _tile_lists_named_concealed(data: Any):
