@@ -843,6 +843,8 @@ def compose_result(
     result = result if result is not None else view.result
     if result is None:
         raise ValueError("the view has no result: the hand has not ended")
+    if win_tile is None:
+        win_tile = result.win_tile
     if win_tile is None and result.win_by == "discard" and view.last_discard:
         win_tile = view.last_discard[1]  # the discard that was won on
     width = HAND_WIDTH

@@ -18,7 +18,6 @@ from engine.types import (
     Action,
     HandResult,
     Meld,
-    Payment,
     PlayerHand,
     ScoreItem,
 )
@@ -169,74 +168,57 @@ def sample_waiting_view(variant: str = "jiaxing") -> PlayerView:
     return replace(view, concealed=concealed, drawn=None, legal=(), waits=waits, claim_tile=None)
 
 
+# Concealed tiles of seats 1-3 when seat 0 wins the sample hand (their melds are the
+# sample table's), so that the Taizhou non-winners' points and the payments are real.
+_OTHER_CONCEALED = ("123m456p78p2z2z3z6z", "1m1m1m4p5p6p7s8s9s1z", "6m7m8m2p2p6s")
+
+
 def sample_win_result(variant: str = "jiaxing") -> tuple[PublicView, HandResult, int]:
-    """An ended hand won by seat 0: the view, its result and the winning tile."""
+    """An ended hand won by seat 0 by self-draw, scored by the real scorer."""
+    from engine.scoring import score_hand
+    from engine.types import WinContext, WinInfo
+    from engine.variants import make_options
+
     public = sample_public_view(variant)
     if variant == "jiaxing":
         win_tile = parse_tile("7z")
-        hand = PlayerHand(
-            concealed=(*tuple(sorted(parse_tiles(JIAXING_CONCEALED))), win_tile),
-            melds=own_melds(variant),
-        )
-        items = [
-            _item(variant, "half_flush", 2, "type"),
-            _item(variant, "all_pungs", 2, "type"),
-            _item(variant, "green_pung", 1, "tai"),
-            _item(variant, "carried_fan", 1, "fan"),
-        ]
-        tai, fan = 5, 1
-        score = tai * 2**fan
-        payments = [Payment(seat, 0, score) for seat in (1, 2, 3)]
-        result = HandResult(
-            variant=variant,
-            valid=True,
-            winner=0,
-            seats=4,
-            deltas=[3 * score, -score, -score, -score],
-            items=items,
-            payments=payments,
-            tai=tai,
-            fan=fan,
-            score=score,
-            win_by="self_draw",
-            hand=hand,
-        )
+        concealed = JIAXING_CONCEALED
     else:
         win_tile = parse_tile("5z")
-        hand = PlayerHand(
-            concealed=(*tuple(sorted(parse_tiles(TAIZHOU_CONCEALED))), win_tile),
-            melds=own_melds(variant),
-        )
-        items = [
-            _item(variant, "exposed_pung", 4, "points"),
-            _item(variant, "concealed_kong", 32, "points"),
-            _item(variant, "self_draw", 2, "points"),
-            _item(variant, "win_bonus", 10, "points"),
-            _item(variant, "green_pung", 1, "tai"),
-        ]
-        points, tai = 48, 1
-        total = min(100, points * 2**tai)
-        payments = [
-            Payment(1, 0, 50),
-            Payment(2, 0, 96),
-            Payment(3, 0, 50),
-            Payment(3, 1, 2, "settlement"),
-        ]
-        result = HandResult(
-            variant=variant,
-            valid=True,
-            winner=0,
-            seats=4,
-            deltas=[196, -48, -96, -52],
-            items=items,
-            payments=payments,
-            points=points,
-            tai=tai,
-            total=total,
-            totals=[total, 4, 0, 2],
-            win_by="self_draw",
-            hand=hand,
-        )
+        concealed = TAIZHOU_CONCEALED
+    hand = PlayerHand(
+        concealed=tuple(sorted((*parse_tiles(concealed), win_tile))),
+        melds=own_melds(variant),
+    )
+    table_melds = (
+        (),
+        (Meld(PUNG, (33, 33, 33), from_seat=0, claimed=33),),
+        (Meld(CHOW, tuple(parse_tiles("345m")), from_seat=1, claimed=parse_tile("4m")),),
+        (Meld(KONG, (30,) * 4, concealed=True), Meld(PUNG, (2,) * 3, from_seat=1, claimed=2)),
+    )
+    players = [hand] + [
+        PlayerHand(concealed=tuple(sorted(parse_tiles(_OTHER_CONCEALED[seat - 1]))), melds=melds)
+        for seat, melds in enumerate(table_melds)
+        if seat
+    ]
+    context = WinContext(
+        variant=variant,
+        options=make_options(variant),
+        seats=4,
+        indicator=public.indicator,
+        wild=public.wild,
+        dealer=public.dealer,
+        winner=0,
+        win=WinInfo(tile=win_tile, by="self_draw"),
+        players=tuple(players),
+        prevailing_wind=public.prevailing_wind,
+        carried_fan=public.carried_fan,
+        dice=public.dice,
+    )
+    result = score_hand(context)
+    if not result.valid:  # pragma: no cover - the sample hands are legal wins
+        raise AssertionError(f"sample {variant} hand does not score: {result.reason}")
+    result.hand = hand
     ended = replace(public, phase="ended", current_seat=None, result=result)
     return ended, result, win_tile
 
