@@ -503,7 +503,8 @@ class Round:
         if action.type == WIN:
             drawn = self.drawn[seat]
             assert drawn is not None
-            result = self._scored_win(seat, "self_draw", drawn, None)
+            # Scored as offered by legal_actions, one turn_id ago (apply counted this one).
+            result = self._scored_win(seat, "self_draw", drawn, None, at=self.turn_id - 1)
             assert result is not None
             self._finish(
                 result,
