@@ -372,3 +372,21 @@ def test_a_seat_that_answered_chow_while_it_could_win_is_locked_when_a_pung_take
     act(round_, "pung", 2)
     assert round_.melds[2][0].type == "pung"
     assert round_.skipped_win[1] == {parse_tile("5m")}
+
+
+def test_kong_replacement_respects_the_reserve_and_its_discard_is_the_last() -> None:
+    round_ = stage(
+        "taizhou",
+        ["1111m234p567p789p2z", "2223334445m", PUNGS_5M, IDLE],
+        melds={1: [meld("pung", "666s", from_seat=3)]},
+        drawn="1m",
+        back="5m",
+        live=1,
+    )
+    act(round_, "kong", 0, "1m")
+    assert round_.tiles_left == 0 and len(round_.wall.tiles) == 16
+    assert "kong" not in types_of(round_.legal_actions(0))
+    act(round_, "discard", 0, "5m")
+    assert round_.window is not None and round_.window.final
+    assert types_of(round_.legal_actions(1)) == {"win", "pass"}
+    assert round_.legal_actions(2) == []  # no pung on the last discard
