@@ -82,15 +82,14 @@ def test_earthly_hand_first_draw_with_no_claim_before() -> None:
 def test_no_earthly_hand_after_a_claim() -> None:
     recorder = Recorder()
     hands = ["1z111p234p567p789p5p", NEUTRAL[0], "11z3m5m7m1s3s5s7s2p4p6p8p", "1112223334445m"]
-    round_ = stage("jiaxing", hands, draws="", first_turn=True, scorer=recorder)
+    round_ = stage("jiaxing", hands, draws="5m", first_turn=True, scorer=recorder)
     act(round_, "discard", 0, "1z")
     act(round_, "pung", 2)  # seat 2 pungs East from seat 0
-    round_.wall.tiles.insert(0, round_.wall.tiles.pop(round_.wall.tiles.index(parse_tile("5m"))))
     act(round_, "discard", 2, "3m")
-    if round_.phase == "claim":
-        for seat in round_.waiting_on:
-            act(round_, "pass", seat)
+    assert round_.waiting_on == (3,)  # seat 3 could chow or pung 3m
+    act(round_, "pass", 3)
     assert round_.current_seat == 3 and round_.drawn[3] == parse_tile("5m")
+    assert not round_.has_discarded[3]  # seat 3's first draw, but after a claim
     act(round_, "win", 3)
     assert not recorder.contexts[-1].win.first_draw
 
