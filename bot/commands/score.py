@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.scoring import score_hand
 from engine.scoring.case import CaseError, parse_case, result_to_case_json
-from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS, TEXT, UNIT_NAMES
+from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS, TEXT, UNIT_NAMES, WIN_BY
 from engine.tiles import TileError
 from engine.types import HandResult, WinContext
 
@@ -74,14 +74,24 @@ def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
     variant_zh, variant_en = TEXT[ctx.variant]
     lines = [f"== {name} · {variant_zh} {variant_en} =="]
     winner_zh, winner_en = TEXT["winner"]
-    lines.append(f"{winner_zh} {winner_en}: {TEXT['seat'][0]} {result.winner}（{result.win_by}）")
+    by_zh, by_en = WIN_BY.get(result.win_by or "", (result.win_by, result.win_by))
+    source = ""
+    if result.from_seat is not None:
+        source = f" ← {TEXT['seat'][0]} {result.from_seat}"
+    lines.append(
+        f"{winner_zh} {winner_en}: {TEXT['seat'][0]} {result.winner} seat {result.winner}"
+        f"  {by_zh} {by_en}{source}"
+    )
     if not result.valid:
         zh, en = INVALID_REASONS.get(result.reason, (result.reason, result.reason))
         lines.append(f"{TEXT['invalid'][0]} {TEXT['invalid'][1]}: {zh} — {en}")
         return "\n".join(lines)
     if result.arrangement:
         groups = " ".join(
-            str(group["tiles"]) + ("*" if group.get("win") else "") for group in result.arrangement
+            str(group["tiles"])
+            + (f"({TEXT['wild'][0]}={group['wilds']})" if group.get("wilds") else "")
+            + ("*" if group.get("win") else "")
+            for group in result.arrangement
         )
         lines.append(f"{TEXT['arrangement'][0]} {TEXT['arrangement'][1]}: {groups}")
     for item in result.items:

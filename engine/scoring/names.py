@@ -80,6 +80,12 @@ INVALID_REASONS: dict[str, tuple[str, str]] = {
     "folded": ("已不跟，不能胡", "a folded player cannot win"),
 }
 
+WIN_BY: dict[str, tuple[str, str]] = {
+    "self_draw": ("自摸", "self-draw"),
+    "discard": ("放铳", "on a discard"),
+    "rob_kong": ("抢杠", "robbing a kong"),
+}
+
 TEXT: dict[str, tuple[str, str]] = {
     "winner": ("胡家", "winner"),
     "seat": ("座位", "seat"),
@@ -91,6 +97,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "arrangement": ("牌型", "arrangement"),
     "invalid": ("不能胡", "not a legal win"),
     "non_winners": ("未胡玩家", "non-winners"),
+    "wild": ("百搭/财神", "wild"),
+    "from_seat": ("出牌", "from seat"),
     "jiaxing": ("嘉兴台头胡", "Jiaxing Taitou Hu"),
     "taizhou": ("台州麻将", "Taizhou"),
 }
@@ -102,5 +110,5 @@ def item_names(variant: str, key: str) -> tuple[str, str]:
 
 def all_chinese_text() -> str:
     """Every Chinese string here, for the font subset."""
-    tables = [*NAMES.values(), UNIT_NAMES, PAYMENT_REASONS, INVALID_REASONS, TEXT]
+    tables = [*NAMES.values(), UNIT_NAMES, PAYMENT_REASONS, INVALID_REASONS, WIN_BY, TEXT]
     return "".join(zh for table in tables for zh, _ in table.values())
