@@ -143,22 +143,48 @@ def random_case(seed: int, variant: str, max_wilds: int = 3) -> dict[str, Any]:
     if sum(1 for kind in concealed if kind == wild) > max_wilds:
         return random_case(seed + 104729, variant, max_wilds)
     win_tile = rng.choice(concealed)
+    # Sometimes a robbed kong: the robbed tile is the winner's only copy, and another
+    # seat holds an exposed pung of it (the other three copies).
+    robbable = [
+        kind
+        for kind in set(concealed)
+        if kind != wild and concealed.count(kind) == 1 and pool[kind] >= 3
+    ]
+    maker = None
+    if robbable and rng.random() < 0.3:
+        win_tile = rng.choice(sorted(robbable))
+        maker = rng.choice([seat for seat in range(seats) if seat != winner])
+        _take(pool, [win_tile] * 3)
     wall = [kind for kind in range(34) for _ in range(pool[kind])]
     rng.shuffle(wall)
     players: list[dict[str, Any]] = []
     for seat in range(seats):
         if seat == winner:
             players.append({"concealed": "".join(kind_str(k) for k in concealed), "melds": melds})
+        elif seat == maker:
+            hand = wall[:10]
+            del wall[:10]
+            source = rng.choice([s for s in range(seats) if s != maker])
+            players.append(
+                {
+                    "concealed": "".join(kind_str(k) for k in hand),
+                    "melds": [{"type": "pung", "tiles": _tiles(win_tile, 3), "from": source}],
+                }
+            )
         else:
             hand = wall[:13]
             del wall[:13]
             players.append({"concealed": "".join(kind_str(k) for k in hand), "melds": []})
     by = "self_draw"
-    if variant == "taizhou" and win_tile != wild and rng.random() < 0.5:
+    if maker is not None:
+        by = "rob_kong"
+    elif variant == "taizhou" and win_tile != wild and rng.random() < 0.5:
         by = "discard"
     win: dict[str, Any] = {"tile": kind_str(win_tile), "by": by}
     if by == "discard":
         win["from"] = rng.choice([seat for seat in range(seats) if seat != winner])
+    if by == "rob_kong":
+        win["from"] = maker
     case: dict[str, Any] = {
         "name": f"random-{variant}-{seed}",
         "variant": variant,
@@ -427,7 +453,9 @@ def _brute_corpus(variant: str, count: int) -> list[WinContext]:
 
 def test_jiaxing_maximum_matches_brute_force() -> None:
     checked_with_wilds = 0
-    for ctx in _brute_corpus("jiaxing", 45):
+    corpus = _brute_corpus("jiaxing", 60)
+    assert sum(ctx.win.by == "rob_kong" for ctx in corpus) >= 5
+    for ctx in corpus:
         result = score_hand(ctx)
         expected = brute_jiaxing(ctx)
         if expected is None:
