@@ -62,7 +62,8 @@ def events_for(events: list[Event], seat: int | None) -> list[Event]:
     """The events as ``seat`` may see them (``None``: the public channel).
 
     A private event (a draw) keeps its tile only for its own seat; everyone else learns
-    that the draw happened, not what it was. Callers outside the engine send players
+    that the draw happened, not what it was. A hidden one (an answer in a claim window,
+    which would tell who could claim) is not shown to others at all. Callers outside the engine send players
     only this, so a draw cannot leak by accident.
     """
     visible: list[Event] = []
@@ -70,6 +71,8 @@ def events_for(events: list[Event], seat: int | None) -> list[Event]:
         owner = event.get("private")
         if owner is None or owner == seat:
             visible.append(dict(event))
+        elif event.get("hidden"):
+            continue  # others may not even learn that it happened
         else:
             visible.append({k: v for k, v in event.items() if k not in PRIVATE_KEYS})
     return visible
@@ -256,6 +259,18 @@ class Round:
         if self.phase == TURN and self.current_seat is not None:
             return (self.current_seat,)
         return ()
+
+    @property
+    def public_waiting_on(self) -> tuple[int, ...]:
+        """``waiting_on`` as the table may see it. In a claim or rob window every seat
+        that is still playing is shown as considering the tile: naming only the seats
+        that can claim would tell everyone who holds a pair of it."""
+        if self.phase in (CLAIM, ROB_KONG) and self.window is not None:
+            source = self.window.from_seat
+            return tuple(
+                seat for seat in range(self.num_seats) if seat != source and seat not in self.folded
+            )
+        return self.waiting_on
 
     # ------------------------------------------------------------------ win checks
     def _player_hands(
@@ -472,7 +487,16 @@ class Round:
         elif self.phase in (CLAIM, ROB_KONG):
             assert self.window is not None
             self.window.responses[action.seat] = action
-            events.append({"type": "respond", "seat": action.seat, "action": action.type})
+            # Who answered what would tell the table who could claim: private.
+            events.append(
+                {
+                    "type": "respond",
+                    "seat": action.seat,
+                    "action": action.type,
+                    "private": action.seat,
+                    "hidden": True,
+                }
+            )
             self._maybe_close_window(events)
         elif self.phase == SANTAN:
             self._apply_santan(action, events)
@@ -549,9 +573,7 @@ class Round:
         )
         self.phase = CLAIM
         self.current_seat = None
-        events.append(
-            {"type": "claim_window", "tile": kind_str(tile), "from": seat, "seats": sorted(options)}
-        )
+        events.append({"type": "claim_window", "tile": kind_str(tile), "from": seat})
 
     def _own_kong(self, seat: int, kind: int, events: list[Event]) -> None:
         for index, meld in enumerate(self.melds[seat]):
@@ -576,7 +598,6 @@ class Round:
                             "type": "rob_window",
                             "tile": kind_str(kind),
                             "from": seat,
-                            "seats": sorted(robbers),
                         }
                     )
                 else:
@@ -868,7 +889,7 @@ class Round:
             carried_fan=self.carried_fan,
             phase=self.phase,
             current_seat=self.current_seat if self.phase == TURN else None,
-            waiting_on=self.waiting_on,
+            waiting_on=self.public_waiting_on,
             last_discard=self.last_discard,
             seats=tuple(self._seat_view(s) for s in range(self.num_seats)),
             turn_id=self.turn_id,

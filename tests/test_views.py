@@ -60,6 +60,20 @@ def test_claim_window_view_shows_the_tile_and_the_seats_own_choices() -> None:
     assert round_.player_view(3).legal == ()
 
 
+def test_claim_window_public_view_does_not_reveal_who_can_claim() -> None:
+    """Only seats 1 (chow) and 2 (pung) can claim 5m, but the table shows every other seat
+    as considering it, and an answer is never shown to the other seats."""
+    from engine.round import events_for
+
+    round_ = stage("jiaxing", CONTEST)
+    act(round_, "discard", 0, "5m")
+    assert set(round_.waiting_on) == {1, 2}
+    assert round_.public_view().waiting_on == (1, 2, 3)
+    events = act(round_, "pass", 1)
+    assert [e["type"] for e in events_for(events, 1)] == ["respond"]
+    assert events_for(events, 0) == [] and events_for(events, None) == []
+
+
 def test_river_shows_claimed_discards_and_who_took_them() -> None:
     round_ = stage("jiaxing", CONTEST)
     act(round_, "discard", 0, "5m")

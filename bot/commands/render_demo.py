@@ -88,7 +88,7 @@ def live_views(
     count = 0
     while not round_.is_over and count < 2000:
         public = round_.public_view()
-        seat = public.current_seat if public.phase == "turn" else public.waiting_on[0]
+        seat = round_.waiting_on[0]
         view = round_.player_view(seat, public)
         if count >= steps and mid_player is None and public.phase == "turn" and seat == 0:
             mid_player, mid_public = view, public
