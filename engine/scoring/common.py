@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import product
 
 from ..tiles import NUM_KINDS, format_tiles, kind_str
-from ..types import KONG, Meld, PlayerHand
+from ..types import Meld
 
 PAIR, PUNG_G, CHOW_G = "pair", "pung", "chow"
 NO_WIN = -1
@@ -345,11 +345,3 @@ def group_json(
     if exposed:
         data["exposed"] = True
     return data
-
-
-def meld_counts_as_three(hand: PlayerHand) -> int:
-    return sum(3 for _ in hand.melds)
-
-
-def is_kong(meld: Meld) -> bool:
-    return meld.type == KONG
