@@ -76,6 +76,45 @@ class CountingPresenter:
         self.calls += 1
 
 
+def install_batch_shim() -> None:
+    """What-if for ``--batch-shim``: give ``data.Store`` an ``append_actions(rows)`` that
+    writes many action rows in ONE transaction (the same checks and SQL as
+    ``append_action``), which the session's ``ActionJournal`` uses when present. This is
+    a measurement of a proposed store method, not the shipped store; the default run
+    measures the store as it is."""
+    from data.models import ActionConflictError
+    from data.store import _dumps, _iso
+
+    async def append_actions(
+        self: Store, rows: list[tuple[str, int, dict[str, Any], int]]
+    ) -> list[bool]:
+        prepared = [(game_id, seq, _dumps(action), hand) for game_id, seq, action, hand in rows]
+        now = _iso(self._now(None))
+
+        def body(connection: Any) -> list[bool]:
+            written = []
+            for game_id, seq, text, hand in prepared:
+                row = connection.execute(
+                    "SELECT action FROM game_actions WHERE game_id = ? AND seq = ?", (game_id, seq)
+                ).fetchone()
+                if row is not None:
+                    if row[0] != text:
+                        raise ActionConflictError(f"{game_id} seq {seq} differs")
+                    written.append(False)
+                    continue
+                connection.execute(
+                    "INSERT INTO game_actions (game_id, seq, hand_number, action, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq, hand, text, now),
+                )
+                written.append(True)
+            return written
+
+        return await self._write(body)
+
+    Store.append_actions = append_actions  # type: ignore[attr-defined]
+
+
 def _percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -221,12 +260,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tables", type=int, default=8000)
     parser.add_argument("--bisect-steps", type=int, default=3)
     parser.add_argument("--no-search", action="store_true", help="only 100 and 1,000 tables")
+    parser.add_argument(
+        "--batch-shim",
+        action="store_true",
+        help="what-if: add a one-transaction Store.append_actions (see install_batch_shim)",
+    )
     args = parser.parse_args(argv)
+    if args.batch_shim:
+        install_batch_shim()
 
     print(
         f"bench_sessions: 4 AI seats per table ({args.ai_level}), {args.variant}, one action per "
         f"table per second, SQLite synchronous={args.synchronous}, {args.seconds:g} s measured "
-        f"after {args.warmup:g} s warm-up",
+        f"after {args.warmup:g} s warm-up" + (" [what-if: batch shim]" if args.batch_shim else ""),
         flush=True,
     )
     known: dict[int, dict[str, Any]] = {}
@@ -243,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         "max_tables_p99_100ms": best,
         "ai_level": args.ai_level,
         "synchronous": args.synchronous,
+        "batch_shim": args.batch_shim,
         "runs": {
             str(k): {key: round(v, 3) if isinstance(v, float) else v for key, v in row.items()}
             for k, row in sorted(known.items())

@@ -496,11 +496,13 @@ class TableSession:
                 else:
                     try:
                         value = await item.body()
-                    except BaseException as error:
+                    except asyncio.CancelledError:
+                        if item.future is not None and not item.future.done():
+                            item.future.set_result(_refuse(CLOSED))
+                        raise
+                    except Exception as error:
                         if item.future is not None and not item.future.done():
                             item.future.set_exception(error)
-                        if not isinstance(error, Exception):
-                            raise
                     else:
                         if item.future is not None and not item.future.done():
                             item.future.set_result(value)
@@ -555,6 +557,13 @@ class TableSession:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        # Nobody will handle what is still queued: answer its callers instead of hanging.
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            self.pending -= 1
+            self._queue.task_done()
+            if isinstance(item, _Call) and item.future is not None and not item.future.done():
+                item.future.set_result(_refuse(CLOSED))
 
     # ------------------------------------------------------------------ lobby
     def _touch_lobby(self) -> None:
@@ -884,7 +893,7 @@ class TableSession:
         assert match is not None
         seq = match.turn_id
         hand_number = match.hand_number
-        await self.store.append_action(self.table_id, seq, action.to_json(), hand_number)
+        await self.manager.journal.append(self.table_id, seq, action.to_json(), hand_number)
         old_round = match.round
         try:
             events = match.apply(action)
@@ -1121,6 +1130,67 @@ class TableSession:
         await self._send_prompts(set(range(self.num_seats)))
 
 
+# ---------------------------------------------------------------------------- the journal
+
+
+class ActionJournal:
+    """Appends actions of every table to the store, committing concurrent ones together.
+
+    A store write is one round trip to SQLite's thread and the store serialises them, so
+    with hundreds of tables each write waits for all the others (measured: ~800 writes/s
+    at 1,000 tables, whatever the CPU). When the store offers ``append_actions(rows)``
+    (one transaction for many rows), the journal hands it everything that queued up while
+    the previous batch was being written: each caller still resumes only once its own row
+    is committed. Without it, each action is appended on its own, as before.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._pending: list[tuple[str, int, dict[str, Any], int, asyncio.Future[bool]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.rows = 0
+
+    @property
+    def batching(self) -> bool:
+        return callable(getattr(self.store, "append_actions", None))
+
+    async def append(
+        self, game_id: str, seq: int, action: dict[str, Any], hand_number: int
+    ) -> bool:
+        if not self.batching:
+            return await self.store.append_action(game_id, seq, action, hand_number)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((game_id, seq, action, hand_number, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            rows = [(game_id, seq, action, hand) for game_id, seq, action, hand, _ in batch]
+            try:
+                results = await self.store.append_actions(rows)  # type: ignore[attr-defined]
+            except Exception:
+                # One bad row must not fail the others: write them one by one instead.
+                for game_id, seq, action, hand, future in batch:
+                    try:
+                        done = await self.store.append_action(game_id, seq, action, hand)
+                    except Exception as error:
+                        if not future.done():
+                            future.set_exception(error)
+                    else:
+                        if not future.done():
+                            future.set_result(done)
+                continue
+            self.batches += 1
+            self.rows += len(batch)
+            for (*_, future), result in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(bool(result))
+
+
 # ---------------------------------------------------------------------------- the manager
 
 
@@ -1137,6 +1207,7 @@ class TableManager:
     ) -> None:
         self.store = store
         self.ai_level = ai_level  # for seats filled at start and seats taken over
+        self.journal = ActionJournal(store)
         self.presenter = presenter
         self.clock: Clock = clock or SystemClock()
         self.ai_delay = float(ai_delay)

@@ -436,3 +436,71 @@ async def test_restore_rebuilds_state_with_fresh_deadlines(store: Store) -> None
     for hand_number in range(len(restored.match.results)):
         assert len(await store.hand_entries(restored.table_id, hand_number)) == 4
     await second.manager.shutdown()
+
+
+# ---------------------------------------------------------------------------- more
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("taizhou", 4), ("taizhou", 3)])
+async def test_taizhou_match_to_the_end(harness: Harness, variant: str, seats: int) -> None:
+    table = await harness.started(variant=variant, num_seats=seats, stake=2)
+    seat = table.seat_of(ALICE)
+    assert seat is not None
+    while table.status == "running":
+        await harness.play_default(table, ALICE)
+    match = table.match
+    assert match is not None and match.finished
+    (final,) = harness.presenter.of("match_result")
+    _, totals, points = final
+    assert points == [2 * units for units in totals]  # no caps set: stake x units
+    assert await harness.store.get_balance(GUILD, ALICE) == START + points[seat]
+
+
+class BatchingStore(Store):
+    """A store with the optional one-call ``append_actions`` the journal prefers."""
+
+    batch_sizes: list[int]
+
+    async def append_actions(
+        self, rows: list[tuple[str, int, dict[str, object], int]]
+    ) -> list[bool]:
+        self.batch_sizes.append(len(rows))
+        return [await self.append_action(*row) for row in rows]
+
+
+async def test_journal_commits_concurrent_tables_together(tmp_path: Path) -> None:
+    store = await BatchingStore.open(tmp_path / "batch.db", synchronous="NORMAL")
+    store.batch_sizes = []
+    harness = Harness(store)
+    first = await harness.manager.create_table(GUILD, 1, ALICE, "Alice", variant="jiaxing", seed=1)
+    second = await harness.manager.create_table(GUILD, 2, BOB, "Bob", variant="jiaxing", seed=2)
+    assert (await first.start(ALICE)).ok and (await second.start(BOB)).ok
+    await harness.manager.wait_idle()
+    assert harness.manager.journal.batching
+    prompts = [first.prompt_for(ALICE), second.prompt_for(BOB)]
+    results = await asyncio.gather(
+        first.submit(ALICE, first.default_action(ALICE), prompts[0].turn_id),  # type: ignore[arg-type, union-attr]
+        second.submit(BOB, second.default_action(BOB), prompts[1].turn_id),  # type: ignore[arg-type, union-attr]
+    )
+    assert all(r.ok for r in results)
+    await harness.manager.wait_idle()
+    assert max(store.batch_sizes) >= 2
+    for table in (first, second):
+        assert table.match is not None
+        assert len(await store.load_actions(table.table_id)) == table.match.turn_id
+    await harness.manager.shutdown()
+    await store.close()
+
+
+async def test_shutdown_answers_queued_callers(harness: Harness) -> None:
+    table = await harness.started()
+    prompt = table.prompt_for(ALICE)
+    assert prompt is not None
+    pending = asyncio.ensure_future(
+        table.submit(ALICE, table.default_action(ALICE), prompt.turn_id)
+    )  # type: ignore[arg-type]
+    await harness.manager.shutdown()
+    result = await asyncio.wait_for(pending, timeout=5)
+    assert isinstance(result.ok, bool)
+    late = await table.submit(ALICE, Action("pass", 0), None)
+    assert not late.ok
