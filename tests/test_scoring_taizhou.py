@@ -485,3 +485,12 @@ def test_taizhou_seven_pairs_only_with_the_option() -> None:
     waited = score(tz("1133557799m77z55z", "7z", options=options))
     assert item_values(waited)["single_wait"] == 2
     assert waited.total == 32
+
+
+def test_taizhou_chow_meld_with_white_standing_for_the_wild() -> None:
+    # A claimed 7p-8p-White chow counts as 789p (9p is wild): the hand stays a Full Flush.
+    for tiles in ("789p", "78p5z"):
+        meld = {"type": "chow", "tiles": tiles, "from": 1, "white_as": "9p"}
+        result = score(tz("123456p234p55p", "4p", melds=[meld], from_seat=3))
+        assert item_values(result) == {"win_bonus": 10, "full_flush": 3}
+        assert result.total == 80

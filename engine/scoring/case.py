@@ -108,6 +108,12 @@ def _parse_meld(
     if "tiles" not in data:
         raise CaseError(f"{where}: missing 'tiles'")
     kinds = sorted(_tiles(data["tiles"], f"{where} tiles"))
+    if data.get("white_as") is not None and WHITE in kinds and meld_type == CHOW:
+        # The White may be written as itself ("78p5z") or as what it stands for ("789p").
+        stands_for = _tile(data["white_as"], f"{where} white_as")
+        if stands_for not in kinds:
+            kinds.remove(WHITE)
+            kinds = sorted([*kinds, stands_for])
     shown = format_tiles(kinds) if kinds else "''"
     if meld_type == CHOW:
         if (
