@@ -4,6 +4,29 @@
 scores best, itemises the result and settles the payments. An illegal win comes back
 with ``valid`` False, a ``reason`` and zero deltas rather than an exception, because the
 round asks the same question to decide whether a win may be offered at all.
+
+Rules read where RULES.md leaves room (each is implemented where named):
+- Best reading: Jiaxing maximises tai × 2^fan over qualifying readings (ties: more tai);
+  Taizhou maximises (total after tai and the limit, points, tai). The winning tile's
+  place is part of the reading (``common.decompose``).
+- A wild never reads as a fifth copy of a kind in the winner's hand, unless no reading
+  within four copies completes it (``common.reading_limits``; ``engine.shapes`` allows
+  fifth copies, and scoring must not refuse a win the round offered).
+- Jiaxing robbing a kong is legal iff some qualifying reading puts the robbed tile in a
+  set, not the pair (``jiaxing._summaries``); under liability the kong maker pays
+  5 × score per seat still in besides the winner.
+- Jiaxing Single Wait: exactly two concealed tiles after the win. Three Wilds: three or
+  more. No Wilds: no tile of the wild kind among the 14.
+- Taizhou ``half_rounding = "exact"`` rounds the half down (the ledger is integral);
+  totals are even unless ``cap`` is odd, so it only matters then.
+- Taizhou full liability: case 1 counts the winner's exposed melds claimed from one seat
+  in the flush suit (self-draw included); case 2 needs exposed pungs/kongs of the other
+  two dragons; case 3 uses ``WinContext.tenpai`` (else the discarder's hand is checked,
+  wilds as jokers, White either way) and ``seen_before`` (else all exposed melds). The
+  3-tai exemption counts the non-winner tai reading (seat wind, Red, Green, White by
+  option) of the discarder's hand.
+- Seven pairs (option): Jiaxing flush or All Honors (never All Pungs, never robbing);
+  Taizhou scores honor pairs, Single Wait, Self-Draw, the bonus and flush tai.
 """
 
 from __future__ import annotations
