@@ -128,6 +128,10 @@ BAD_CASES: dict[str, tuple[Callable[[], dict[str, Any]], str]] = {
     "santan_in_taizhou": (lambda: _set(["santan"], {"pairs": [[1, 2]]}, TZ_BASE), "Jiaxing"),
     "folded_liable_seat": (lambda: _set(["santan"], {"pairs": [[0, 2]], "folded": [2]}), "liable"),
     "seats_not_a_number": (lambda: _set(["seats"], "four"), "seats"),
+    "removed_suit_on_the_table": (
+        lambda: _set(["options"], {"remove_suits": 1}, TZ_BASE),
+        "remove_suits",
+    ),
     "not_an_object": (lambda: [1, 2], "object"),  # type: ignore[return-value, arg-type]
 }
 

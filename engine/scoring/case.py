@@ -295,6 +295,12 @@ def parse_case(data: Any) -> WinContext:
             )
         players.append(PlayerHand(concealed=tuple(concealed), melds=tuple(melds)))
 
+    removed = {0: (), 1: (0,), 2: (0, 2)}[getattr(options, "remove_suits", 0)]
+    for kind in physical:
+        if kind < 27 and kind // 9 in removed:
+            raise CaseError(
+                f"{kind_str(kind)} is on the table but remove_suits={options.remove_suits} took that suit out"
+            )
     counts = to_counts(physical)
     for kind in range(NUM_KINDS):
         if counts[kind] > 4:
