@@ -338,6 +338,17 @@ def test_notation_in_and_out() -> None:
     assert is_winning_hand("123m456m789m1z2z", wild=28)
 
 
+def test_restriction_masks_from_kinds_or_bits() -> None:
+    assert kinds_mask([0, 27]) == 1 | 1 << 27
+    assert kinds_mask(MAN_KINDS | HONOR_KINDS) == MAN_KINDS | HONOR_KINDS
+    counts = to_counts(parse_tiles("123m456m789m111z2z"))
+    assert shanten_restricted(counts, 0, MAN_KINDS | HONOR_KINDS) == 0
+    assert shanten_restricted(counts, 0, [0, 1, 2, 3, 4, 5, 6, 7, 8, 27, 28]) == 0
+    assert shanten_restricted(counts, 0, PIN_KINDS) == 13  # all 14 tiles must be replaced
+    with pytest.raises(TileError):
+        kinds_mask([34])
+
+
 def test_count_hand_splits_wilds_from_naturals() -> None:
     counts, jokers = count_hand(parse_tiles("11m5p5p"), 13)
     assert jokers == 2 and counts[0] == 2 and counts[13] == 0
@@ -399,8 +410,12 @@ def test_five_natural_copies_fall_back_to_the_scalar_dp() -> None:
 
 # --- mahjong package (riichi) cross-checks, joker-free --------------------------------------
 
-mahjong_agari = pytest.importorskip("mahjong.agari", reason="riichi mahjong package missing")
-mahjong_shanten = pytest.importorskip("mahjong.shanten", reason="riichi mahjong package missing")
+try:
+    from mahjong.agari import Agari as RiichiAgari
+    from mahjong.shanten import Shanten as RiichiShanten
+except ImportError:  # only these cross-checks need it
+    RiichiAgari = RiichiShanten = None  # type: ignore[assignment,misc]
+needs_riichi = pytest.mark.skipif(RiichiAgari is None, reason="riichi mahjong package missing")
 
 
 def _riichi_special(counts: tuple[int, ...]) -> bool:
@@ -413,8 +428,9 @@ def _riichi_special(counts: tuple[int, ...]) -> bool:
     return all(counts[kind] for kind in orphans) and sum(counts[k] for k in orphans) == 14
 
 
+@needs_riichi
 def test_joker_free_wins_match_mahjong_package() -> None:
-    agari = mahjong_agari.Agari
+    agari = RiichiAgari
     rng = random.Random(11)
     wall = [kind for kind in range(34) for _ in range(4)]
     wins = 0
@@ -428,8 +444,9 @@ def test_joker_free_wins_match_mahjong_package() -> None:
     assert wins > 50  # the narrow pool makes wins common enough to mean something
 
 
+@needs_riichi
 def test_joker_free_shanten_matches_mahjong_package() -> None:
-    calculate = mahjong_shanten.Shanten.calculate_shanten_for_regular_hand
+    calculate = RiichiShanten.calculate_shanten_for_regular_hand
     rng = random.Random(13)
     wall = [kind for kind in range(34) for _ in range(4)]
     for _ in range(1500):
