@@ -59,6 +59,9 @@ _DEAL_IN_COST = 0.5  # Taizhou: letting a threatening opponent win now
 # hands often run long (self-draw only, strict hand types), Taizhou hands end early
 # because any shape wins on any discard.
 _HORIZON = {"jiaxing": 0.8, "taizhou": 0.5}
+# A ready hand in Taizhou also wins on the other players' discards, so its last step
+# comes faster than draws alone suggest; Jiaxing wins by self-draw only.
+_READY_BOOST = {"jiaxing": 1.0, "taizhou": 2.5}
 
 
 class AIError(ValueError):
@@ -185,23 +188,22 @@ def _honor_bonus(counts: list[int], table: _Table) -> float:
 def _targets_for(variant: str, counts: list[int], melds: Sequence[Meld]) -> tuple[_Target, ...]:
     """The targets open to this seat, valued for this hand. Melds already exposed rule
     some out (a chow ends all pungs; a meld in another suit ends that flush)."""
-    honors_held = any(counts[27:34]) or any(m.kind >= 27 for m in melds if m.tiles)
     targets: list[_Target] = []
     if variant == "jiaxing":
-        # Any flush counts (full 4 tai, half 2); all honors 10; all pungs 2.
-        flush_value = 2.0 if honors_held else 3.0
-        for suit, mask in enumerate(_SUIT_MASKS):
-            targets.append(_Target(f"flush{suit}", mask | HONOR_KINDS, False, flush_value))
-        targets.append(_Target("honors", HONOR_KINDS, False, 8.0))
-        targets.append(_Target("pungs", ALL_KINDS, True, 3.0))
+        # Full flush 4 tai, half flush 2, all honors 10, all pungs 2 (stacking with the
+        # honor pungs a pung hand tends to hold).
+        full, half, honors, pungs = 4.0, 2.0, 8.0, 2.0
     else:
         # Taizhou totals in units of a plain win (~20 points): a half flush doubles, a
-        # full flush is worth up to the cap, all pungs adds points and concealed pungs.
+        # full flush reaches the cap, all pungs adds points and concealed pungs.
+        full, half, honors, pungs = 5.0, 2.5, 0.0, 1.8
         targets.append(_Target("any", ALL_KINDS, False, 1.0))
-        flush_value = 2.5 if honors_held else 5.0
-        for suit, mask in enumerate(_SUIT_MASKS):
-            targets.append(_Target(f"flush{suit}", mask | HONOR_KINDS, False, flush_value))
-        targets.append(_Target("pungs", ALL_KINDS, True, 1.8))
+    for suit, mask in enumerate(_SUIT_MASKS):
+        targets.append(_Target(f"full_flush{suit}", mask, False, full))
+        targets.append(_Target(f"half_flush{suit}", mask | HONOR_KINDS, False, half))
+    if honors:
+        targets.append(_Target("honors", HONOR_KINDS, False, honors))
+    targets.append(_Target("pungs", ALL_KINDS, True, pungs))
     return tuple(t for t in targets if all(_meld_fits(t, m) for m in melds))
 
 
@@ -286,9 +288,11 @@ def _win_chance(shanten_now: int, improving: float, table: _Table) -> float:
     steps = shanten_now + 1
     if steps <= 0:
         return 1.0
-    inverse = 1.0 / max(improving, 0.5)
+    ready = _READY_BOOST[table.variant]
+    inverse = 1.0 / max(improving * (ready if shanten_now == 0 else 1.0), 0.5)
     for later in range(shanten_now):
-        inverse += _INV_TYPICAL_OUTS[later if later < len(_INV_TYPICAL_OUTS) else -1]
+        typical = _INV_TYPICAL_OUTS[later if later < len(_INV_TYPICAL_OUTS) else -1]
+        inverse += typical / ready if later == 0 else typical
     rate = table.draws_left * steps / (inverse * table.unseen_total)
     return _poisson_at_least(steps, rate)
 

@@ -51,8 +51,8 @@ def test_ai_plays_whole_hands_with_legal_actions(
 ) -> None:
     match = Match(variant, None, f"ai-legal-{variant}-{seats}", seats=seats)
     players = [AIPlayer(level, f"s{seat}") for seat, level in enumerate(levels)]
-    seen = _play(match, players, 1200)
-    assert len(match.results) >= 3  # several hands finished, none stuck
+    seen = _play(match, players, 3000)
+    assert match.results and (match.finished or len(match.results) >= 3)  # none stuck
     kinds = {action.type for _, action in seen}
     assert DISCARD in kinds and PASS in kinds
     for view, action in seen:
