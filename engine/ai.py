@@ -9,8 +9,9 @@ qualifying types (flush in one suit with or without honors, all honors, all pung
 Taizhou any shape, worth more as a flush or all pungs. For each target the AI knows the
 shanten with wilds (``engine.shapes``) and, at ``normal``, the tiles that improve it
 counted from what is still unseen. It turns them into a rough chance of completing the
-target with the draws left (a Poisson tail: improvements arrive at rate
-``draws_left × improving_tiles / unseen_tiles``), multiplies by what the target is worth,
+target with the draws left (a Poisson tail: the first improvement arrives at rate
+``draws_left × improving_tiles / unseen_tiles``, later ones at typical rates for their
+shanten), multiplies by what the target is worth,
 and keeps the discard with the best expected value, minus a penalty for discards that
 feed a three-claim liability (Jiaxing) or a full liability (Taizhou). Claims compare the
 value of the hand after the claim with the value of passing; continue/fold under
@@ -45,7 +46,7 @@ from .views import PlayerView, SeatView
 
 LEVELS = ("easy", "normal")
 _SUIT_MASKS = (MAN_KINDS, PIN_KINDS, SOU_KINDS)
-_FAR = 8  # shanten beyond which a target is treated as out of reach
+_FAR = 13  # caps the "infeasible" marker of restricted shanten (a 14-tile hand is < 13)
 # Weight of one unit of "danger" (a probability-like 0..1) against target value units.
 _FEED_LIABILITY_COST = 2.0  # Jiaxing: handing an opponent its third claim from us
 _FULL_LIABILITY_COST = 4.0  # Taizhou: paying the whole table for a liable discard
@@ -211,8 +212,6 @@ def _read_table(view: PlayerView, counts: list[int]) -> _Table:
     public = view.public
     me = public.seats[view.seat]
     unseen = _visible_unseen(view)
-    if public.wild is not None:
-        unseen[public.wild] = max(0, unseen[public.wild])
     active = sum(1 for s in public.seats if not s.folded) or 1
     return _Table(
         variant=public.variant,
