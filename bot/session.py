@@ -337,6 +337,7 @@ class TableSession:
         self._timer_at: float | None = None
         self._stopped = False
         self.pending = 0  # queued or in-progress items
+        self._public_cache: tuple[tuple[int, int, bool], PublicView] | None = None
 
     # ------------------------------------------------------------------ properties
     @property
@@ -418,10 +419,19 @@ class TableSession:
             last_action=last_action,
         )
 
+    def _public(self) -> PublicView:
+        """The match's public view, built once per accepted action (announcing it and
+        every AI decision until the next action share it)."""
+        assert self.match is not None
+        key = (self.match.turn_id, self.match.hand_number, self.match.finished)
+        if self._public_cache is None or self._public_cache[0] != key:
+            self._public_cache = (key, self.match.public_view())
+        return self._public_cache[1]
+
     def table_status(self) -> TableStatus | None:
         if self.match is None:
             return None
-        return self._status_from(self.match.public_view())
+        return self._status_from(self._public())
 
     @property
     def deadline(self) -> float | None:
@@ -445,7 +455,7 @@ class TableSession:
 
     def _prompt(self, seat: int) -> PrivatePrompt:
         assert self.match is not None
-        view = self.match.player_view(seat)
+        view = self.match.round.player_view(seat, public=self._public())
         waiting = seat in self.match.round.waiting_on and not self.match.finished
         kind = _prompt_kind(self.match.round.phase) if waiting else "idle"
         due = self._due.get(seat)
@@ -698,7 +708,7 @@ class TableSession:
             await self.store.set_game_status(self.table_id, "running")
             await self._announce_lobby()
             self._refresh_dues()
-            await self._announce_table(self.match.public_view())
+            await self._announce_table(self._public())
             await self._send_prompts(set(range(self.num_seats)))
             return OK
 
@@ -882,7 +892,7 @@ class TableSession:
         if not self.humans:
             await self._close("closed")
             return OK
-        await self._announce_table(self.match.public_view())
+        await self._announce_table(self._public())
         return OK
 
     # ------------------------------------------------------------------ the core
@@ -926,7 +936,7 @@ class TableSession:
                 self._observe(due_at)
                 return
             self._refresh_dues()
-            await self._announce_table(match.public_view())
+            await self._announce_table(self._public())
             await self._send_prompts(set(range(self.num_seats)))
             self._observe(due_at)
             return
@@ -940,7 +950,7 @@ class TableSession:
         if not actor_info.is_ai:
             fresh.add(action.seat)
         await self._announce_table(
-            match.public_view(), events=_public_events(events), last_action=action
+            self._public(), events=_public_events(events), last_action=action
         )
         await self._send_prompts(fresh)
         self._observe(due_at)
@@ -1048,7 +1058,7 @@ class TableSession:
             due = self._due[seat]
             if due.ai:
                 info = self._seats[seat]
-                view = self.match.player_view(seat)
+                view = self.match.round.player_view(seat, public=self._public())
                 rng = random.Random(f"{self.seed}:{self.match.turn_id}:{seat}")
                 action = choose_ai_action(view, info.ai_level, rng)
                 await self._accept(action, due_at)
@@ -1116,7 +1126,7 @@ class TableSession:
             for seat, value in enumerate(points):
                 self._points[seat] += value
         if self.match.finished:
-            status = self._status_from(self.match.public_view())
+            status = self._status_from(self._public())
             await self.presenter.match_result(status, list(self.match.scores), list(self._points))
             await self._finish()
             return
@@ -1126,7 +1136,7 @@ class TableSession:
             self.channel_id,
             Text("机器人重启，牌局继续", "The bot restarted; the match continues"),
         )
-        await self._announce_table(self.match.public_view())
+        await self._announce_table(self._public())
         await self._send_prompts(set(range(self.num_seats)))
 
 
