@@ -48,6 +48,7 @@ AI_LEVELS = ("easy", "normal")  # engine.ai.LEVELS
 DISCARD_TIMEOUT_RANGE = (5.0, 600.0)
 CLAIM_TIMEOUT_RANGE = (3.0, 300.0)
 MAX_STAKE = 1_000_000
+RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
 
 # ---------------------------------------------------------------------------- messages
 
@@ -1024,8 +1025,10 @@ class TableSession:
     async def _after_change(self) -> None:
         """Run the AI seats that are due now (all of them at once when ``ai_delay`` is 0)
         and re-arm the timer for the rest."""
-        await self._run_due(ai_only=True)
-        self._schedule_timer()
+        try:
+            await self._run_due(ai_only=True)
+        finally:
+            self._schedule_timer()
 
     async def _on_tick(self) -> None:
         if self.status == "lobby":
@@ -1040,8 +1043,10 @@ class TableSession:
                 await self._close("closed")
             self._schedule_timer()
             return
-        await self._run_due(ai_only=False)
-        self._schedule_timer()
+        try:
+            await self._run_due(ai_only=False)
+        finally:
+            self._schedule_timer()
 
     async def _run_due(self, *, ai_only: bool) -> None:
         while self.status == "running" and self.match is not None and not self.match.finished:
@@ -1060,8 +1065,17 @@ class TableSession:
                 info = self._seats[seat]
                 view = self.match.round.player_view(seat, public=self._public())
                 rng = random.Random(f"{self.seed}:{self.match.turn_id}:{seat}")
-                action = choose_ai_action(view, info.ai_level, rng)
-                await self._accept(action, due_at)
+                try:
+                    action = choose_ai_action(view, info.ai_level, rng)
+                except Exception:  # an AI bug must not stall the table
+                    log.exception("table %s: AI failed for seat %d", self.table_id, seat)
+                    fallback = self.match.round.default_action(seat)
+                    if fallback is None:
+                        self._due.pop(seat, None)
+                        return
+                    action = fallback
+                if not await self._accept_or_retry(seat, action, due_at):
+                    return
             else:
                 action = self.match.round.default_action(seat)
                 if action is None:
@@ -1069,13 +1083,27 @@ class TableSession:
                     continue
                 count = self._timeouts.get(seat, 0) + 1
                 self._timeouts[seat] = count
-                await self._accept(action, due_at)
+                if not await self._accept_or_retry(seat, action, due_at):
+                    return
                 if (
                     count >= AUTOPLAY_AFTER_TIMEOUTS
                     and self.status == "running"
                     and not self._seats[seat].autoplay
                 ):
                     await self._set_autoplay(seat, True)
+
+    async def _accept_or_retry(self, seat: int, action: Action, due_at: float) -> bool:
+        """A timer-driven move that fails (the store is unavailable, say) is retried a
+        little later instead of spinning; the table state is unchanged if it was not stored."""
+        try:
+            await self._accept(action, due_at)
+        except Exception:
+            log.exception("table %s: could not play %s; retrying", self.table_id, action)
+            due = self._due.get(seat)
+            if due is not None:
+                self._due[seat] = replace(due, at=self.clock.now() + RETRY_SECONDS)
+            return False
+        return True
 
     # ------------------------------------------------------------------ announcing
     async def _announce_table(

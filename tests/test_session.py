@@ -504,3 +504,36 @@ async def test_shutdown_answers_queued_callers(harness: Harness) -> None:
     assert isinstance(result.ok, bool)
     late = await table.submit(ALICE, Action("pass", 0), None)
     assert not late.ok
+
+
+async def test_a_failed_store_write_is_retried_later(store: Store) -> None:
+    harness = Harness(store, ai_delay=1.0)
+    table = await harness.started()
+    match = table.match
+    assert match is not None
+    seat = table.seat_of(ALICE)
+    for _ in range(50):
+        if seat not in match.round.waiting_on:
+            break
+        await harness.play_default(table, ALICE)
+    assert seat not in match.round.waiting_on
+    real_append = store.append_action
+    failures = []
+
+    async def flaky(*args: object, **kwargs: object) -> bool:
+        if not failures:
+            failures.append(args)
+            raise OSError("disk unavailable")
+        return await real_append(*args, **kwargs)  # type: ignore[arg-type]
+
+    store.append_action = flaky  # type: ignore[method-assign]
+    turn = match.turn_id
+    await harness.clock.advance(1)
+    assert failures and match.turn_id == turn  # nothing applied without the write
+    assert len(await store.load_actions(table.table_id)) == turn
+    await harness.clock.advance(4.9)
+    assert match.turn_id == turn
+    await harness.clock.advance(0.2)
+    assert match.turn_id > turn
+    assert len(await store.load_actions(table.table_id)) == match.turn_id
+    await harness.manager.shutdown()
