@@ -61,6 +61,9 @@ HOST_ONLY = Text("只有房主可以这样做", "Only the host can do that")
 TABLE_FULL = Text("座位已满", "The table is full")
 ALREADY_SEATED = Text("你已经在这张桌上", "You are already at this table")
 CLOSED = Text("这张桌已关闭", "This table is closed")
+FAILED = Text(
+    "出错了，操作没有生效，请重试", "Something went wrong and the move was not made; try again"
+)
 
 
 def _illegal(action: Action) -> Text:
@@ -802,7 +805,15 @@ class TableSession:
         self._timeouts[seat] = 0
         if self._seats[seat].autoplay:
             await self._set_autoplay(seat, False)
-        await self._accept(action, received)
+        turn = self.match.turn_id
+        try:
+            await self._accept(action, received)
+        except Exception:
+            log.exception("table %s: could not play %s for %s", self.table_id, action, user_id)
+            if self.match.turn_id != turn:
+                return OK  # stored and applied; only announcing failed
+            await self.presenter.error(user_id, FAILED)
+            return _refuse(FAILED)
         return OK
 
     @staticmethod

@@ -537,3 +537,22 @@ async def test_a_failed_store_write_is_retried_later(store: Store) -> None:
     assert match.turn_id > turn
     assert len(await store.load_actions(table.table_id)) == match.turn_id
     await harness.manager.shutdown()
+
+
+async def test_a_failed_write_for_a_human_is_reported_to_that_user(harness: Harness) -> None:
+    table = await harness.started()
+    match = table.match
+    assert match is not None
+    prompt = table.prompt_for(ALICE)
+    assert prompt is not None
+
+    async def broken(*args: object, **kwargs: object) -> bool:
+        raise OSError("disk unavailable")
+
+    harness.store.append_action = broken  # type: ignore[method-assign]
+    turn = match.turn_id
+    result = await table.submit(ALICE, table.default_action(ALICE), prompt.turn_id)  # type: ignore[arg-type]
+    assert not result.ok and result.message is not None and "try again" in result.message.en
+    assert match.turn_id == turn
+    errors = [call for call in harness.presenter.calls if call.kind == "error"]
+    assert [call.user_id for call in errors] == [ALICE]
