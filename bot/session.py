@@ -605,6 +605,11 @@ class TableSession:
                 )
             if len(self.players) >= self.num_seats or self.status != "lobby":
                 return _refuse(TABLE_FULL)
+            other = self.manager.table_of_user(user_id)  # again: the balance check awaited
+            if other is not None and other is not self:
+                return _refuse(
+                    Text("你已经在另一张桌上", "You are already seated at another table")
+                )
             self.players.append(SeatInfo(seat=len(self.players), name=name, user_id=user_id))
             self._touch_lobby()
             await self._announce_lobby()
