@@ -101,6 +101,7 @@ def test_whole_match_through_stdin_of_the_console_script(tmp_path: Path) -> None
     assert f"Your balance: {balance}" in out
     # Every hand's itemised result was shown.
     assert out.count("输赢 Points:") == hands[0]
+    assert out.count("Your balance:") == hands[0] + 1  # after each hand, and at the end
 
 
 def test_end_of_input_ends_cleanly(tmp_path: Path) -> None:

@@ -110,10 +110,14 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                     continue
             else:
                 action = command
+            hands_before = len(table.match.results) if table.match is not None else 0
             result = await table.submit(HUMAN_ID, action, prompt.turn_id)
             if not result.ok:
                 presenter.say(f"! {(result.message or Text('?', '?')).both()}")
             await manager.wait_idle()
+            if table.match is not None and len(table.match.results) > hands_before:
+                balance = await store.get_balance(GUILD_ID, HUMAN_ID)
+                presenter.say(f"    你的余额 Your balance: {balance}")
         if table.status == "running":
             await table.end(HUMAN_ID)
             await manager.wait_idle()
