@@ -53,6 +53,7 @@ _FULL_LIABILITY_COST = 4.0  # Taizhou: paying the whole table for a liable disca
 # Typical improving tiles at shanten 0, 1, 2, 3+ (later steps of a plan use these).
 _TYPICAL_OUTS = (6.0, 14.0, 22.0, 28.0)
 _INV_TYPICAL_OUTS = tuple(1.0 / outs for outs in _TYPICAL_OUTS)
+_MAX_OUTS = 60.0  # more improving tiles than any hand has: an upper bound for pruning
 _KONG_BONUS = 1.2  # a kong draws a replacement tile (and scores in Taizhou)
 _FEED_COST = 0.2  # Jiaxing: handing any opponent a claim in the suit it collects
 _DEAL_IN_COST = 0.5  # Taizhou: letting a threatening opponent win now
@@ -305,15 +306,20 @@ def _hand_value(
     which is what the first pruning pass uses.
     """
     values = _target_values(counts, table)
+    rough = []
+    for index, current in enumerate(shantens):
+        typical = _TYPICAL_OUTS[min(current, len(_TYPICAL_OUTS) - 1)]
+        rough.append(values[index] * _win_chance(current, typical, table))
+    if not precise:
+        return max(rough, default=0.0)
     best = 0.0
-    for index, target in enumerate(table.targets):
+    # Most promising first; a target that could not win even with every unseen tile
+    # improving it is skipped, which saves most of the ukeire work on far targets.
+    for index in sorted(range(len(shantens)), key=lambda i: -rough[i]):
         current = shantens[index]
-        if current + 1 > _FAR:
+        if values[index] * _win_chance(current, _MAX_OUTS, table) <= best:
             continue
-        if precise:
-            improving = float(_ukeire(target, counts, wilds, current, table))
-        else:
-            improving = _TYPICAL_OUTS[min(current, len(_TYPICAL_OUTS) - 1)]
+        improving = float(_ukeire(table.targets[index], counts, wilds, current, table))
         worth = values[index] * _win_chance(current, improving, table)
         if worth > best:
             best = worth
