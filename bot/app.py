@@ -1,0 +1,388 @@
+"""The Discord bot: a ``commands.Bot`` that hosts mahjong tables through slash commands.
+
+``setup_hook`` wires everything before the gateway connects: the translator (zh-CN
+command names), the cogs, the dynamic components (so buttons on old messages keep
+working after a restart), the table manager — which restores every running table from
+the store — and the weekly leaderboard poster.
+
+Clicks are handled here, not in the components, so every rule about them is in one
+place: a click for a past turn, by someone not seated, or on a table that is gone gets
+a clear ephemeral answer; a click that changes the clicker's hand is answered by the
+presenter with the new hand (see ``bot.discord_presenter``); anything else is deferred.
+Nothing that looks like a traceback ever reaches a user: the tree's error handler turns
+errors into bilingual messages and logs the unexpected ones with their context.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_presenter import DiscordPresenter, Renderer
+from bot.discord_views import DYNAMIC_ITEMS
+from bot.i18n import MahjongTranslator, Text, msg, say
+from bot.session import SessionError, SystemClock, TableManager, TableSession
+from data import Store, StoreError
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_CHECK_SECONDS = 600.0
+
+
+class UserFacingError(app_commands.AppCommandError):
+    """A refusal with a reason the user should read (bad input, not allowed, ...)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
+
+
+class NotManager(app_commands.CheckFailure):
+    """The user lacks Manage Server."""
+
+
+def is_manager(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server, re-checked on our side: default permissions are only a client hint
+    (server admins can override them per role or channel)."""
+    permissions = interaction.permissions
+    return bool(permissions.manage_guild or permissions.administrator)
+
+
+def require_manager(interaction: discord.Interaction[Any]) -> bool:
+    if not is_manager(interaction):
+        raise NotManager("Manage Server required")
+    return True
+
+
+def intents() -> discord.Intents:
+    """Slash commands, components and DMs need no privileged intent: guilds only, so the
+    channel cache knows where tables live."""
+    value = discord.Intents.none()
+    value.guilds = True
+    return value
+
+
+class MahjongBot(commands.Bot):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Any = None,
+        renderer: Renderer | None = None,
+        ai_delay: float = 1.0,
+        min_interval: float = 1.5,
+        sync_guild: int | None = None,
+        sync_global: bool = False,
+        leaderboard_interval: float | None = LEADERBOARD_CHECK_SECONDS,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.presenter = DiscordPresenter(
+            self, store, clock=self.clock, renderer=renderer, min_interval=min_interval
+        )
+        self.manager = TableManager(store, self.presenter, self.clock, ai_delay=ai_delay)
+        self.sync_guild = sync_guild
+        self.sync_global = sync_global
+        self.leaderboard_interval = leaderboard_interval
+        self._leaderboard_task: asyncio.Task[None] | None = None
+        self._closed = False
+        add_hook = getattr(self.clock, "add_idle_hook", None)
+        if add_hook is not None:
+            add_hook(self.presenter.wait_idle)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    # ------------------------------------------------------------------ start and stop
+
+    async def setup_hook(self) -> None:
+        await install_commands(self)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        restored = await self.manager.restore_all()
+        log.info("restored %d running table(s)", len(restored))
+        if self.sync_guild is not None:
+            guild = discord.Object(id=self.sync_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.sync_guild)
+        elif self.sync_global:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+        if self.leaderboard_interval:
+            self._leaderboard_task = asyncio.get_running_loop().create_task(
+                self._leaderboard_loop(), name="leaderboard-poster"
+            )
+
+    async def shutdown(self) -> None:
+        """Persist-and-stop: every accepted action is already stored, so stopping the
+        timers and sending the last coalesced edits is all that is left."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._leaderboard_task is not None:
+            self._leaderboard_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._leaderboard_task
+        await self.manager.shutdown()
+        with contextlib.suppress(Exception):
+            await self.presenter.close()
+
+    async def close(self) -> None:
+        await self.shutdown()
+        await super().close()
+
+    async def wait_idle(self) -> None:
+        """Tests: wait until the tables and the presenter have nothing in flight."""
+        for _ in range(3):
+            await self.manager.wait_idle()
+            await self.presenter.wait_idle()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds))  # fmt: skip
+
+    # ------------------------------------------------------------------ helpers for cogs
+
+    def table_here(self, interaction: discord.Interaction[Any]) -> TableSession:
+        table = self.manager.by_channel(interaction.channel_id or 0)
+        if table is None:
+            raise UserFacingError(msg("table.none_here"))
+        return table
+
+    def table_of(self, user_id: int) -> TableSession:
+        table = self.manager.table_of_user(user_id)
+        if table is None:
+            raise UserFacingError(msg("table.none_yours"))
+        return table
+
+    async def reply(
+        self, interaction: discord.Interaction[Any], text: Text, *, ephemeral: bool = True
+    ) -> None:
+        """One answer in the reader's language (ephemeral by default)."""
+        content = say(text, interaction.locale)
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(content, ephemeral=ephemeral)
+
+    # ------------------------------------------------------------------ component clicks
+
+    async def on_play_click(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: str,
+        turn_id: int,
+        action: dict[str, Any],
+    ) -> None:
+        try:
+            await self._play_click(interaction, table_id, turn_id, action)
+        except Exception as error:
+            await self._component_failed(interaction, error)
+
+    async def _play_click(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: str,
+        turn_id: int,
+        action: dict[str, Any],
+    ) -> None:
+        user_id = interaction.user.id
+        table = self.manager.get(table_id)
+        if table is None or table.status != "running":
+            await self.reply(interaction, msg("table.gone"))
+            return
+        if table.seat_of(user_id) is None:
+            await self.reply(interaction, msg("table.not_seated"))
+            return
+        if action.get("type") == "discard" and not action.get("tile"):
+            await self.reply(interaction, msg("error.bad_value", reason="tile"))
+            return
+        self.presenter.register_click(user_id, interaction)
+        try:
+            result = await table.submit(user_id, action, turn_id)
+        finally:
+            taken = self.presenter.release_click(user_id, interaction)
+        if taken:
+            return  # the presenter answers with the new hand
+        if not result.ok:
+            await self.reply(interaction, result.message or msg("table.stale"))
+        elif not interaction.response.is_done():
+            await interaction.response.defer()
+
+    async def on_table_click(
+        self, interaction: discord.Interaction[Any], table_id: str, what: str
+    ) -> None:
+        try:
+            await self._table_click(interaction, table_id, what)
+        except Exception as error:
+            await self._component_failed(interaction, error)
+
+    async def _table_click(
+        self, interaction: discord.Interaction[Any], table_id: str, what: str
+    ) -> None:
+        user = interaction.user
+        table = self.manager.get(table_id)
+        if table is None:
+            await self.reply(interaction, msg("table.gone"))
+            return
+        if what == "hand":
+            await self.show_hand(interaction, table)
+            return
+        if what == "join":
+            result = await table.join(user.id, user.display_name)
+        elif what == "leave":
+            result = await table.leave(user.id)
+        elif what == "start":
+            result = await table.start(user.id)
+        elif what == "ai":
+            result = await table.add_ai(user.id)
+        elif what == "back":
+            result = await table.back(user.id)
+        else:  # the custom-id pattern admits nothing else
+            return
+        if result.ok:
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+        else:
+            await self.reply(interaction, result.message or msg("error.generic"))
+
+    async def show_hand(self, interaction: discord.Interaction[Any], table: TableSession) -> None:
+        user_id = interaction.user.id
+        if table.seat_of(user_id) is None:
+            await self.reply(interaction, msg("table.not_seated"))
+            return
+        prompt = table.prompt_for(user_id)
+        if prompt is None:
+            await self.reply(interaction, msg("table.not_running"))
+            return
+        await self.presenter.show_hand(interaction, prompt)
+
+    async def _component_failed(
+        self, interaction: discord.Interaction[Any], error: Exception
+    ) -> None:
+        if isinstance(error, UserFacingError | SessionError):
+            text = error.text
+        else:
+            log.error(
+                "component %s by user %s in channel %s failed",
+                (interaction.data or {}).get("custom_id"),
+                interaction.user.id,
+                interaction.channel_id,
+                exc_info=error,
+            )
+            text = msg("error.generic")
+        with contextlib.suppress(discord.HTTPException):
+            await self.reply(interaction, text)
+
+    # ------------------------------------------------------------------ errors
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Every slash-command failure ends here and becomes a friendly message."""
+        original = getattr(error, "original", error)
+        if isinstance(original, UserFacingError | SessionError):
+            text = original.text
+        elif isinstance(original, StoreError) and str(original):
+            text = msg("error.bad_value", reason=str(original))
+        elif isinstance(error, NotManager | app_commands.MissingPermissions):
+            text = msg("error.no_permission")
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            text = msg("error.guild_only")
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            text = msg("error.cooldown", seconds=error.retry_after)
+        elif isinstance(error, app_commands.TransformerError):
+            text = msg("error.bad_value", reason=str(error.value)[:100])
+        elif isinstance(error, app_commands.CheckFailure):
+            text = msg("error.no_permission")
+        else:
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error(
+                "command /%s by user %s in guild %s channel %s failed",
+                command,
+                interaction.user.id,
+                interaction.guild_id,
+                interaction.channel_id,
+                exc_info=original,
+            )
+            text = msg("error.generic")
+        if interaction.type is discord.InteractionType.autocomplete:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self.reply(interaction, text)
+
+    # ------------------------------------------------------------------ weekly leaderboard
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock.now(), UTC)
+
+    async def _leaderboard_loop(self) -> None:
+        assert self.leaderboard_interval is not None
+        while not self._closed:
+            try:
+                await self.post_weekly_leaderboards()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("weekly leaderboard posting failed")
+            await self.clock.sleep_until(self.clock.now() + self.leaderboard_interval)
+
+    async def post_weekly_leaderboards(self) -> int:
+        """Post last week's board in every guild that set a channel and has not had it yet.
+
+        The week key is stored per guild (``last_leaderboard_week``) before posting, so a
+        restart never posts the same week twice. Returns how many boards were posted.
+        """
+        from bot.cogs.economy import leaderboard_message
+
+        posted = 0
+        now = self.now()
+        for guild in list(self.guilds):
+            settings = await self.store.get_settings(guild.id)
+            if settings.leaderboard_channel is None:
+                continue
+            bounds = await self.store.week_bounds(guild.id, 1, now)
+            if settings.last_leaderboard_week == bounds.week_start:
+                continue
+            if (
+                settings.last_leaderboard_week is not None
+                and settings.last_leaderboard_week > bounds.week_start
+            ):
+                continue
+            await self.store.update_settings(guild.id, last_leaderboard_week=bounds.week_start)
+            content, file = await leaderboard_message(
+                self, guild, weekly=True, weeks_ago=1, now=now
+            )
+            channel = self.get_partial_messageable(settings.leaderboard_channel, guild_id=guild.id)
+            try:
+                if file is not None:
+                    await channel.send(content, file=file)
+                else:
+                    await channel.send(content)
+                posted += 1
+            except discord.HTTPException:
+                log.exception("could not post the weekly leaderboard in guild %s", guild.id)
+        return posted
+
+
+async def install_commands(bot: commands.Bot) -> None:
+    """The cogs and the translator: what ``setup_hook`` and ``mahjong-bot commands`` share."""
+    from bot.cogs.admin import AdminCog
+    from bot.cogs.economy import EconomyCog
+    from bot.cogs.play import PlayCog
+    from bot.cogs.tables import TablesCog
+
+    await bot.tree.set_translator(MahjongTranslator())
+    for cog in (TablesCog(bot), PlayCog(bot), EconomyCog(bot), AdminCog(bot)):
+        await bot.add_cog(cog)

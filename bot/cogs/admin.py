@@ -1,0 +1,182 @@
+"""``/mjadmin settings`` and ``/mjadmin adjust`` (Manage Server).
+
+The command's default permission only hides it in clients; a server can override that
+per role, so Manage Server is checked again here on every call.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import UserFacingError, require_manager
+from bot.cogs.tables import VARIANT_CHOICES
+from bot.i18n import T, Text, msg
+from data import SettingsError
+
+if TYPE_CHECKING:
+    from bot.app import MahjongBot
+
+MAX_ADJUST = 10**9
+CLEARABLE = ("leaderboard_channel", "min_balance", "hand_cap", "day_cap")
+
+
+class AdminCog(commands.Cog):
+    admin = app_commands.Group(
+        name=T("mjadmin", "麻将管理"),
+        description=T(
+            "Server settings for mahjong (Manage Server)", "麻将服务器设置（需管理服务器权限）"
+        ),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    def __init__(self, bot: MahjongBot) -> None:
+        self.bot = bot
+
+    @admin.command(
+        name=T("settings", "设置"),
+        description=T("Show or change this server's settings", "查看或修改本服务器设置"),
+    )
+    @app_commands.check(require_manager)
+    @app_commands.rename(
+        timezone=T("timezone", "时区"),
+        leaderboard_channel=T("leaderboard_channel", "排行榜频道"),
+        discard_timeout=T("discard_timeout", "出牌限时"),
+        claim_timeout=T("claim_timeout", "吃碰限时"),
+        default_variant=T("default_variant", "默认玩法"),
+        starting_balance=T("starting_balance", "初始积分"),
+        min_balance=T("min_balance", "入座最低积分"),
+        hand_cap=T("hand_cap", "单局封顶"),
+        day_cap=T("day_cap", "每日封顶"),
+        clear=T("clear", "清除"),
+    )
+    @app_commands.describe(
+        timezone=T(
+            "IANA time zone for weeks, e.g. Asia/Shanghai", "周榜使用的时区，如 Asia/Shanghai"
+        ),
+        leaderboard_channel=T("Where the weekly leaderboard is posted", "每周排行榜发布的频道"),
+        discard_timeout=T("Default seconds to discard (5-600)", "默认出牌限时（5-600 秒）"),
+        claim_timeout=T("Default seconds to claim (3-300)", "默认吃碰限时（3-300 秒）"),
+        default_variant=T("Rule set for new tables", "新牌桌的默认规则"),
+        starting_balance=T("Balance a new player starts with", "新玩家的初始积分"),
+        min_balance=T("Minimum balance to sit down", "入座需要的最低积分"),
+        hand_cap=T("Cap on one player's points per hand", "每人每局输赢上限"),
+        day_cap=T("Cap on one player's net points per day", "每人每天输赢上限"),
+        clear=T("Remove an optional setting", "清除一项可选设置"),
+    )
+    @app_commands.choices(
+        default_variant=VARIANT_CHOICES,
+        clear=[
+            app_commands.Choice(
+                name=T("leaderboard channel", "排行榜频道"), value="leaderboard_channel"
+            ),
+            app_commands.Choice(name=T("minimum balance", "入座最低积分"), value="min_balance"),
+            app_commands.Choice(name=T("hand cap", "单局封顶"), value="hand_cap"),
+            app_commands.Choice(name=T("day cap", "每日封顶"), value="day_cap"),
+        ],
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        timezone: app_commands.Range[str, 1, 64] | None = None,
+        leaderboard_channel: discord.TextChannel | None = None,
+        discard_timeout: app_commands.Range[int, 5, 600] | None = None,
+        claim_timeout: app_commands.Range[int, 3, 300] | None = None,
+        default_variant: str | None = None,
+        starting_balance: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+        min_balance: int | None = None,
+        hand_cap: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        day_cap: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        clear: str | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        changes: dict[str, Any] = {
+            name: value
+            for name, value in {
+                "timezone": timezone,
+                "discard_timeout": discard_timeout,
+                "claim_timeout": claim_timeout,
+                "default_variant": default_variant,
+                "starting_balance": starting_balance,
+                "min_balance": min_balance,
+                "hand_cap": hand_cap,
+                "day_cap": day_cap,
+            }.items()
+            if value is not None
+        }
+        if leaderboard_channel is not None:
+            if leaderboard_channel.guild.id != interaction.guild_id:
+                raise UserFacingError(
+                    Text("频道不在本服务器", "That channel is not in this server")
+                )
+            changes["leaderboard_channel"] = leaderboard_channel.id
+        if clear is not None:
+            if clear not in CLEARABLE:
+                raise UserFacingError(msg("error.bad_value", reason=str(clear)[:30]))
+            changes[clear] = None
+        store = self.bot.store
+        try:
+            if changes:
+                current = await store.update_settings(interaction.guild_id, **changes)
+            else:
+                current = await store.get_settings(interaction.guild_id)
+        except SettingsError as error:
+            raise UserFacingError(Text(str(error), str(error))) from None
+        lines = []
+        for name in current.editable_fields():
+            if name == "last_leaderboard_week":
+                continue
+            value = getattr(current, name)
+            if name == "leaderboard_channel" and value is not None:
+                value = f"<#{value}>"
+            lines.append(f"`{name}` = {value if value is not None else '—'}")
+        await self.bot.reply(interaction, msg("admin.settings", settings="\n".join(lines)))
+
+    @admin.command(
+        name=T("adjust", "调整余额"),
+        description=T(
+            "Add to or take from a balance (recorded in the ledger)", "增减玩家余额（记入账本）"
+        ),
+    )
+    @app_commands.check(require_manager)
+    @app_commands.rename(
+        user=T("user", "用户"), amount=T("amount", "数额"), reason=T("reason", "原因")
+    )
+    @app_commands.describe(
+        user=T("Whose balance", "调整谁的余额"),
+        amount=T("Points to add (negative to take)", "增加的积分（负数为扣除）"),
+        reason=T("Why (kept in the ledger)", "原因（记入账本）"),
+    )
+    async def adjust(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.Member,
+        amount: app_commands.Range[int, -MAX_ADJUST, MAX_ADJUST],
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        assert interaction.guild_id is not None
+        if amount == 0 or not -MAX_ADJUST <= amount <= MAX_ADJUST:
+            raise UserFacingError(
+                Text(
+                    f"数额必须非零，且在 ±{MAX_ADJUST} 以内",
+                    f"The amount must be non-zero and within ±{MAX_ADJUST}",
+                )
+            )
+        if user.bot:
+            raise UserFacingError(Text("机器人没有余额", "Bots have no balance"))
+        reason = reason.strip()[:200]
+        if not reason:
+            raise UserFacingError(Text("请写明原因", "Please give a reason"))
+        balance = await self.bot.store.adjust_balance(
+            interaction.guild_id, user.id, amount, interaction.user.id, reason,
+            key=f"interaction:{interaction.id}",
+        )  # fmt: skip
+        await self.bot.reply(
+            interaction,
+            msg("admin.adjusted", name=user.display_name, delta=amount, balance=balance),
+            ephemeral=False,
+        )

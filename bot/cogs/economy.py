@@ -1,0 +1,156 @@
+"""``/balance``, ``/leaderboard``, ``/history``: points, weekly and all-time boards, your hands.
+
+Leaderboards are queries over the ledger (``data.Store``), so any past week can be shown
+again (``weeks_ago``); the weekly board is also posted automatically by the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import UserFacingError
+from bot.i18n import T, Text, is_chinese, msg, say
+
+if TYPE_CHECKING:
+    from bot.app import MahjongBot
+
+MAX_WEEKS_AGO = 520
+
+
+def display_name(guild: discord.Guild | None, user_id: int) -> str:
+    member = guild.get_member(user_id) if guild is not None else None
+    if member is not None:
+        return member.display_name
+    return f"user…{str(user_id)[-4:]}"
+
+
+async def leaderboard_message(
+    bot: MahjongBot,
+    guild: discord.Guild | None,
+    *,
+    weekly: bool,
+    weeks_ago: int = 0,
+    now: datetime | None = None,
+) -> tuple[str, discord.File | None]:
+    """The board as text (both languages) and an image; the image is None when empty."""
+    guild_id = guild.id if guild is not None else 0
+    if weekly:
+        bounds = await bot.store.week_bounds(guild_id, weeks_ago, now)
+        rows = await bot.store.weekly_leaderboard(guild_id, week_start=bounds.week_start, limit=10)
+        title = msg("leaderboard.week", start=bounds.week_start.isoformat())
+        subtitle = (
+            f"{bounds.week_start.isocalendar().year}-W{bounds.week_start.isocalendar().week:02d}"
+        )
+    else:
+        rows = await bot.store.alltime_leaderboard(guild_id, limit=10)
+        title = msg("leaderboard.alltime")
+        subtitle = guild.name if guild is not None else ""
+    if not rows:
+        empty = msg("leaderboard.empty")
+        return f"**{title.zh}** · {title.en}\n{empty.zh} · {empty.en}", None
+    named = [
+        (rank, display_name(guild, row.user_id), row.net, row.hands, row.wins)
+        for rank, row in enumerate(rows, start=1)
+    ]
+    lines = [f"**{title.zh}** · {title.en}"]
+    for rank, name, net, hands, wins in named:
+        lines.append(f"{rank}. {name} **{net:+d}** · {hands} 局/hands · {wins} 胡/wins")
+    period = "week" if weekly else "all_time"
+    renderer = bot.presenter.renderer
+    png = await asyncio.to_thread(renderer.leaderboard, named, period, subtitle, "zh")
+    return "\n".join(lines)[:2000], discord.File(io.BytesIO(png), "leaderboard.png")
+
+
+class EconomyCog(commands.Cog):
+    def __init__(self, bot: MahjongBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name=T("balance", "余额"), description=T("Show a balance", "查看余额"))
+    @app_commands.guild_only()
+    @app_commands.rename(user=T("user", "用户"))
+    @app_commands.describe(user=T("Whose balance (default: yours)", "查看谁的余额（默认自己）"))
+    async def balance(
+        self, interaction: discord.Interaction[Any], user: discord.Member | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        target = user or interaction.user
+        if getattr(target, "bot", False):
+            raise UserFacingError(Text("机器人没有余额", "Bots have no balance"))
+        amount = await self.bot.store.get_balance(interaction.guild_id, target.id)
+        await self.bot.reply(
+            interaction, msg("balance.show", name=target.display_name, balance=amount)
+        )
+
+    @app_commands.command(
+        name=T("leaderboard", "排行榜"),
+        description=T("Weekly or all-time leaderboard", "周榜或总榜"),
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(period=T("period", "范围"), weeks_ago=T("weeks_ago", "几周前"))
+    @app_commands.describe(
+        period=T("This week or all time", "本周或全部"),
+        weeks_ago=T("0 = this week, 1 = last week…", "0 = 本周，1 = 上周…"),
+    )
+    @app_commands.choices(
+        period=[
+            app_commands.Choice(name=T("weekly", "周榜"), value="weekly"),
+            app_commands.Choice(name=T("all-time", "总榜"), value="alltime"),
+        ]
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        period: str = "weekly",
+        weeks_ago: app_commands.Range[int, 0, MAX_WEEKS_AGO] = 0,
+    ) -> None:
+        if period not in ("weekly", "alltime"):
+            raise UserFacingError(msg("error.bad_value", reason=str(period)[:20]))
+        if not 0 <= weeks_ago <= MAX_WEEKS_AGO:
+            raise UserFacingError(
+                Text(
+                    f"几周前必须在 0 到 {MAX_WEEKS_AGO} 之间",
+                    f"weeks_ago must be 0 to {MAX_WEEKS_AGO}",
+                )
+            )
+        await interaction.response.defer(thinking=True)
+        content, file = await leaderboard_message(
+            self.bot, interaction.guild, weekly=period == "weekly", weeks_ago=weeks_ago,
+            now=self.bot.now(),
+        )  # fmt: skip
+        if file is not None:
+            await interaction.followup.send(content, file=file)
+        else:
+            await interaction.followup.send(content)
+
+    @app_commands.command(
+        name=T("history", "战绩"), description=T("Your last hands", "你最近的对局记录")
+    )
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        entries = await self.bot.store.history(interaction.guild_id, interaction.user.id, limit=10)
+        if not entries:
+            await self.bot.reply(interaction, msg("history.empty"))
+            return
+        zh = is_chinese(interaction.locale)
+        lines = []
+        for entry in entries:
+            when = f"<t:{int(entry.created_at.timestamp())}:d>"
+            mark = ("🏆 " if entry.is_winner else "") + f"**{entry.points:+d}**"
+            hand = (
+                (f"第 {entry.hand_number + 1} 局" if zh else f"hand {entry.hand_number + 1}")
+                if entry.hand_number is not None
+                else ""
+            )
+            lines.append(f"{when} {mark} · {entry.game_id or ''} {hand} → {entry.balance_after}")
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+
+__all__ = ["EconomyCog", "leaderboard_message", "say"]

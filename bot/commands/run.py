@@ -1,0 +1,152 @@
+"""``mahjong-bot run``: connect to Discord and host tables until SIGINT/SIGTERM.
+
+The token comes from ``DISCORD_TOKEN`` (the environment, or a ``.env`` file in the working
+directory); it is never logged: a logging filter masks it in every record, including
+discord.py's own. The database is ``MAHJONG_DB`` (default ``./mahjong.db``). ``--guild ID``
+syncs the commands to one server instantly, for setting up; without it they are synced
+globally (Discord may take a while to show global changes).
+
+Shutdown is clean: on a signal the tables stop their timers, the last coalesced table
+edits go out, and the store closes. Every accepted action was already persisted when it
+was accepted, so a restart restores every running table where it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+log = logging.getLogger("bot.run")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--guild", type=int, metavar="ID",
+                        help="sync commands to this server only (instant; for setting up)")  # fmt: skip
+    parser.add_argument("--no-sync", action="store_true",
+                        help="do not sync application commands at start")  # fmt: skip
+    parser.add_argument(
+        "--db", default=None, help="database path (default: $MAHJONG_DB or ./mahjong.db)"
+    )
+    parser.add_argument(
+        "--env-file", default=".env", help="file with DISCORD_TOKEN=... (default .env)"
+    )
+    parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
+    parser.add_argument("--ai-delay", type=float, default=1.0,
+                        help="seconds an AI seat waits before playing (default 1)")  # fmt: skip
+
+
+def read_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
+    """``KEY=value`` lines; blank lines, ``#`` comments, ``export`` and quotes allowed."""
+    values: dict[str, str] = {}
+    file = Path(path)
+    if not file.is_file():
+        return values
+    for raw in file.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :].strip()
+        key, value = line.split("=", 1)
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def find_token(env_file: str = ".env") -> str | None:
+    token = os.environ.get("DISCORD_TOKEN") or read_env_file(env_file).get("DISCORD_TOKEN")
+    return token.strip() if token and token.strip() else None
+
+
+class RedactFilter(logging.Filter):
+    """Replaces a secret wherever it would appear in a log line."""
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secret:
+            return True
+        message = record.getMessage()
+        if self.secret in message:
+            record.msg = message.replace(self.secret, "[token]")
+            record.args = None
+        if record.exc_text and self.secret in record.exc_text:
+            record.exc_text = record.exc_text.replace(self.secret, "[token]")
+        return True
+
+
+def setup_logging(level: str, token: str | None) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if token:
+        handler.addFilter(RedactFilter(token))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+
+
+async def serve(args: argparse.Namespace, token: str) -> int:
+    import discord
+
+    from bot.app import MahjongBot
+    from data import Store
+
+    db_path = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
+    store = await Store.open(db_path)
+    log.info("database %s", db_path)
+    bot = MahjongBot(
+        store,
+        ai_delay=args.ai_delay,
+        sync_guild=args.guild,
+        sync_global=not args.no_sync and args.guild is None,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, stop.set)
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - non-Unix
+            signal.signal(signum, lambda *_: loop.call_soon_threadsafe(stop.set))
+    runner = asyncio.create_task(bot.start(token), name="discord-client")
+    stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+    code = 0
+    try:
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if runner in done and runner.exception() is not None:
+            error = runner.exception()
+            if isinstance(error, discord.LoginFailure):
+                log.error("Discord refused the token (check DISCORD_TOKEN)")
+            else:
+                log.error("the bot stopped: %s", error.__class__.__name__, exc_info=error)
+            code = 1
+        else:
+            log.info("shutting down: saving tables")
+    finally:
+        await bot.close()
+        runner.cancel()
+        stopper.cancel()
+        for task in (runner, stopper):
+            with contextlib.suppress(BaseException):
+                await task
+        await store.close()
+        log.info("stopped")
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    token = find_token(args.env_file)
+    setup_logging(args.log_level, token)
+    if token is None:
+        log.error("DISCORD_TOKEN is not set (environment or %s)", args.env_file)
+        return 2
+    return asyncio.run(serve(args, token))

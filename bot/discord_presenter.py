@@ -1,0 +1,732 @@
+"""The Discord presenter: how a table session reaches players on Discord.
+
+Request budget is the design constraint (Discord rate limits, and a phone should not
+buzz on every tile), so:
+
+- **One table message per table**, edited in place (lobby, then the table image and a
+  status line), and edits are coalesced: at most one per channel every ``min_interval``
+  seconds; the newest state wins, intermediate ones are never sent.
+- **One DM per player per hand**, edited in place. A prompt whose picture and choices
+  equal what the player already has is not sent at all.
+- **A click answers itself**: when a player's click changes their own hand, the new hand
+  goes out as the interaction's own "update message" response — the acknowledgement and
+  the edit are one request. Rendering runs in a thread under a time budget; if it is slow
+  the click is deferred first, so Discord's 3-second limit is always kept.
+- **DMs closed** (403, code 50007) is remembered in the user's prefs and announced once in
+  the channel; that player is then served ephemerally (the table's "My hand" button and
+  ``/table hand``), and the live ephemeral is kept up to date through its interaction
+  token for as long as Discord allows (15 minutes). DMs are never retried blindly.
+
+Long-lived messages (the table, the DM hand) are edited with the bot token, never with
+an interaction token, which dies after 15 minutes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_views import hand_view, lobby_view, prompt_headline, table_view
+from bot.i18n import msg, public
+from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text
+from engine.tiles import format_tiles, kind_str, name_zh
+from engine.types import HandResult
+from engine.views import PlayerView, PublicView
+
+if TYPE_CHECKING:
+    from data import Store
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED_CODE = 50007
+INTERACTION_TOKEN_LIFETIME = 14 * 60.0  # Discord allows 15 minutes; keep a margin
+NO_MENTIONS = discord.AllowedMentions.none()
+VARIANT_NAMES = {"jiaxing": ("嘉兴台头胡", "Jiaxing"), "taizhou": ("台州麻将", "Taizhou")}
+
+
+class Renderer:
+    """The images, as PNG bytes. Tests substitute a cheap one that tags its output."""
+
+    def hand(self, view: PlayerView, names: Sequence[str], locale: str) -> bytes:
+        from render.images import render_hand
+
+        return render_hand(view, names=names, locale=locale)
+
+    def table(self, view: PublicView, names: Sequence[str], locale: str) -> bytes:
+        from render.images import render_table
+
+        return render_table(view, names=names, locale=locale)
+
+    def result(
+        self, view: PublicView, result: HandResult, names: Sequence[str], locale: str
+    ) -> bytes:
+        from render.images import render_result
+
+        return render_result(view, result, names=names, locale=locale)
+
+    def leaderboard(self, rows: Sequence[Any], period: str, subtitle: str, locale: str) -> bytes:
+        from render.images import render_leaderboard
+
+        return render_leaderboard(rows, period=period, subtitle=subtitle, locale=locale)
+
+
+class _Clock:
+    """Wall-clock fallback when no session clock is given."""
+
+    def now(self) -> float:
+        import time
+
+        return time.time()
+
+    async def sleep_until(self, when: float) -> None:
+        delay = when - self.now()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+@dataclass
+class _TableMessage:
+    table_id: str
+    channel_id: int
+    message_id: int | None = None
+    lobby: LobbyInfo | None = None
+    status: TableStatus | None = None
+    notices: deque[Text] = field(default_factory=lambda: deque(maxlen=3))
+    dirty: bool = False
+    final: bool = False
+    loaded: bool = False
+
+
+@dataclass
+class _HandMessage:
+    hand_number: int
+    channel_id: int
+    message_id: int
+    signature: tuple[Any, ...] | None = None
+
+
+@dataclass
+class _HandJob:
+    prompt: PrivatePrompt
+    click: discord.Interaction[Any] | None = None
+
+
+@dataclass
+class _LiveEphemeral:
+    interaction: discord.Interaction[Any]
+    since: float
+    signature: tuple[Any, ...] | None = None
+
+
+def hand_signature(prompt: PrivatePrompt) -> tuple[Any, ...]:
+    """What the player sees: equal signatures mean an edit would change nothing."""
+    view = prompt.view
+    actionable = prompt.kind != "idle"
+    return (
+        prompt.table_id,
+        view.public.hand_number,
+        view.concealed,
+        view.drawn,
+        view.melds,
+        prompt.kind,
+        tuple(a.describe() for a in view.legal) if actionable else (),
+        prompt.turn_id if actionable else None,
+    )
+
+
+def seat_names(status: TableStatus | None, count: int = 4) -> list[str]:
+    if status is None:
+        return [f"#{i + 1}" for i in range(count)]
+    return [info.name for info in status.seats]
+
+
+def _file(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+def _is_dm_closed(error: discord.HTTPException) -> bool:
+    return error.status == 403 and error.code == DM_CLOSED_CODE
+
+
+class DiscordPresenter:
+    """``bot.presenter.Presenter`` for Discord. ``bot`` is the running ``MahjongBot``."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: Store,
+        *,
+        clock: Any = None,
+        renderer: Renderer | None = None,
+        min_interval: float = 1.5,
+        render_budget: float = 2.0,
+        locale: str = "zh",
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.clock = clock or _Clock()
+        self.renderer = renderer or Renderer()
+        self.min_interval = min_interval
+        self.render_budget = render_budget
+        self.locale = locale
+        self._tables: dict[str, _TableMessage] = {}
+        self._hands: dict[tuple[str, int], _HandMessage] = {}
+        self._hands_loaded: set[str] = set()
+        self._clicks: dict[int, discord.Interaction[Any]] = {}
+        self._jobs: dict[int, _HandJob] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._prefs: dict[int, dict[str, Any]] = {}
+        self._dm_channels: dict[int, int] = {}
+        self._live: dict[int, _LiveEphemeral] = {}
+        self._dm_notice_sent: set[tuple[str, int]] = set()
+        self._last_flush: dict[int, float] = {}
+        self._flush_scheduled: set[int] = set()
+        self._work: set[asyncio.Task[Any]] = set()
+        self._timers: set[asyncio.Task[Any]] = set()
+        self._posts: dict[str, asyncio.Task[Any]] = {}
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
+        """Background work the harness (and shutdown) can wait for."""
+        task = asyncio.get_running_loop().create_task(coro, name=f"mj-work-{name}")  # type: ignore[arg-type]
+        self._work.add(task)
+        task.add_done_callback(self._work.discard)
+        task.add_done_callback(_log_failure)
+        return task
+
+    async def wait_idle(self) -> None:
+        while self._work:
+            await asyncio.gather(*list(self._work), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Send what is still queued (the last table edits), then stop the timers."""
+        for channel_id in list(self._flush_scheduled):
+            self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
+        await self.wait_idle()
+        for timer in list(self._timers):
+            timer.cancel()
+
+    async def _render(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        return await asyncio.to_thread(function, *args)
+
+    # ------------------------------------------------------------------ user preferences
+
+    async def prefs(self, user_id: int) -> dict[str, Any]:
+        cached = self._prefs.get(user_id)
+        if cached is None:
+            try:
+                cached = await self.store.get_user_prefs(user_id)
+            except Exception:
+                log.exception("could not read prefs of user %s", user_id)
+                cached = {}
+            self._prefs[user_id] = cached
+        return cached
+
+    async def set_pref(self, user_id: int, key: str, value: Any) -> None:
+        prefs = await self.prefs(user_id)
+        if value is None:
+            prefs.pop(key, None)
+        else:
+            prefs[key] = value
+        await self.store.set_user_pref(user_id, key, value)
+
+    async def uses_dm(self, user_id: int) -> bool:
+        prefs = await self.prefs(user_id)
+        return not prefs.get("dms_closed") and prefs.get("hand_delivery", "dm") == "dm"
+
+    async def set_delivery(self, user_id: int, dm: bool) -> None:
+        """``/table dm on|off``. Turning DMs on also forgets a remembered 403: the user
+        says they opened their DMs, which is the one time a retry is not blind."""
+        await self.set_pref(user_id, "hand_delivery", "dm" if dm else "ephemeral")
+        if dm:
+            await self.set_pref(user_id, "dms_closed", None)
+
+    # ------------------------------------------------------------------ clicks
+
+    def register_click(self, user_id: int, interaction: discord.Interaction[Any]) -> None:
+        """A click on a hand is about to be submitted: if it changes that hand, the new
+        hand becomes the click's own response."""
+        self._clicks[user_id] = interaction
+
+    def release_click(self, user_id: int, interaction: discord.Interaction[Any]) -> bool:
+        """After the submit: True if the presenter took the click over (it will answer)."""
+        current = self._clicks.get(user_id)
+        if current is interaction:
+            del self._clicks[user_id]
+            return False
+        return True
+
+    # ------------------------------------------------------------------ Presenter: private
+
+    async def private_hand(self, prompt: PrivatePrompt) -> None:
+        user_id = prompt.user_id
+        click = self._clicks.pop(user_id, None)
+        queued = self._jobs.get(user_id)
+        if queued is not None and click is None:
+            click = queued.click
+        self._jobs[user_id] = _HandJob(prompt, click)
+        worker = self._workers.get(user_id)
+        if worker is None or worker.done():
+            self._workers[user_id] = self._spawn(self._hand_worker(user_id), f"hand-{user_id}")
+
+    async def _hand_worker(self, user_id: int) -> None:
+        """Delivers the newest prompt of one user; prompts queued meanwhile are superseded."""
+        while user_id in self._jobs:
+            job = self._jobs.pop(user_id)
+            try:
+                await self._deliver(job)
+            except Exception:
+                log.exception("could not deliver the hand of user %s", user_id)
+                if job.click is not None and not job.click.response.is_done():
+                    with contextlib.suppress(discord.HTTPException):
+                        await job.click.response.defer()
+
+    def _hand_content(self, prompt: PrivatePrompt, extra: str = "") -> str:
+        lines = [prompt_headline(prompt)]
+        if extra:
+            lines.append(extra)
+        return "\n".join(lines)
+
+    async def _hand_png(self, prompt: PrivatePrompt) -> bytes:
+        names = self._names_for(prompt.table_id, prompt.view.public.num_seats)
+        return await self._render(self.renderer.hand, prompt.view, names, self.locale)
+
+    def _names_for(self, table_id: str, count: int) -> list[str]:
+        record = self._tables.get(table_id)
+        return seat_names(record.status if record else None, count)
+
+    async def _deliver(self, job: _HandJob) -> None:
+        prompt = job.prompt
+        user_id = prompt.user_id
+        signature = hand_signature(prompt)
+        if job.click is not None:
+            await self._answer_click(job.click, prompt, signature)
+            return
+        if await self.uses_dm(user_id) and await self._deliver_dm(prompt, signature):
+            return
+        await self._refresh_live(prompt, signature)
+
+    async def _answer_click(
+        self, click: discord.Interaction[Any], prompt: PrivatePrompt, signature: tuple[Any, ...]
+    ) -> None:
+        """Answer a click on a hand with the new hand (one request), within the budget."""
+        render = asyncio.ensure_future(self._hand_png(prompt))
+        try:
+            png: bytes | None = await asyncio.wait_for(asyncio.shield(render), self.render_budget)
+        except TimeoutError:
+            png = None
+            await click.response.defer()
+        view = hand_view(prompt)
+        content = self._hand_content(prompt)
+        if png is None:
+            png = await render
+            await click.edit_original_response(
+                content=content, attachments=[_file(png, "hand.png")], view=view
+            )
+        else:
+            await click.response.edit_message(
+                content=content, attachments=[_file(png, "hand.png")], view=view
+            )
+        message = click.message
+        key = (prompt.table_id, prompt.user_id)
+        record = self._hands.get(key)
+        if message is not None and record is not None and record.message_id == message.id:
+            record.signature = signature
+        elif message is not None and message.flags.ephemeral:
+            self._live[prompt.user_id] = _LiveEphemeral(click, self.clock.now(), signature)
+
+    async def _dm_channel(self, user_id: int) -> int:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            prefs = await self.prefs(user_id)
+            stored = prefs.get("dm_channel")
+            if isinstance(stored, int):
+                channel_id = stored
+            else:
+                data = await self.bot.http.start_private_message(user_id)
+                channel_id = int(data["id"])
+                with contextlib.suppress(Exception):
+                    await self.set_pref(user_id, "dm_channel", channel_id)
+            self._dm_channels[user_id] = channel_id
+        return channel_id
+
+    async def _load_hands(self, table_id: str) -> None:
+        if table_id in self._hands_loaded:
+            return
+        self._hands_loaded.add(table_id)
+        with contextlib.suppress(Exception):
+            game = await self.store.get_game(table_id)
+            stored = (game.meta if game else {}).get("discord_hands") or {}
+            for user, (hand_number, channel_id, message_id) in stored.items():
+                self._hands.setdefault(
+                    (table_id, int(user)),
+                    _HandMessage(int(hand_number), int(channel_id), int(message_id)),
+                )
+
+    async def _save_hands(self, table_id: str) -> None:
+        stored = {
+            str(user): [record.hand_number, record.channel_id, record.message_id]
+            for (table, user), record in self._hands.items()
+            if table == table_id
+        }
+        with contextlib.suppress(Exception):
+            await self.store.update_game_meta(table_id, discord_hands=stored)
+
+    async def _deliver_dm(self, prompt: PrivatePrompt, signature: tuple[Any, ...]) -> bool:
+        """Send or edit the DM hand; False when DMs turn out to be closed."""
+        user_id = prompt.user_id
+        key = (prompt.table_id, user_id)
+        await self._load_hands(prompt.table_id)
+        record = self._hands.get(key)
+        hand_number = prompt.view.public.hand_number
+        same_hand = record is not None and record.hand_number == hand_number
+        if same_hand and record is not None and record.signature == signature:
+            return True
+        if not same_hand and prompt.kind == "idle" and prompt.view.public.phase == "ended":
+            return True
+        png = await self._hand_png(prompt)
+        content = self._hand_content(prompt)
+        view = hand_view(prompt)
+        if same_hand and record is not None:
+            message = self.bot.get_partial_messageable(
+                record.channel_id, type=discord.ChannelType.private
+            ).get_partial_message(record.message_id)
+            try:
+                await message.edit(content=content, attachments=[_file(png, "hand.png")], view=view)
+                record.signature = signature
+                return True
+            except discord.NotFound:
+                pass  # the user deleted it: send a fresh one below
+        try:
+            channel_id = await self._dm_channel(user_id)
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            sent = await channel.send(
+                content=content,
+                file=_file(png, "hand.png"),
+                view=view,
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.Forbidden as error:
+            if not _is_dm_closed(error):
+                raise
+            await self._dms_closed(prompt)
+            return False
+        self._hands[key] = _HandMessage(hand_number, channel_id, sent.id, signature)
+        await self._save_hands(prompt.table_id)
+        return True
+
+    async def _dms_closed(self, prompt: PrivatePrompt) -> None:
+        user_id = prompt.user_id
+        log.info("user %s has DMs closed; serving their hand ephemerally", user_id)
+        with contextlib.suppress(Exception):
+            await self.set_pref(user_id, "dms_closed", True)
+        key = (prompt.table_id, user_id)
+        if key in self._dm_notice_sent:
+            return
+        self._dm_notice_sent.add(key)
+        record = self._tables.get(prompt.table_id)
+        if record is None:
+            return
+        text = msg("table.dm_closed_notice", mention=f"<@{user_id}>")
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        await channel.send(public(text), allowed_mentions=NO_MENTIONS)
+
+    async def _refresh_live(self, prompt: PrivatePrompt, signature: tuple[Any, ...]) -> None:
+        """Keep an ephemeral hand current through its interaction token while it lives."""
+        live = self._live.get(prompt.user_id)
+        if live is None or live.signature == signature:
+            return
+        if self.clock.now() - live.since > INTERACTION_TOKEN_LIFETIME:
+            del self._live[prompt.user_id]
+            return
+        png = await self._hand_png(prompt)
+        try:
+            await live.interaction.edit_original_response(
+                content=self._hand_content(prompt),
+                attachments=[_file(png, "hand.png")],
+                view=hand_view(prompt),
+            )
+            live.signature = signature
+        except discord.HTTPException:
+            self._live.pop(prompt.user_id, None)
+
+    async def show_hand(self, interaction: discord.Interaction[Any], prompt: PrivatePrompt) -> None:
+        """The "My hand" button and ``/table hand``: the hand as an ephemeral reply."""
+        render = asyncio.ensure_future(self._hand_png(prompt))
+        content = self._hand_content(prompt)
+        view = hand_view(prompt)
+        try:
+            png: bytes | None = await asyncio.wait_for(asyncio.shield(render), self.render_budget)
+        except TimeoutError:
+            png = None
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        if png is None:
+            png = await render
+            await interaction.edit_original_response(
+                content=content, attachments=[_file(png, "hand.png")], view=view
+            )
+        else:
+            await interaction.response.send_message(
+                content=content, file=_file(png, "hand.png"), view=view, ephemeral=True
+            )
+        self._live[prompt.user_id] = _LiveEphemeral(
+            interaction, self.clock.now(), hand_signature(prompt)
+        )
+
+    async def error(self, user_id: int, text: Text) -> None:
+        click = self._clicks.pop(user_id, None)
+        if click is not None and not click.response.is_done():
+            from bot.i18n import say
+
+            await click.response.send_message(say(text, click.locale), ephemeral=True)
+        else:
+            log.info("message for user %s with no open interaction: %s", user_id, text.en)
+
+    # ------------------------------------------------------------------ Presenter: table
+
+    def _table(self, table_id: str, channel_id: int) -> _TableMessage:
+        record = self._tables.get(table_id)
+        if record is None:
+            record = self._tables[table_id] = _TableMessage(table_id, channel_id)
+        return record
+
+    async def lobby_changed(self, lobby: LobbyInfo) -> None:
+        record = self._table(lobby.table_id, lobby.channel_id)
+        record.lobby = lobby
+        if lobby.status in ("finished", "closed"):
+            record.final = True
+        self._mark_dirty(record)
+
+    async def table_changed(self, status: TableStatus) -> None:
+        record = self._table(status.table_id, status.channel_id)
+        record.status = status
+        self._mark_dirty(record)
+
+    async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        record = self._table(table_id, channel_id)
+        record.notices.append(text)
+        self._mark_dirty(record)
+
+    def _mark_dirty(self, record: _TableMessage) -> None:
+        record.dirty = True
+        channel_id = record.channel_id
+        if channel_id in self._flush_scheduled:
+            return
+        self._flush_scheduled.add(channel_id)
+        due = self._last_flush.get(channel_id, float("-inf")) + self.min_interval
+        if due <= self.clock.now():
+            self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
+        else:
+            timer = asyncio.get_running_loop().create_task(
+                self._flush_later(channel_id, due), name=f"mj-timer-{channel_id}"
+            )
+            self._timers.add(timer)
+            timer.add_done_callback(self._timers.discard)
+
+    async def _flush_later(self, channel_id: int, due: float) -> None:
+        await self.clock.sleep_until(due)
+        self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
+
+    async def _flush_channel(self, channel_id: int) -> None:
+        self._flush_scheduled.discard(channel_id)
+        for record in list(self._tables.values()):
+            if record.channel_id == channel_id and record.dirty:
+                record.dirty = False
+                self._last_flush[channel_id] = self.clock.now()
+                try:
+                    await self._send_table(record)
+                except Exception:
+                    log.exception("could not update the table message of %s", record.table_id)
+                self._last_flush[channel_id] = self.clock.now()
+
+    async def _load_table_message(self, record: _TableMessage) -> None:
+        if record.loaded:
+            return
+        record.loaded = True
+        with contextlib.suppress(Exception):
+            game = await self.store.get_game(record.table_id)
+            stored = (game.meta if game else {}).get("discord_table_message")
+            if stored and record.message_id is None:
+                record.message_id = int(stored[1])
+
+    def _table_content(self, record: _TableMessage) -> str:
+        lines: list[str] = []
+        status, lobby = record.status, record.lobby
+        if lobby is not None:
+            zh, en = VARIANT_NAMES.get(lobby.variant, (lobby.variant, lobby.variant))
+            title = msg("lobby.title", variant=zh, seats=lobby.num_seats, stake=lobby.stake)
+            title_en = msg("lobby.title", variant=en, seats=lobby.num_seats, stake=lobby.stake)
+            lines.append(f"🀄 **{title.zh}** · {title_en.en}")
+        if status is not None and lobby is not None and lobby.status == "running":
+            lines.append(f"{status.hand_label.zh} · {status.hand_label.en}")
+            last = _describe_last(status)
+            if last:
+                lines.append(last)
+            lines.append(_status_line(status))
+        elif lobby is not None and lobby.status == "lobby":
+            players = ", ".join(
+                f"<@{p.user_id}>" if p.user_id and not p.is_ai else f"🤖 {p.name}"
+                for p in lobby.players
+            )
+            players_text = players or "{} / {}".format(msg("lobby.empty").zh, msg("lobby.empty").en)
+            lines.append(f"{msg('lobby.players', players=players_text).zh}")
+            hint = msg("lobby.hint")
+            lines.append(f"-# {hint.zh} · {hint.en}")
+        elif lobby is not None:
+            done = msg("table.finished" if lobby.status == "finished" else "table.ended")
+            lines.append(f"{done.zh} · {done.en}")
+        for text in record.notices:
+            lines.append(f"📣 {text.zh} · {text.en}")
+        return "\n".join(lines)[:2000]
+
+    async def _send_table(self, record: _TableMessage) -> None:
+        await self._load_table_message(record)
+        content = self._table_content(record)
+        lobby = record.lobby
+        running = lobby is not None and lobby.status == "running" and record.status is not None
+        files: list[discord.File] = []
+        if running and record.status is not None:
+            names = seat_names(record.status)
+            png = await self._render(self.renderer.table, record.status.public, names, self.locale)
+            files = [_file(png, "table.png")]
+        view: discord.ui.View | None
+        if record.final or (lobby is not None and lobby.status not in ("lobby", "running")):
+            view = None
+        elif running:
+            view = table_view(record.table_id)
+        elif lobby is not None:
+            view = lobby_view(lobby)
+        else:
+            view = None
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        if record.message_id is not None:
+            message = channel.get_partial_message(record.message_id)
+            try:
+                await message.edit(
+                    content=content, attachments=files, view=view, allowed_mentions=NO_MENTIONS
+                )
+                return
+            except discord.NotFound:
+                record.message_id = None
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_MENTIONS}
+        if files:
+            kwargs["files"] = files
+        if view is not None:
+            kwargs["view"] = view
+        sent = await channel.send(**kwargs)
+        record.message_id = sent.id
+        with contextlib.suppress(Exception):
+            await self.store.update_game_meta(
+                record.table_id, discord_table_message=[record.channel_id, sent.id]
+            )
+
+    # ------------------------------------------------------------------ results
+
+    async def hand_result(self, status: TableStatus, result: HandResult, points: list[int]) -> None:
+        record = self._table(status.table_id, status.channel_id)
+        record.status = status
+        names = seat_names(status)
+        self._post_in_order(status.table_id, self._post_result(status, result, points, names))
+
+    def _post_in_order(self, table_id: str, post: Awaitable[Any]) -> None:
+        """Result posts of one table go out in the order they happened, though each
+        renders in the background (a match total must not overtake the last hand)."""
+        previous = self._posts.get(table_id)
+
+        async def chained() -> None:
+            if previous is not None:
+                with contextlib.suppress(Exception):
+                    await previous
+            await post
+
+        self._posts[table_id] = self._spawn(chained(), f"post-{table_id}")
+
+    async def _post_result(
+        self, status: TableStatus, result: HandResult, points: list[int], names: list[str]
+    ) -> None:
+        if result.winner is not None:
+            head = msg("result.win", name=names[result.winner])
+        else:
+            head = msg("result.draw")
+        changes = ", ".join(f"{names[i]} {p:+d}" for i, p in enumerate(points))
+        body = msg("result.points", changes=changes)
+        content = f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}"
+        png = await self._render(self.renderer.result, status.public, result, names, self.locale)
+        channel = self.bot.get_partial_messageable(status.channel_id)
+        await channel.send(content=content[:2000], file=_file(png, "result.png"),
+                           allowed_mentions=NO_MENTIONS)  # fmt: skip
+
+    async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
+        record = self._table(status.table_id, status.channel_id)
+        record.status = status
+        record.final = True
+        names = seat_names(status)
+        changes = ", ".join(f"{names[i]} {p:+d}" for i, p in enumerate(points))
+        text = msg("result.match", changes=changes)
+        channel = self.bot.get_partial_messageable(status.channel_id)
+        self._post_in_order(
+            status.table_id, channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS)
+        )
+        self._mark_dirty(record)
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=error)
+
+
+def _seat_label(status: TableStatus, seat: int) -> str:
+    info = status.seats[seat] if seat < len(status.seats) else None
+    if info is None:
+        return f"#{seat + 1}"
+    if info.user_id and not info.is_ai:
+        return f"<@{info.user_id}>"
+    return f"🤖 {info.name}"
+
+
+def _status_line(status: TableStatus) -> str:
+    public_view = status.public
+    if public_view.phase == "ended":
+        text = msg("table.status.ended")
+        return f"{text.zh} · {text.en}"
+    names = ", ".join(_seat_label(status, seat) for seat in status.acting)
+    if public_view.phase == "turn" and public_view.current_seat is not None:
+        line = (
+            "▶ " + msg("table.status.turn", name=_seat_label(status, public_view.current_seat)).zh
+        )
+    else:
+        line = "⏳ " + msg("table.status.waiting", names=names).zh
+    if status.deadline is not None:
+        line += f" · ⏱ <t:{int(status.deadline)}:R>"
+    line += f" · 🀫 {public_view.tiles_left}"
+    return line
+
+
+def _describe_last(status: TableStatus) -> str:
+    action = status.last_action
+    if action is None:
+        return ""
+    who = status.seats[action.seat].name if action.seat < len(status.seats) else "?"
+    verbs = {"discard": "打出", "chow": "吃", "pung": "碰", "kong": "杠", "win": "胡",
+             "pass": "过", "continue": "跟", "fold": "不跟"}  # fmt: skip
+    verb = verbs.get(action.type, action.type)
+    tile = ""
+    if action.tile is not None:
+        tile = f" {kind_str(action.tile)} {name_zh(action.tile)}"
+    elif action.tiles is not None:
+        tile = f" {format_tiles(action.tiles)}"
+    if action.type == "pass":
+        return ""
+    return f"-# {who} {verb}{tile}"

@@ -1,0 +1,288 @@
+"""Message components that survive restarts.
+
+Every button and select is a ``DynamicItem``: its custom id carries what it is for, so the
+bot needs no memory of the message to answer a click, even after a restart.
+
+- ``mj:d:<table>:<turn>`` — the discard select on a hand (values are tiles like ``5m``);
+- ``mj:a:<table>:<turn>:<action>[:<tiles>]`` — a claim/turn button (pung, kong, win, pass,
+  chow, continue, fold; tiles for a chow or an own-turn kong);
+- ``mj:t:<table>:<what>`` — the table/lobby buttons (join, leave, start, ai, hand, back).
+
+A click naming a turn that is over is answered "that turn is over" by the session
+(``submit(..., turn_id)``), never by an error. The callbacks only parse the id and hand
+over to the bot's ``ComponentHandler``; all the policy lives there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+from discord import ui
+
+from bot.i18n import MESSAGES, bilingual_label, msg
+from bot.presenter import LobbyInfo, PrivatePrompt
+from engine.tiles import format_tiles, kind_str, name_en, name_zh, parse_tile, parse_tiles
+from engine.types import Action
+
+if TYPE_CHECKING:
+    pass
+
+TABLE_ID = r"[A-Za-z0-9_-]{1,40}"
+
+# Short action codes in custom ids (ids are limited to 100 characters).
+ACTION_CODES = {
+    "pung": "pung",
+    "kong": "kong",
+    "win": "win",
+    "pass": "pass",
+    "chow": "chow",
+    "continue": "cont",
+    "fold": "fold",
+}
+CODE_ACTIONS = {code: action for action, code in ACTION_CODES.items()}
+TABLE_BUTTONS = ("join", "leave", "start", "ai", "hand", "back")
+
+
+class ComponentHandler(Protocol):
+    """What the bot does with a parsed click (``bot.app.MahjongBot`` implements it)."""
+
+    async def on_play_click(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: str,
+        turn_id: int,
+        action: dict[str, Any],
+    ) -> None: ...
+
+    async def on_table_click(
+        self, interaction: discord.Interaction[Any], table_id: str, what: str
+    ) -> None: ...
+
+
+def _handler(interaction: discord.Interaction[Any]) -> ComponentHandler:
+    return interaction.client  # type: ignore[return-value]
+
+
+def tile_label(kind: int) -> str:
+    return f"{kind_str(kind)} {name_zh(kind)} {name_en(kind)}"
+
+
+class DiscardSelect(
+    ui.DynamicItem[ui.Select[Any]],
+    template=rf"mj:d:(?P<table>{TABLE_ID}):(?P<turn>[0-9]{{1,9}})",
+):
+    def __init__(self, table_id: str, turn_id: int, options: list[discord.SelectOption]) -> None:
+        placeholder = "{} / {}".format(*MESSAGES["hand.select_placeholder"])
+        super().__init__(
+            ui.Select(
+                custom_id=f"mj:d:{table_id}:{turn_id}",
+                placeholder=placeholder[:150],
+                options=options or [discord.SelectOption(label="-", value="-")],
+                min_values=1,
+                max_values=1,
+                disabled=not options,
+            )
+        )
+        self.table_id = table_id
+        self.turn_id = turn_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Select[Any], match: re.Match[str], /
+    ) -> DiscardSelect:
+        return cls(match["table"], int(match["turn"]), list(item.options))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values)
+        action: dict[str, Any] = {"type": "discard", "tile": values[0] if values else None}
+        await _handler(interaction).on_play_click(interaction, self.table_id, self.turn_id, action)
+
+
+class ActionButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=rf"mj:a:(?P<table>{TABLE_ID}):(?P<turn>[0-9]{{1,9}}):(?P<code>[a-z]{{2,6}})(?::(?P<tiles>[0-9mpsz]{{2,8}}))?",
+):
+    def __init__(
+        self,
+        table_id: str,
+        turn_id: int,
+        code: str,
+        tiles: str | None = None,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        custom_id = f"mj:a:{table_id}:{turn_id}:{code}" + (f":{tiles}" if tiles else "")
+        super().__init__(ui.Button(custom_id=custom_id, label=label or code, style=style))
+        self.table_id = table_id
+        self.turn_id = turn_id
+        self.code = code
+        self.tiles = tiles
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Button[Any], match: re.Match[str], /
+    ) -> ActionButton:
+        return cls(match["table"], int(match["turn"]), match["code"], match["tiles"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        action = action_from_code(self.code, self.tiles)
+        await _handler(interaction).on_play_click(interaction, self.table_id, self.turn_id, action)
+
+
+class TableButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|start|ai|hand|back)",
+):
+    def __init__(self, table_id: str, what: str, *, label: str | None = None,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:  # fmt: skip
+        super().__init__(
+            ui.Button(custom_id=f"mj:t:{table_id}:{what}", label=label or what, style=style)
+        )
+        self.table_id = table_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Button[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(match["table"], match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handler(interaction).on_table_click(interaction, self.table_id, self.what)
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (DiscardSelect, ActionButton, TableButton)
+
+
+def action_from_code(code: str, tiles: str | None) -> dict[str, Any]:
+    """The action a button stands for, as a dict the session accepts (tiles re-parsed)."""
+    action_type = CODE_ACTIONS.get(code)
+    if action_type is None:
+        raise ValueError(f"unknown action code {code!r}")
+    action: dict[str, Any] = {"type": action_type}
+    if tiles:
+        kinds = parse_tiles(tiles)
+        if action_type == "chow":
+            action["tiles"] = format_tiles(kinds)
+        else:
+            action["tile"] = kind_str(parse_tile(tiles))
+    return action
+
+
+def code_for(action: Action) -> tuple[str, str | None]:
+    code = ACTION_CODES[action.type]
+    if action.type == "chow" and action.tiles:
+        return code, format_tiles(action.tiles)
+    if action.tile is not None:
+        return code, kind_str(action.tile)
+    return code, None
+
+
+# ---------------------------------------------------------------------- building views
+
+
+_BUTTON_STYLES = {
+    "win": discord.ButtonStyle.success,
+    "pass": discord.ButtonStyle.secondary,
+    "pung": discord.ButtonStyle.primary,
+    "kong": discord.ButtonStyle.primary,
+    "chow": discord.ButtonStyle.primary,
+    "continue": discord.ButtonStyle.primary,
+    "fold": discord.ButtonStyle.danger,
+}
+
+
+def _button_label(action: Action) -> str:
+    label = bilingual_label(f"button.{action.type}")
+    if action.type == "chow" and action.tiles:
+        label += f" {format_tiles(action.tiles)}"
+    elif action.type == "kong" and action.tile is not None:
+        label += f" {kind_str(action.tile)}"
+    return label
+
+
+def hand_view(prompt: PrivatePrompt, *, with_back: bool = False) -> ui.View:
+    """The components under a private hand: a discard select and one button per choice.
+
+    Only legal actions get a component, so a button can never offer an illegal move;
+    an idle hand (nothing to do) has no components at all.
+    """
+    view = ui.View(timeout=None)
+    legal = list(prompt.view.legal)
+    discards = sorted({a.tile for a in legal if a.type == "discard" and a.tile is not None})
+    drawn = prompt.view.drawn
+    if discards:
+        options = [
+            discord.SelectOption(
+                label=tile_label(kind),
+                value=kind_str(kind),
+                description=("刚摸到 / just drawn" if kind == drawn else None),
+            )
+            for kind in discards
+        ][:25]
+        view.add_item(DiscardSelect(prompt.table_id, prompt.turn_id, options))
+    buttons = [a for a in legal if a.type != "discard"]
+    order = ("win", "kong", "pung", "chow", "continue", "fold", "pass")
+    buttons.sort(key=lambda a: (order.index(a.type) if a.type in order else 9, a.describe()))
+    for action in buttons[:20]:
+        code, tiles = code_for(action)
+        view.add_item(
+            ActionButton(
+                prompt.table_id,
+                prompt.turn_id,
+                code,
+                tiles,
+                label=_button_label(action)[:80],
+                style=_BUTTON_STYLES.get(action.type, discord.ButtonStyle.secondary),
+            )
+        )
+    if with_back:
+        view.add_item(
+            TableButton(
+                prompt.table_id,
+                "back",
+                label=bilingual_label("button.back"),
+                style=discord.ButtonStyle.success,
+            )
+        )
+    return view
+
+
+def lobby_view(lobby: LobbyInfo) -> ui.View:
+    view = ui.View(timeout=None)
+    table_id = lobby.table_id
+    view.add_item(TableButton(table_id, "join", label=bilingual_label("button.join"),
+                              style=discord.ButtonStyle.success))  # fmt: skip
+    view.add_item(TableButton(table_id, "leave", label=bilingual_label("button.leave")))
+    view.add_item(TableButton(table_id, "ai", label=bilingual_label("button.add_ai")))
+    view.add_item(TableButton(table_id, "start", label=bilingual_label("button.start"),
+                              style=discord.ButtonStyle.primary))  # fmt: skip
+    return view
+
+
+def table_view(table_id: str) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(TableButton(table_id, "hand", label=bilingual_label("button.my_hand"),
+                              style=discord.ButtonStyle.primary))  # fmt: skip
+    view.add_item(TableButton(table_id, "back", label=bilingual_label("button.back")))
+    return view
+
+
+def prompt_headline(prompt: PrivatePrompt) -> str:
+    """The one-line text above a hand: what is being asked, in both languages."""
+    claim = prompt.view.claim_tile
+    tile = f"{kind_str(claim)} {name_zh(claim)}" if claim is not None else ""
+    key = {
+        "turn": "hand.your_turn",
+        "claim": "hand.claim",
+        "rob_kong": "hand.rob_kong",
+        "santan": "hand.santan",
+    }.get(prompt.kind, "hand.idle")
+    text = msg(key, tile=tile)
+    line = f"**{text.zh}** · {text.en}"
+    if prompt.deadline is not None and prompt.kind != "idle":
+        line += f" · ⏱ <t:{int(prompt.deadline)}:R>"
+    return line
