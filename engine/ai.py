@@ -591,7 +591,8 @@ def _choose_claim(
         return max(options, key=lambda item: item[0])[1]
     baseline = _current_value(counts, wilds, table, precise=True)
     value, action = max(options, key=lambda item: item[0])
-    # Passing keeps a draw and a concealed hand; a claim must be clearly better.
+    # Taizhou scores concealed pungs double, so there a claim must be clearly better;
+    # Jiaxing pays nothing for a concealed hand.
     margin = 1.0 if public.variant == "jiaxing" else 1.05
     return action if value > baseline * margin + 1e-9 else passing
 
