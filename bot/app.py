@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -81,6 +82,7 @@ class MahjongBot(commands.Bot):
         sync_guild: int | None = None,
         sync_global: bool = False,
         leaderboard_interval: float | None = LEADERBOARD_CHECK_SECONDS,
+        seeds: Iterator[int] | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -99,6 +101,8 @@ class MahjongBot(commands.Bot):
         self.leaderboard_interval = leaderboard_interval
         self._leaderboard_task: asyncio.Task[None] | None = None
         self._closed = False
+        self._names: dict[int, str] = {}
+        self._seeds = seeds  # tests make the shuffles reproducible; None = random
         add_hook = getattr(self.clock, "add_idle_hook", None)
         if add_hook is not None:
             add_hook(self.presenter.wait_idle)
@@ -148,11 +152,38 @@ class MahjongBot(commands.Bot):
             await self.manager.wait_idle()
             await self.presenter.wait_idle()
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember how players are called: leaderboards need names, and without the
+        privileged members intent the bot cannot look them up without a request each."""
+        user = interaction.user
+        if user is None or user.bot:
+            return
+        name = user.display_name
+        if self._names.get(user.id) != name:
+            self._names[user.id] = name
+            with contextlib.suppress(Exception):
+                await self.store.set_user_pref(user.id, "display_name", name)
+
+    async def name_of(self, guild: discord.Guild | None, user_id: int) -> str:
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is not None:
+            return member.display_name
+        name = self._names.get(user_id)
+        if name is None:
+            with contextlib.suppress(Exception):
+                stored = (await self.store.get_user_prefs(user_id)).get("display_name")
+                if isinstance(stored, str) and stored:
+                    name = self._names[user_id] = stored
+        return name or f"user…{str(user_id)[-4:]}"
+
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))  # fmt: skip
 
     # ------------------------------------------------------------------ helpers for cogs
+
+    def next_seed(self) -> int | None:
+        return next(self._seeds, None) if self._seeds is not None else None
 
     def table_here(self, interaction: discord.Interaction[Any]) -> TableSession:
         table = self.manager.by_channel(interaction.channel_id or 0)

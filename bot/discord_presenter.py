@@ -179,7 +179,7 @@ class DiscordPresenter:
         self.locale = locale
         self._tables: dict[str, _TableMessage] = {}
         self._hands: dict[tuple[str, int], _HandMessage] = {}
-        self._hands_loaded: set[str] = set()
+        self._hands_loading: dict[str, asyncio.Future[None]] = {}
         self._clicks: dict[int, discord.Interaction[Any]] = {}
         self._jobs: dict[int, _HandJob] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -360,9 +360,16 @@ class DiscordPresenter:
         return channel_id
 
     async def _load_hands(self, table_id: str) -> None:
-        if table_id in self._hands_loaded:
-            return
-        self._hands_loaded.add(table_id)
+        """Once per table and process: the DM hand messages a previous process sent.
+        Concurrent callers (one worker per player) all wait for the same load."""
+        loading = self._hands_loading.get(table_id)
+        if loading is None:
+            loading = self._hands_loading[table_id] = asyncio.ensure_future(
+                self._read_hands(table_id)
+            )
+        await asyncio.shield(loading)
+
+    async def _read_hands(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
             game = await self.store.get_game(table_id)
             stored = (game.meta if game else {}).get("discord_hands") or {}
@@ -558,21 +565,40 @@ class DiscordPresenter:
             if stored and record.message_id is None:
                 record.message_id = int(stored[1])
 
+    @staticmethod
+    def _phase(record: _TableMessage) -> str:
+        """lobby | running | finished | closed, from whatever the session told us last
+        (after a restart there is a status but no lobby)."""
+        lobby = record.lobby
+        if lobby is not None and lobby.status in ("finished", "closed"):
+            return lobby.status
+        if record.final:
+            return "finished"
+        if lobby is not None and lobby.status == "lobby":
+            return "lobby"
+        return "running" if record.status is not None else "lobby"
+
     def _table_content(self, record: _TableMessage) -> str:
         lines: list[str] = []
         status, lobby = record.status, record.lobby
+        phase = self._phase(record)
         if lobby is not None:
-            zh, en = VARIANT_NAMES.get(lobby.variant, (lobby.variant, lobby.variant))
-            title = msg("lobby.title", variant=zh, seats=lobby.num_seats, stake=lobby.stake)
-            title_en = msg("lobby.title", variant=en, seats=lobby.num_seats, stake=lobby.stake)
-            lines.append(f"🀄 **{title.zh}** · {title_en.en}")
-        if status is not None and lobby is not None and lobby.status == "running":
+            variant, seats, stake = lobby.variant, lobby.num_seats, lobby.stake
+        elif status is not None:
+            variant, seats, stake = status.public.variant, status.public.num_seats, status.stake
+        else:
+            variant, seats, stake = "?", 0, 0
+        zh, en = VARIANT_NAMES.get(variant, (variant, variant))
+        title = msg("lobby.title", variant=zh, seats=seats, stake=stake)
+        title_en = msg("lobby.title", variant=en, seats=seats, stake=stake)
+        lines.append(f"🀄 **{title.zh}** · {title_en.en}")
+        if status is not None and phase == "running":
             lines.append(f"{status.hand_label.zh} · {status.hand_label.en}")
             last = _describe_last(status)
             if last:
                 lines.append(last)
             lines.append(_status_line(status))
-        elif lobby is not None and lobby.status == "lobby":
+        elif lobby is not None and phase == "lobby":
             players = ", ".join(
                 f"<@{p.user_id}>" if p.user_id and not p.is_ai else f"🤖 {p.name}"
                 for p in lobby.players
@@ -581,8 +607,8 @@ class DiscordPresenter:
             lines.append(f"{msg('lobby.players', players=players_text).zh}")
             hint = msg("lobby.hint")
             lines.append(f"-# {hint.zh} · {hint.en}")
-        elif lobby is not None:
-            done = msg("table.finished" if lobby.status == "finished" else "table.ended")
+        else:
+            done = msg("table.finished" if phase == "finished" else "table.ended")
             lines.append(f"{done.zh} · {done.en}")
         for text in record.notices:
             lines.append(f"📣 {text.zh} · {text.en}")
@@ -592,21 +618,17 @@ class DiscordPresenter:
         await self._load_table_message(record)
         content = self._table_content(record)
         lobby = record.lobby
-        running = lobby is not None and lobby.status == "running" and record.status is not None
+        phase = self._phase(record)
         files: list[discord.File] = []
-        if running and record.status is not None:
+        if record.status is not None:
             names = seat_names(record.status)
             png = await self._render(self.renderer.table, record.status.public, names, self.locale)
             files = [_file(png, "table.png")]
-        view: discord.ui.View | None
-        if record.final or (lobby is not None and lobby.status not in ("lobby", "running")):
-            view = None
-        elif running:
+        view: discord.ui.View | None = None
+        if phase == "running":
             view = table_view(record.table_id)
-        elif lobby is not None:
+        elif phase == "lobby" and lobby is not None:
             view = lobby_view(lobby)
-        else:
-            view = None
         channel = self.bot.get_partial_messageable(record.channel_id)
         if record.message_id is not None:
             message = channel.get_partial_message(record.message_id)

@@ -232,14 +232,14 @@ class FakeDiscord:
             elif key in body:
                 stored.payload[key] = [] if key != "content" else ""
         if files or "attachments" in body:
-            kept = [
-                a
-                for a in stored.payload["attachments"]
-                if any(str(k.get("id")) == a["id"] for k in body.get("attachments") or [])
-            ]
+            # Attachments the edit names by id are kept; new files are added; the rest go.
+            kept_ids = {
+                str(k.get("id")) for k in body.get("attachments") or [] if "filename" not in k
+            }
+            kept = [a for a in stored.payload["attachments"] if a["id"] in kept_ids]
             new = self._message_payload(message_id, stored.channel_id, {}, files)["attachments"]
             stored.payload["attachments"] = kept + new
-            stored.files = list(files) if files else stored.files
+            stored.files = list(files) if files else (stored.files if kept else [])
         stored.payload["edited_timestamp"] = "2026-01-05T12:00:01.000000+00:00"
         return stored
 
@@ -464,12 +464,17 @@ class Harness:
     sessions and presenter use; ``advance`` moves it and lets due timers run.
     """
 
-    def __init__(self, bot: discord.Client, users: dict[int, tuple[str, int]], clock: Any = None):
+    def __init__(
+        self,
+        bot: discord.Client,
+        users: dict[int, tuple[str, int]],
+        clock: Any = None,
+        remote: FakeDiscord | None = None,
+    ):
         self.bot = bot
-        self.remote = FakeDiscord()
+        self.remote = remote or FakeDiscord()  # pass the old one to "restart" against it
         self.users = users
         self.clock = clock
-        self._interaction_ids = _snowflakes(5_000_000_000_000_000_000)
         for user_id, (name, _perms) in users.items():
             self.remote.users[user_id] = {"id": str(user_id), "username": name,
                                           "discriminator": "0", "global_name": name,
@@ -516,7 +521,7 @@ class Harness:
     def _base(
         self, kind: int, user_id: int, channel_id: int | None, locale: str
     ) -> tuple[dict[str, Any], InteractionRecord]:
-        interaction_id = next(self._interaction_ids)
+        interaction_id = self.remote.next_id() + 4_000_000_000_000_000_000
         token = f"tok{interaction_id}"
         in_dm = channel_id is not None and channel_id in self.remote.dm_owner
         payload: dict[str, Any] = {
@@ -757,3 +762,41 @@ def option(name: str, value: Any, kind: int | None = None, focused: bool = False
     if focused:
         data["focused"] = True
     return data
+
+
+# ---------------------------------------------------------------------- test helpers
+
+
+class TagRenderer:
+    """A renderer whose "images" say what they show, so tests can check who got what.
+
+    A hand image names its seat and tiles; nothing else contains ``HAND``.
+    """
+
+    def hand(self, view: Any, names: Any, locale: str) -> bytes:
+        return f"HAND seat={view.seat} tiles={list(view.all_concealed)}".encode()
+
+    def table(self, view: Any, names: Any, locale: str) -> bytes:
+        return f"TABLE turn={view.turn_id}".encode()
+
+    def result(self, view: Any, result: Any, names: Any, locale: str) -> bytes:
+        return f"RESULT winner={result.winner}".encode()
+
+    def leaderboard(self, rows: Any, period: str, subtitle: str, locale: str) -> bytes:
+        return f"BOARD {period} {len(list(rows))}".encode()
+
+
+def choose_move(message: StoredMessage) -> tuple[str, list[str] | None] | None:
+    """A simple player: win if offered, else continue/pass a claim, else discard the
+    drawn tile (the last option), else any button. None when nothing is offered."""
+    ids = [cid for cid in message.custom_ids() if cid.startswith("mj:a:")]
+    for code in (":win", ":cont", ":pass"):
+        for custom_id in ids:
+            if code in custom_id:
+                return custom_id, None
+    select = message.component("mj:d:")
+    if select is not None and not select.get("disabled"):
+        return select["custom_id"], [select["options"][-1]["value"]]
+    if ids:
+        return ids[0], None
+    return None

@@ -24,13 +24,6 @@ if TYPE_CHECKING:
 MAX_WEEKS_AGO = 520
 
 
-def display_name(guild: discord.Guild | None, user_id: int) -> str:
-    member = guild.get_member(user_id) if guild is not None else None
-    if member is not None:
-        return member.display_name
-    return f"user…{str(user_id)[-4:]}"
-
-
 async def leaderboard_message(
     bot: MahjongBot,
     guild: discord.Guild | None,
@@ -56,7 +49,7 @@ async def leaderboard_message(
         empty = msg("leaderboard.empty")
         return f"**{title.zh}** · {title.en}\n{empty.zh} · {empty.en}", None
     named = [
-        (rank, display_name(guild, row.user_id), row.net, row.hands, row.wins)
+        (rank, await bot.name_of(guild, row.user_id), row.net, row.hands, row.wins)
         for rank, row in enumerate(rows, start=1)
     ]
     lines = [f"**{title.zh}** · {title.en}"]

@@ -152,6 +152,7 @@ class TablesCog(commands.Cog):
             discard_timeout=discard_timeout,
             claim_timeout=claim_timeout,
             ai_fill=ai_fill,
+            seed=self.bot.next_seed(),
         )
         name = VARIANT_NAMES[table.variant]
         text = msg("table.created", variant=name[0], seats=seats, stake=stake)

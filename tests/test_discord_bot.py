@@ -1,0 +1,501 @@
+"""Full-stack tests of the Discord bot through the offline harness (real discord.py dispatch)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from discord_harness import (
+    ADMIN_PERMISSIONS,
+    CALLBACK_AUTOCOMPLETE,
+    CALLBACK_UPDATE,
+    CHANNEL_ID,
+    DEFAULT_PERMISSIONS,
+    GUILD_ID,
+    OTHER_CHANNEL_ID,
+    FakeDiscord,
+    Harness,
+    Request,
+    TagRenderer,
+    choose_move,
+    option,
+)
+
+from bot.app import MahjongBot
+from bot.session import FakeClock
+from data import SettlementEntry, Store
+
+ALICE = 800_000_000_000_000_001
+BOB = 800_000_000_000_000_002
+CAROL = 800_000_000_000_000_003
+ADMIN = 800_000_000_000_000_009
+USERS = {
+    ALICE: ("alice", DEFAULT_PERMISSIONS),
+    BOB: ("bob", DEFAULT_PERMISSIONS),
+    CAROL: ("carol", DEFAULT_PERMISSIONS),
+    ADMIN: ("admin", ADMIN_PERMISSIONS),
+}
+
+
+class Env:
+    def __init__(self, harness: Harness, bot: MahjongBot, store: Store, clock: FakeClock):
+        self.h = harness
+        self.bot = bot
+        self.store = store
+        self.clock = clock
+
+
+async def start_bot(
+    path: Path | str,
+    clock: FakeClock | None = None,
+    remote: FakeDiscord | None = None,
+    seed: int = 7,
+) -> Env:
+    clock = clock or FakeClock()
+    store = await Store.open(path)
+    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,
+                     leaderboard_interval=None, seeds=itertools.count(seed))  # fmt: skip
+    harness = Harness(bot, USERS, clock, remote=remote)
+    await harness.start()
+    return Env(harness, bot, store, clock)
+
+
+async def stop_bot(env: Env) -> None:
+    await env.h.close()
+    await env.store.close()
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    environment = await start_bot(tmp_path / "bot.db")
+    yield environment
+    await stop_bot(environment)
+
+
+async def open_table(env: Env, *users: int, variant: str = "taizhou") -> None:
+    host = users[0]
+    await env.h.command(host, "table create", [option("variant", variant)])
+    for user in users[1:]:
+        await env.h.command(user, "table join")
+    await env.h.command(host, "table start")
+    await env.h.advance(2)
+
+
+def hand_requests(remote: FakeDiscord) -> list[Request]:
+    return [r for r in remote.requests if any(data.startswith(b"HAND") for _, data in r.files)]
+
+
+def seat_in_image(request: Request) -> int:
+    data = next(data for _, data in request.files if data.startswith(b"HAND"))
+    match = re.match(rb"HAND seat=(\d+)", data)
+    assert match is not None
+    return int(match.group(1))
+
+
+async def play_turn(env: Env, user: int) -> bool:
+    """Make one move for ``user`` from their latest hand message; False if none offered."""
+    message = env.h.latest_dm(user) or (env.h.ephemeral_messages(user) or [None])[-1]
+    if message is None:
+        return False
+    move = choose_move(message)
+    if move is None:
+        return False
+    await env.h.click(user, message, move[0], move[1])
+    return True
+
+
+# ---------------------------------------------------------------------- a whole match
+
+
+async def test_whole_match_one_human_three_ai(env: Env) -> None:
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE, variant="taizhou")
+    table = bot.manager.by_channel(CHANNEL_ID) or bot.manager.table_of_user(ALICE)
+    assert table is not None and table.status == "running"
+    seat = table.seat_of(ALICE)
+    clicks = 0
+    while table.status == "running" and clicks < 2000:
+        if not await play_turn(env, ALICE):
+            await h.advance(2)
+            continue
+        clicks += 1
+        await h.advance(1.6)
+    assert table.status == "finished"
+    await h.advance(2)
+
+    # Hand images only ever reach their owner: alice's DM or her ephemeral replies,
+    # and always show her own seat.
+    hands = hand_requests(h.remote)
+    assert hands, "the hand was never shown"
+    for request in hands:
+        assert request.audience is not None
+        assert request.audience.kind in ("dm", "ephemeral"), request.audience
+        assert request.audience.user_id == ALICE
+        assert seat_in_image(request) == seat
+    # Table images only go to the table channel.
+    for request in h.remote.requests:
+        for _, data in request.files:
+            if data.startswith(b"TABLE"):
+                assert request.audience is not None and request.audience.kind == "channel"
+                assert request.audience.channel_id == CHANNEL_ID
+    # One table message edited in place; results posted as new messages.
+    channel = h.channel_messages()
+    table_messages = [m for m in channel if "🀄" in m.payload["content"]]
+    assert len(table_messages) == 1
+    assert table_messages[0].components == []  # the finished table has no buttons
+    results = [m for m in channel if any(d.startswith(b"RESULT") for _, d in m.files)]
+    assert len(results) == len(table.match.results)
+    assert "整场结束" in channel[-1].payload["content"]
+    # Settled through the ledger: the balance moved by alice's share of every hand.
+    balance = await env.store.get_balance(GUILD_ID, ALICE)
+    history = await env.store.history(GUILD_ID, ALICE, limit=100)
+    assert len(history) == len(table.match.results)
+    assert balance == 1000 + sum(entry.points for entry in history)
+    # One DM per hand, edited in place.
+    assert len(h.dm_messages(ALICE)) <= len(table.match.results)
+    # Every interaction was acknowledged, and clicks on the hand answered by updating it.
+    assert all(r.acked_at is not None for r in h.remote.interactions.values())
+    updates = [r for r in h.remote.requests if r.callback_type == CALLBACK_UPDATE]
+    assert len(updates) >= clicks // 2
+
+
+# ---------------------------------------------------------------------- DMs closed
+
+
+async def test_dm_closed_falls_back_to_ephemeral_once(env: Env) -> None:
+    h, bot = env.h, env.bot
+    h.remote.dm_closed.add(ALICE)
+    await open_table(env, ALICE, variant="taizhou")
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None
+    dm_channel = h.remote.dm_channels[ALICE]
+
+    def dm_attempts() -> int:
+        return sum(
+            1 for r in h.remote.requests
+            if r.method == "POST" and r.path == "/channels/{channel_id}/messages"
+            and r.audience is not None and r.audience.channel_id == dm_channel
+        )  # fmt: skip
+
+    assert dm_attempts() == 1
+    assert (await env.store.get_user_prefs(ALICE)).get("dms_closed") is True
+    notices = [m for m in h.channel_messages() if "私信无法送达" in m.payload["content"]]
+    assert len(notices) == 1
+    # Play on: the bot never tries the DM again, nor repeats the notice.
+    table_message = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
+    for _ in range(6):
+        if table.status != "running":
+            break
+        record = await h.click(ALICE, table_message, f"mj:t:{table.table_id}:hand")
+        replies = h.replies_to(record)
+        assert replies[0].audience is not None and replies[0].audience.kind == "ephemeral"
+        assert replies[0].audience.user_id == ALICE
+        assert any(d.startswith(b"HAND") for _, d in replies[0].files)
+        ephemeral = h.ephemeral_messages(ALICE)[-1]
+        move = choose_move(ephemeral)
+        if move is not None:
+            click = await h.click(ALICE, ephemeral, move[0], move[1])
+            assert h.replies_to(click)[0].audience.kind == "ephemeral"  # type: ignore[union-attr]
+        await h.advance(2)
+    assert dm_attempts() == 1
+    assert len([m for m in h.channel_messages() if "私信无法送达" in m.payload["content"]]) == 1
+    for request in hand_requests(h.remote):
+        assert request.audience is not None and request.audience.user_id == ALICE
+        assert request.audience.kind in ("ephemeral", "dm")
+    # /table hand serves the same way.
+    record = await h.command(ALICE, "table hand")
+    assert any(d.startswith(b"HAND") for r in h.replies_to(record) for _, d in r.files)
+    # Turning DMs back on is the one explicit retry.
+    await h.command(ALICE, "table dm", [option("mode", "on")])
+    assert "dms_closed" not in await env.store.get_user_prefs(ALICE)
+
+
+async def test_ephemeral_only_preference_sends_no_dm(env: Env) -> None:
+    h = env.h
+    await h.command(ALICE, "table dm", [option("mode", "off")])
+    await open_table(env, ALICE)
+    assert ALICE not in h.remote.dm_channels
+    assert hand_requests(h.remote) == []
+
+
+# ---------------------------------------------------------------------- bad clicks
+
+
+async def test_stale_click_gets_a_clear_answer(env: Env) -> None:
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE)
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None and table.match is not None
+    # Find a hand with an offer, remember its (old) components, then move on.
+    for _ in range(50):
+        message = h.latest_dm(ALICE)
+        assert message is not None
+        if choose_move(message) is not None:
+            break
+        await h.advance(2)
+    old_payload = dict(message.payload)
+    move = choose_move(message)
+    assert move is not None
+    await h.click(ALICE, message, move[0], move[1])
+    await h.advance(2)
+    # Replay the old click: Discord still shows whatever the client had rendered.
+    message.payload = old_payload
+    turn_before = table.match.turn_id
+    record = await h.click(ALICE, message, move[0], move[1])
+    text = h.reply_text(record)
+    assert "过期" in text or "不是你的回合" in text
+    assert h.replies_to(record)[0].audience.kind == "ephemeral"  # type: ignore[union-attr]
+    assert table.match.turn_id == turn_before
+    assert "Traceback" not in text
+
+
+async def test_click_by_someone_not_seated(env: Env) -> None:
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE)
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None and table.match is not None
+    table_message = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
+    record = await h.click(BOB, table_message, f"mj:t:{table.table_id}:hand")
+    assert "你不在这张牌桌上" in h.reply_text(record)
+    assert not any(d.startswith(b"HAND") for r in h.replies_to(record) for _, d in r.files)
+    # Bob presses a button copied from alice's hand (e.g. a forwarded message).
+    message = h.latest_dm(ALICE)
+    assert message is not None
+    select = message.component("mj:d:") or {"custom_id": message.custom_ids()[0]}
+    turn_before = table.match.turn_id
+    values = [select["options"][0]["value"]] if "options" in select else None
+    record = await h.click(BOB, message, select["custom_id"], values)
+    assert "你不在这张牌桌上" in h.reply_text(record)
+    assert table.match.turn_id == turn_before
+    # A click for a table that no longer exists.
+    record = await h.click(BOB, table_message, f"mj:t:{table.table_id}:hand")
+    await h.command(ALICE, "table end")
+    record = await h.click(ALICE, table_message.id, f"mj:t:{table.table_id}:hand")
+    assert "结束" in h.reply_text(record)
+
+
+# ---------------------------------------------------------------------- commands
+
+
+async def test_tile_autocomplete_offers_your_own_legal_discards(env: Env) -> None:
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE)
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None
+    for _ in range(50):
+        prompt = table.prompt_for(ALICE)
+        if prompt is not None and prompt.kind == "turn":
+            break
+        await play_turn(env, ALICE) or await h.advance(2)
+    prompt = table.prompt_for(ALICE)
+    assert prompt is not None and prompt.kind == "turn"
+    from engine.tiles import kind_str
+
+    legal = sorted({kind_str(a.tile) for a in prompt.view.legal if a.type == "discard"})
+    choices = await h.autocomplete(ALICE, "discard", [option("tile", "", focused=True)])
+    assert sorted(c["value"] for c in choices) == legal
+    first = legal[0]
+    narrowed = await h.autocomplete(ALICE, "discard", [option("tile", first, focused=True)])
+    assert [c["value"] for c in narrowed] == [first]
+    # Someone not seated gets nothing, not an error.
+    assert await h.autocomplete(BOB, "discard", [option("tile", "", focused=True)]) == []
+    assert all(
+        r.callback_type == CALLBACK_AUTOCOMPLETE
+        for r in h.remote.requests
+        if r.interaction_id and h.remote.interactions[r.interaction_id].callback_type == 8
+    )
+    # Typed commands are re-validated: a tile that is not a tile, or not in the hand.
+    record = await h.command(ALICE, "discard", [option("tile", "10x")])
+    assert "参数无效" in h.reply_text(record)
+    missing = next(kind_str(k) for k in range(34) if kind_str(k) not in legal)
+    turn = table.match.turn_id  # type: ignore[union-attr]
+    record = await h.command(ALICE, "discard", [option("tile", missing)])
+    assert "不能" in h.reply_text(record)
+    assert table.match.turn_id == turn  # type: ignore[union-attr]
+    record = await h.command(ALICE, "discard", [option("tile", legal[0])])
+    assert h.reply_text(record).startswith("✔")
+
+
+async def test_create_revalidates_what_discord_does_not_enforce(env: Env) -> None:
+    h, bot = env.h, env.bot
+    record = await h.command(
+        ALICE, "table create", [option("variant", "jiaxing"), option("seats", 3)]
+    )
+    assert "只能 4 人" in h.reply_text(record)
+    record = await h.command(ALICE, "table create", [option("stake", 0)])
+    assert "底注" in h.reply_text(record)
+    record = await h.command(ALICE, "table create", [option("variant", "mahjong-soul")])
+    assert "未知玩法" in h.reply_text(record)
+    record = await h.command(ALICE, "table create", [option("discard_timeout", 1)])
+    assert "出牌限时" in h.reply_text(record)
+    assert bot.manager.by_channel(CHANNEL_ID) is None
+    record = await h.command(
+        ALICE, "table create", [option("variant", "taizhou"), option("seats", 3)], locale="en-US"
+    )
+    assert "Table opened" in h.reply_text(record)
+    lobby = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
+    assert {c.split(":")[-1] for c in lobby.custom_ids()} == {"join", "leave", "ai", "start"}
+    # Lobby buttons: bob joins by button, and a second table in the channel is refused.
+    await h.click(BOB, lobby, lobby.component("mj:t:")["custom_id"].rsplit(":", 1)[0] + ":join")  # type: ignore[index]
+    table = bot.manager.by_channel(CHANNEL_ID)
+    assert table is not None and table.is_member(BOB)
+    record = await h.command(CAROL, "table create")
+    assert "已经有" in h.reply_text(record)
+    record = await h.click(BOB, lobby, f"mj:t:{table.table_id}:start")
+    assert "房主" in h.reply_text(record)
+    await h.click(ALICE, lobby, f"mj:t:{table.table_id}:start")
+    assert table.status == "running"
+
+
+async def test_admin_commands_check_manage_server(env: Env) -> None:
+    h = env.h
+    record = await h.command(ALICE, "mjadmin settings", [option("discard_timeout", 60)])
+    assert "管理服务器" in h.reply_text(record)
+    assert (await env.store.get_settings(GUILD_ID)).discard_timeout == 30
+    record = await h.command(ADMIN, "mjadmin settings", [option("discard_timeout", 60),
+                                                        option("leaderboard_channel", str(OTHER_CHANNEL_ID), 7)])  # fmt: skip
+    assert "discard_timeout` = 60" in h.reply_text(record)
+    settings = await env.store.get_settings(GUILD_ID)
+    assert settings.discard_timeout == 60 and settings.leaderboard_channel == OTHER_CHANNEL_ID
+    record = await h.command(ADMIN, "mjadmin settings", [option("discard_timeout", 9999)])
+    assert "超出范围" in h.reply_text(record)
+    record = await h.command(ADMIN, "mjadmin settings", [option("timezone", "Mars/Base")])
+    assert "未知时区" in h.reply_text(record)
+
+    record = await h.command(BOB, "mjadmin adjust", [option("user", str(ALICE), 6), option("amount", 50), option("reason", "gift")])  # fmt: skip
+    assert "管理服务器" in h.reply_text(record)
+    assert await env.store.get_balance(GUILD_ID, ALICE) == 1000
+    record = await h.command(ADMIN, "mjadmin adjust", [option("user", str(ALICE), 6), option("amount", -150), option("reason", "typo fix")])  # fmt: skip
+    assert "850" in h.reply_text(record)
+    rows = await env.store.history(GUILD_ID, ALICE, kinds=("adjustment",))
+    assert [(r.points, r.by_user, r.reason) for r in rows] == [(-150, ADMIN, "typo fix")]
+    record = await h.command(ADMIN, "mjadmin adjust", [option("user", str(ALICE), 6), option("amount", 0), option("reason", "x")])  # fmt: skip
+    assert "非零" in h.reply_text(record)
+    record = await h.command(ALICE, "balance", locale="en-US")
+    assert "850" in h.reply_text(record)
+
+
+async def test_unexpected_errors_become_friendly_messages(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: object, **kwargs: object) -> int:
+        raise RuntimeError("database exploded at /secret/path")
+
+    env.store.get_balance = broken  # type: ignore[method-assign]
+    record = await env.h.command(ALICE, "balance")
+    text = env.h.reply_text(record)
+    assert "出了点问题" in text
+    assert "exploded" not in text and "Traceback" not in text
+    assert any("command /balance" in r.getMessage() for r in caplog.records)
+
+
+async def test_score_calculator(env: Env) -> None:
+    h = env.h
+    record = await h.command(ALICE, "table score", [
+        option("hand", "123m456m789m555m11m"), option("win_tile", "5m"), option("indicator", "9p"),
+        option("variant", "jiaxing"),
+    ])  # fmt: skip
+    text = h.reply_text(record)
+    assert "清一色" in text and "合计" in text
+    assert any(d.startswith(b"RESULT") for r in h.replies_to(record) for _, d in r.files)
+    record = await h.command(ALICE, "table score", [
+        option("hand", "123m456m789m11m5"), option("win_tile", "5m"), option("indicator", "9p"),
+    ])  # fmt: skip
+    assert "参数无效" in h.reply_text(record) or "牌写得不对" in h.reply_text(record)
+
+
+# ---------------------------------------------------------------------- leaderboards
+
+
+async def test_weekly_leaderboard_posts_once_and_past_weeks_stay_viewable(env: Env) -> None:
+    h, bot, store = env.h, env.bot, env.store
+    await store.update_settings(GUILD_ID, leaderboard_channel=OTHER_CHANNEL_ID)
+    for user in (ALICE, BOB):  # the bot learns names from interactions
+        await h.command(user, "balance")
+    now = bot.now()
+    last_week = now - timedelta(days=7)
+    await store.create_game("g1", GUILD_ID, CHANNEL_ID, "taizhou", {}, [], 1, status="running")
+    await store.settle_hand(
+        GUILD_ID, "g1", 0,
+        [SettlementEntry(0, ALICE, 10, True), SettlementEntry(1, BOB, -10)],
+        stake=2, winner_user=ALICE, when=last_week,
+    )  # fmt: skip
+    assert await bot.post_weekly_leaderboards() == 1
+    assert await bot.post_weekly_leaderboards() == 0  # already posted this week
+    posted = h.channel_messages(OTHER_CHANNEL_ID)
+    assert len(posted) == 1
+    assert "alice" in posted[0].payload["content"] and "+20" in posted[0].payload["content"]
+    assert any(d.startswith(b"BOARD week") for _, d in posted[0].files)
+    record = await h.command(
+        BOB, "leaderboard", [option("period", "weekly"), option("weeks_ago", 1)]
+    )
+    assert "bob" in h.reply_text(record) and "-20" in h.reply_text(record)
+    record = await h.command(BOB, "leaderboard", [option("weeks_ago", 0)])
+    assert "还没有对局" in h.reply_text(record)
+    record = await h.command(BOB, "leaderboard", [option("period", "alltime")])
+    assert "alice" in h.reply_text(record)
+    record = await h.command(BOB, "leaderboard", [option("weeks_ago", -3)])
+    assert "几周前" in h.reply_text(record)
+    record = await h.command(ALICE, "history")
+    assert "+20" in h.reply_text(record)
+    assert datetime.now(UTC)  # the board uses the bot's clock, not the wall clock
+
+
+# ---------------------------------------------------------------------- restart
+
+
+async def test_restart_mid_hand_restores_table_and_buttons(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    first = await start_bot(path)
+    await open_table(first, ALICE, BOB, variant="taizhou")
+    table = first.bot.manager.table_of_user(ALICE)
+    assert table is not None and table.match is not None
+    for _ in range(6):
+        moved = False
+        for user in (ALICE, BOB):
+            if await play_turn(first, user):
+                moved = True
+        await first.h.advance(2)
+        if not moved:
+            break
+    table_id = table.table_id
+    hand_number = table.match.hand_number
+    turn = table.match.turn_id
+    remote = first.h.remote
+    table_message = next(m for m in first.h.channel_messages() if "🀄" in m.payload["content"])
+    dm_ids = {user: first.h.latest_dm(user).id for user in (ALICE, BOB)}  # type: ignore[union-attr]
+    await stop_bot(first)
+
+    second = await start_bot(path, FakeClock(first.clock.now() + 5), remote=remote)
+    try:
+        restored = second.bot.manager.get(table_id)
+        assert restored is not None and restored.match is not None
+        assert restored.match.turn_id == turn and restored.match.hand_number == hand_number
+        await second.h.advance(2)
+        # The same table message and the same DMs were edited, not new ones sent.
+        assert [m for m in second.h.channel_messages() if "🀄" in m.payload["content"]] == [
+            table_message
+        ]
+        assert "重启" in table_message.payload["content"]
+        for user, message_id in dm_ids.items():
+            assert second.h.latest_dm(user).id == message_id  # type: ignore[union-attr]
+        # The buttons on those messages work in the new process.
+        acting = [u for u in (ALICE, BOB) if restored.prompt_for(u).kind != "idle"]  # type: ignore[union-attr]
+        assert acting
+        user = acting[0]
+        message = second.h.remote.messages[dm_ids[user]]
+        move = choose_move(message)
+        assert (move is not None and f":{restored.match.turn_id}" in move[0]) or ":d:" in move[0]  # type: ignore[union-attr]
+        record = await second.h.click(user, message, move[0], move[1])
+        assert restored.match.turn_id > turn
+        assert h_update(second.h.replies_to(record))
+    finally:
+        await stop_bot(second)
+
+
+def h_update(replies: list[Request]) -> bool:
+    return any(r.callback_type in (CALLBACK_UPDATE, 6) for r in replies)
