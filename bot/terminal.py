@@ -90,13 +90,19 @@ def table_text(
 ) -> str:
     """The public table: header, then one block per seat (wind, score, melds, river)."""
     wind = (public.prevailing_wind - 27) % 4
+    hand = public.hand_number + 1
+    if public.variant == "jiaxing":
+        title = f"== 第{hand}局 {_WIND_ZH[wind]}风圈 / Hand {hand}, {_WIND_EN[wind]} round =="
+        wild_label = "百搭 Wild"
+    else:
+        title = f"== 第{hand}局 / Hand {hand} =="
+        wild_label = "财神 Wild"
     lines = [
-        f"== 第{public.hand_number + 1}局 {_WIND_ZH[wind]}风圈 / Hand {public.hand_number + 1},"
-        f" {_WIND_EN[wind]} round ==",
+        title,
         f"翻牌 Indicator {tile_text(public.indicator, plain)}   "
-        + (f"财神 Wild {tile_text(public.wild, plain)}   " if public.wild is not None else "")
+        + (f"{wild_label} {tile_text(public.wild, plain)}   " if public.wild is not None else "")
         + f"余牌 Tiles left {public.tiles_left}"
-        + (f"   台头 Carried fan {public.carried_fan}" if public.carried_fan else ""),
+        + (f"   番池 Carried fan {public.carried_fan}" if public.carried_fan else ""),
     ]
     for seat_view in public.seats:
         seat = seat_view.seat
@@ -108,7 +114,7 @@ def table_text(
         if seat == me:
             marks.append("你 you")
         if seat in public.waiting_on and public.phase != "ended":
-            marks.append("…")
+            marks.append("等待 waiting")
         wind_index = (seat_view.seat_wind - 27) % 4
         head = (
             f"[{_WIND_ZH[wind_index]}{_WIND_EN[wind_index]}] {_name(names, seat)}"
