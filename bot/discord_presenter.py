@@ -29,7 +29,7 @@ import io
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -103,6 +103,8 @@ class _TableMessage:
     dirty: bool = False
     final: bool = False
     loaded: bool = False
+    last_line: str = ""  # the last move worth showing (a pass is not)
+    sent: tuple[Any, ...] | None = None  # what the message shows now, to skip no-op edits
 
 
 @dataclass
@@ -516,6 +518,9 @@ class DiscordPresenter:
     async def table_changed(self, status: TableStatus) -> None:
         record = self._table(status.table_id, status.channel_id)
         record.status = status
+        line = _describe_last(status)
+        if line or status.last_action is None:
+            record.last_line = line
         self._mark_dirty(record)
 
     async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
@@ -594,9 +599,8 @@ class DiscordPresenter:
         lines.append(f"🀄 **{title.zh}** · {title_en.en}")
         if status is not None and phase == "running":
             lines.append(f"{status.hand_label.zh} · {status.hand_label.en}")
-            last = _describe_last(status)
-            if last:
-                lines.append(last)
+            if record.last_line:
+                lines.append(record.last_line)
             lines.append(_status_line(status))
         elif lobby is not None and phase == "lobby":
             players = ", ".join(
@@ -619,6 +623,13 @@ class DiscordPresenter:
         content = self._table_content(record)
         lobby = record.lobby
         phase = self._phase(record)
+        image_state = None
+        if record.status is not None:
+            image_state = replace(record.status.public, turn_id=0, waiting_on=())
+        view_kind = (phase, tuple(p.user_id for p in lobby.players) if lobby else ())
+        shown = (content, image_state, view_kind)
+        if record.message_id is not None and shown == record.sent:
+            return  # an edit would change nothing anyone can see
         files: list[discord.File] = []
         if record.status is not None:
             names = seat_names(record.status)
@@ -636,6 +647,7 @@ class DiscordPresenter:
                 await message.edit(
                     content=content, attachments=files, view=view, allowed_mentions=NO_MENTIONS
                 )
+                record.sent = shown
                 return
             except discord.NotFound:
                 record.message_id = None
@@ -646,6 +658,7 @@ class DiscordPresenter:
             kwargs["view"] = view
         sent = await channel.send(**kwargs)
         record.message_id = sent.id
+        record.sent = shown
         with contextlib.suppress(Exception):
             await self.store.update_game_meta(
                 record.table_id, discord_table_message=[record.channel_id, sent.id]
@@ -723,13 +736,15 @@ def _status_line(status: TableStatus) -> str:
     if public_view.phase == "ended":
         text = msg("table.status.ended")
         return f"{text.zh} · {text.en}"
-    names = ", ".join(_seat_label(status, seat) for seat in status.acting)
     if public_view.phase == "turn" and public_view.current_seat is not None:
         line = (
             "▶ " + msg("table.status.turn", name=_seat_label(status, public_view.current_seat)).zh
         )
     else:
-        line = "⏳ " + msg("table.status.waiting", names=names).zh
+        # Not naming who is still deciding keeps a pass from changing the message, so
+        # a pass costs no table edit (and does not reveal who could have claimed).
+        key = "table.status.santan" if public_view.phase == "santan" else "table.status.claims"
+        line = "⏳ " + msg(key).zh
     if status.deadline is not None:
         line += f" · ⏱ <t:{int(status.deadline)}:R>"
     line += f" · 🀫 {public_view.tiles_left}"

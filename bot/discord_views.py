@@ -128,7 +128,10 @@ class ActionButton(
         return cls(match["table"], int(match["turn"]), match["code"], match["tiles"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        action = action_from_code(self.code, self.tiles)
+        try:
+            action = action_from_code(self.code, self.tiles)
+        except ValueError:  # a hand-made custom id: the session refuses it politely
+            action = {"type": "invalid"}
         await _handler(interaction).on_play_click(interaction, self.table_id, self.turn_id, action)
 
 

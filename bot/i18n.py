@@ -139,7 +139,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You are on autoplay; press “Back” to play yourself.",
     ),
     "table.status.turn": ("轮到 {name}", "{name} to play"),
-    "table.status.waiting": ("等待 {names}", "Waiting for {names}"),
+    "table.status.claims": ("等待吃碰胡", "Claims open"),
+    "table.status.santan": ("三摊：等待选择跟或不跟", "Three claims: waiting for continue or fold"),
     "table.status.ended": ("本局结束", "Hand over"),
     "lobby.title": (
         "{variant} · {seats} 人 · 底注 {stake}",

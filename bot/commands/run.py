@@ -66,30 +66,23 @@ def find_token(env_file: str = ".env") -> str | None:
     return token.strip() if token and token.strip() else None
 
 
-class RedactFilter(logging.Filter):
-    """Replaces a secret wherever it would appear in a log line."""
+class RedactingFormatter(logging.Formatter):
+    """Masks a secret in the finished line: message, arguments and traceback alike."""
 
-    def __init__(self, secret: str) -> None:
-        super().__init__()
+    def __init__(self, fmt: str, secret: str | None) -> None:
+        super().__init__(fmt)
         self.secret = secret
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secret:
-            return True
-        message = record.getMessage()
-        if self.secret in message:
-            record.msg = message.replace(self.secret, "[token]")
-            record.args = None
-        if record.exc_text and self.secret in record.exc_text:
-            record.exc_text = record.exc_text.replace(self.secret, "[token]")
-        return True
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        return text.replace(self.secret, "[token]") if self.secret else text
 
 
 def setup_logging(level: str, token: str | None) -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    if token:
-        handler.addFilter(RedactFilter(token))
+    handler.setFormatter(
+        RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s", token)
+    )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

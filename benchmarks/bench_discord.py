@@ -1,0 +1,168 @@
+"""Discord API requests per turn at a four-human table, and interaction ack latency.
+
+Runs whole matches through the offline harness (``tests/discord_harness.py``: real
+discord.py dispatch, the HTTP layer replaced by a recording fake Discord), four humans
+playing from their DM hands, the real Pillow renderer. Every request the bot makes counts:
+interaction callbacks, DM sends and edits, table edits, result posts.
+
+- ``requests_per_turn``: requests made while the match runs / accepted actions (turns).
+  Humans "think" ``--think`` seconds of (fake) time per move; table edits are coalesced
+  to one per channel per 1.5 s, so a faster table costs fewer requests per turn.
+- ``ack_p99_ms``: real time from dispatching an interaction to its acknowledging
+  callback (render included when the click is answered with the new hand).
+
+Usage: ``python benchmarks/bench_discord.py [--matches 3] [--think 2.0] [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import logging
+import statistics
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from discord_harness import (  # noqa: E402
+    CHANNEL_ID,
+    DEFAULT_PERMISSIONS,
+    Harness,
+    choose_move,
+    option,
+)
+
+from bot.app import MahjongBot  # noqa: E402
+from bot.session import FakeClock  # noqa: E402
+from data import Store  # noqa: E402
+
+PLAYERS = {800_000_000_000_000_100 + i: (f"player{i}", DEFAULT_PERMISSIONS) for i in range(4)}
+
+
+async def play_match(variant: str, seed: int, think: float, db: Path) -> dict[str, object]:
+    clock = FakeClock()
+    store = await Store.open(db)
+    bot = MahjongBot(store, clock=clock, ai_delay=0.0, leaderboard_interval=None,
+                     seeds=itertools.count(seed))  # fmt: skip
+    harness = Harness(bot, PLAYERS, clock)
+    try:
+        await harness.start()
+        users = list(PLAYERS)
+        await harness.command(users[0], "table create", [option("variant", variant),
+                                                        option("ai_fill", False)])  # fmt: skip
+        for user in users[1:]:
+            await harness.command(user, "table join")
+        await harness.command(users[0], "table start")
+        table = bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None and table.match is not None
+        start_requests = len(harness.remote.requests)
+        start_acks = len(harness.ack_latencies())
+        idle_steps = 0
+        while table.status == "running" and idle_steps < 200:
+            moved = False
+            for user in users:
+                message = harness.latest_dm(user)
+                move = choose_move(message) if message is not None else None
+                if move is None or table.status != "running":
+                    continue
+                prompt = table.prompt_for(user)
+                if prompt is None or prompt.kind == "idle":
+                    continue
+                await harness.click(user, message, move[0], move[1])  # type: ignore[arg-type]
+                await harness.advance(think)
+                moved = True
+            idle_steps = 0 if moved else idle_steps + 1
+            if not moved:
+                await harness.advance(think)
+        await harness.advance(5)
+        turns = table.match.turn_id
+        requests = harness.remote.requests[start_requests:]
+        kinds = Counter(_kind(r) for r in requests)
+        return {
+            "turns": turns,
+            "hands": len(table.match.results),
+            "requests": len(requests),
+            "kinds": kinds,
+            "acks": harness.ack_latencies()[start_acks:],
+            "finished": table.status == "finished",
+        }
+    finally:
+        await harness.close()
+        await store.close()
+
+
+def _kind(request: object) -> str:
+    callback = getattr(request, "callback_type", None)
+    if callback is not None:
+        return {4: "reply", 5: "defer", 6: "defer-update", 7: "update-with-hand",
+                8: "autocomplete"}.get(callback, f"callback-{callback}")  # fmt: skip
+    audience = getattr(request, "audience", None)
+    where = audience.kind if audience is not None else "api"
+    method = getattr(request, "method", "?")
+    path = getattr(request, "path", "")
+    if path == "/users/@me/channels":
+        return "open-dm"
+    if path.endswith("/messages/@original"):
+        return f"interaction-{method.lower()}"
+    return f"{where}-{'send' if method == 'POST' else 'edit'}"
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, float]:
+    logging.basicConfig(level=logging.ERROR)
+    turns = requests = 0
+    acks: list[float] = []
+    kinds: Counter[str] = Counter()
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for index in range(args.matches):
+            variant = ("taizhou", "jiaxing")[index % 2] if args.variant == "both" else args.variant
+            result = await play_match(
+                variant, 1000 + index, args.think, Path(folder) / f"{index}.db"
+            )
+            turns += int(result["turns"])  # type: ignore[call-overload]
+            requests += int(result["requests"])  # type: ignore[call-overload]
+            acks.extend(result["acks"])  # type: ignore[arg-type]
+            kinds.update(result["kinds"])  # type: ignore[arg-type]
+            rows.append((variant, result))
+    per_turn = requests / max(1, turns)
+    ack_ms = sorted(a * 1000 for a in acks)
+    p99 = ack_ms[min(len(ack_ms) - 1, int(0.99 * len(ack_ms)))] if ack_ms else 0.0
+    print(
+        f"{'match':<8}{'variant':<10}{'hands':>6}{'turns':>7}{'requests':>10}{'req/turn':>10}  finished"
+    )
+    for index, (variant, result) in enumerate(rows):
+        ratio = int(result["requests"]) / max(1, int(result["turns"]))  # type: ignore[call-overload]
+        print(f"{index:<8}{variant:<10}{result['hands']:>6}{result['turns']:>7}"
+              f"{result['requests']:>10}{ratio:>10.2f}  {result['finished']}")  # fmt: skip
+    print()
+    print(f"think time per move: {args.think:.1f} s (fake clock); table edits ≤ 1 per 1.5 s")
+    print(f"requests per turn (four humans): {per_turn:.2f}  ({requests} requests / {turns} turns)")
+    print("by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.most_common()))
+    if ack_ms:
+        print(f"interaction ack: p50 {statistics.median(ack_ms):.1f} ms, p99 {p99:.1f} ms, "
+              f"max {ack_ms[-1]:.1f} ms over {len(ack_ms)} interactions")  # fmt: skip
+    return {"requests_per_turn": round(per_turn, 3), "ack_p99_ms": round(p99, 2)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=2)
+    parser.add_argument("--think", type=float, default=2.0, help="fake seconds per human move")
+    parser.add_argument("--variant", default="both", choices=("both", "jiaxing", "taizhou"))
+    parser.add_argument("--json", action="store_true", help="print one JSON object last")
+    args = parser.parse_args()
+    summary = asyncio.run(main_async(args))
+    if args.json:
+        print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

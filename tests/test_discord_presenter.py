@@ -1,0 +1,70 @@
+"""The presenter's request budget: coalesced table edits, skipped no-op DM edits."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from discord_harness import CHANNEL_ID, StoredMessage
+from test_discord_bot import ALICE, Env, open_table, start_bot, stop_bot
+
+from bot.presenter import Text
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    environment = await start_bot(tmp_path / "bot.db")
+    yield environment
+    await stop_bot(environment)
+
+
+def table_message(env: Env) -> StoredMessage:
+    return next(m for m in env.h.channel_messages() if "🀄" in m.payload["content"])
+
+
+def table_edits(env: Env, message: StoredMessage) -> int:
+    return sum(
+        1 for r in env.h.remote.requests
+        if r.method == "PATCH" and r.url.endswith(f"/messages/{message.id}")
+    )  # fmt: skip
+
+
+async def test_table_edits_are_coalesced_per_channel(env: Env) -> None:
+    await open_table(env, ALICE)
+    table = env.bot.manager.by_channel(CHANNEL_ID)
+    assert table is not None
+    status = table.table_status()
+    assert status is not None
+    message = table_message(env)
+    await env.h.advance(5)
+    before = table_edits(env, message)
+    presenter = env.bot.presenter
+    # A burst: the first change goes out at once, the rest wait for the interval.
+    await presenter.notice(table.table_id, CHANNEL_ID, Text("通知0", "notice 0"))
+    await env.h.settle()
+    assert table_edits(env, message) == before + 1
+    for index in range(1, 10):
+        await presenter.notice(table.table_id, CHANNEL_ID, Text(f"通知{index}", f"notice {index}"))
+        await env.h.settle()
+    assert table_edits(env, message) == before + 1
+    await env.h.advance(1.0)
+    assert table_edits(env, message) == before + 1  # still inside the 1.5 s window
+    await env.h.advance(0.6)
+    assert table_edits(env, message) == before + 2  # one edit with the newest state
+    assert "通知9" in message.payload["content"]
+    await env.h.advance(5)
+    assert table_edits(env, message) == before + 2  # nothing new, nothing sent
+
+
+async def test_unchanged_hand_is_not_sent_again(env: Env) -> None:
+    await open_table(env, ALICE)
+    table = env.bot.manager.table_of_user(ALICE)
+    assert table is not None
+    prompt = table.prompt_for(ALICE)
+    assert prompt is not None
+    requests = len(env.h.remote.requests)
+    for _ in range(3):
+        await env.bot.presenter.private_hand(prompt)
+    await env.h.settle()
+    assert len(env.h.remote.requests) == requests

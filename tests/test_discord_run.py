@@ -1,0 +1,104 @@
+"""``mahjong-bot run``: the token (environment or .env, never logged), clean shutdown."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.commands import run as run_command
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.very-secret-token-value"
+
+
+def args(tmp_path: Path, **overrides: Any) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    run_command.add_arguments(parser)
+    namespace = parser.parse_args(
+        ["--env-file", str(tmp_path / ".env"), "--db", str(tmp_path / "m.db")]
+    )
+    for key, value in overrides.items():
+        setattr(namespace, key, value)
+    return namespace
+
+
+def test_env_file_parsing(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        "# comment\n\nexport DISCORD_TOKEN='abc def'\nMAHJONG_DB=\"x.db\"\nBROKEN LINE\n",
+        encoding="utf-8",
+    )
+    assert run_command.read_env_file(env) == {"DISCORD_TOKEN": "abc def", "MAHJONG_DB": "x.db"}
+    assert run_command.read_env_file(tmp_path / "missing") == {}
+
+
+def test_token_from_environment_wins_over_env_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\n", encoding="utf-8")
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert run_command.find_token(str(tmp_path / ".env")) == "from-file"
+    monkeypatch.setenv("DISCORD_TOKEN", "  from-env  ")
+    assert run_command.find_token(str(tmp_path / ".env")) == "from-env"
+
+
+def test_missing_token_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert run_command.run(args(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN is not set" in err and "Traceback" not in err
+
+
+def test_token_is_redacted_from_every_log_line(capsys: pytest.CaptureFixture[str]) -> None:
+    run_command.setup_logging("DEBUG", TOKEN)
+    logger = logging.getLogger("discord.http")
+    logger.debug("login with %s", TOKEN)
+    logger.info(f"Authorization: Bot {TOKEN}")
+    try:
+        raise RuntimeError(f"bad token {TOKEN}")
+    except RuntimeError:
+        logger.exception("failed")
+    err = capsys.readouterr().err
+    assert TOKEN not in err
+    assert err.count("[token]") >= 3
+    logging.getLogger().handlers.clear()
+
+
+def test_sigterm_shuts_down_cleanly_and_keeps_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bot "runs" (a stand-in for the gateway), SIGTERM arrives, everything closes."""
+    from bot.app import MahjongBot
+
+    started: list[str] = []
+    closed: list[bool] = []
+
+    async def fake_start(self: MahjongBot, token: str, *, reconnect: bool = True) -> None:
+        started.append(token)
+        asyncio.get_running_loop().call_later(0.05, os.kill, os.getpid(), signal.SIGTERM)
+        await asyncio.Event().wait()
+
+    real_shutdown = MahjongBot.shutdown
+
+    async def tracked_shutdown(self: MahjongBot) -> None:
+        closed.append(True)
+        await real_shutdown(self)
+
+    monkeypatch.setattr(MahjongBot, "start", fake_start)
+    monkeypatch.setattr(MahjongBot, "shutdown", tracked_shutdown)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    code = run_command.run(args(tmp_path, log_level="DEBUG"))
+    assert code == 0
+    assert started == [TOKEN] and closed
+    assert (tmp_path / "m.db").exists()
+    err = capsys.readouterr().err
+    assert "shutting down" in err and TOKEN not in err
+    logging.getLogger().handlers.clear()
