@@ -395,12 +395,11 @@ class MahjongBot(commands.Bot):
             content, file = await leaderboard_message(
                 self, guild, weekly=True, weeks_ago=1, now=now
             )
+            if file is None:
+                continue  # nobody played that week: nothing worth a post
             channel = self.get_partial_messageable(settings.leaderboard_channel, guild_id=guild.id)
             try:
-                if file is not None:
-                    await channel.send(content, file=file)
-                else:
-                    await channel.send(content)
+                await channel.send(content, file=file)
                 posted += 1
             except discord.HTTPException:
                 log.exception("could not post the weekly leaderboard in guild %s", guild.id)

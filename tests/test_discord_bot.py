@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -442,7 +442,15 @@ async def test_weekly_leaderboard_posts_once_and_past_weeks_stay_viewable(env: E
     assert "几周前" in h.reply_text(record)
     record = await h.command(ALICE, "history")
     assert "+20" in h.reply_text(record)
-    assert datetime.now(UTC)  # the board uses the bot's clock, not the wall clock
+    # A week nobody played is marked done but not posted.
+    env.clock._now += 7 * 24 * 3600
+    assert await bot.post_weekly_leaderboards() == 0
+    assert len(h.channel_messages(OTHER_CHANNEL_ID)) == 1
+    settings = await store.get_settings(GUILD_ID)
+    assert (
+        settings.last_leaderboard_week
+        == (await store.week_bounds(GUILD_ID, 1, bot.now())).week_start
+    )
 
 
 # ---------------------------------------------------------------------- restart

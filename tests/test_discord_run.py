@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,16 @@ import pytest
 from bot.commands import run as run_command
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.very-secret-token-value"
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    """``setup_logging`` configures the root logger; give the other tests theirs back."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 def args(tmp_path: Path, **overrides: Any) -> argparse.Namespace:
@@ -69,7 +80,6 @@ def test_token_is_redacted_from_every_log_line(capsys: pytest.CaptureFixture[str
     err = capsys.readouterr().err
     assert TOKEN not in err
     assert err.count("[token]") >= 3
-    logging.getLogger().handlers.clear()
 
 
 def test_sigterm_shuts_down_cleanly_and_keeps_tables(
@@ -101,4 +111,3 @@ def test_sigterm_shuts_down_cleanly_and_keeps_tables(
     assert (tmp_path / "m.db").exists()
     err = capsys.readouterr().err
     assert "shutting down" in err and TOKEN not in err
-    logging.getLogger().handlers.clear()
