@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_presenter import DiscordPresenter, Renderer
+from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_views import DYNAMIC_ITEMS
 from bot.i18n import MahjongTranslator, Text, msg, say
 from bot.session import SessionError, SystemClock, TableManager, TableSession
@@ -202,10 +202,21 @@ class MahjongBot(commands.Bot):
     ) -> None:
         """One answer in the reader's language (ephemeral by default)."""
         content = say(text, interaction.locale)
-        if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=ephemeral)
-        else:
-            await interaction.response.send_message(content, ephemeral=ephemeral)
+        guard = interaction.extras.get("ack_guard")
+        lock = guard.lock if isinstance(guard, AckGuard) else contextlib.nullcontext()
+        async with lock:
+            if interaction.response.is_done():
+                await interaction.followup.send(content, ephemeral=ephemeral)
+            else:
+                await interaction.response.send_message(content, ephemeral=ephemeral)
+        if isinstance(guard, AckGuard):
+            guard.done()
+
+    async def acknowledge(self, interaction: discord.Interaction[Any]) -> None:
+        """Acknowledge a component click that needs no visible answer."""
+        guard = AckGuard.of(interaction)
+        await guard.defer()
+        guard.done()
 
     # ------------------------------------------------------------------ component clicks
 
@@ -229,6 +240,7 @@ class MahjongBot(commands.Bot):
         action: dict[str, Any],
     ) -> None:
         user_id = interaction.user.id
+        AckGuard(interaction)  # from here on, the 3-second limit is watched
         table = self.manager.get(table_id)
         if table is None or table.status != "running":
             await self.reply(interaction, msg("table.gone"))
@@ -248,8 +260,8 @@ class MahjongBot(commands.Bot):
             return  # the presenter answers with the new hand
         if not result.ok:
             await self.reply(interaction, result.message or msg("table.stale"))
-        elif not interaction.response.is_done():
-            await interaction.response.defer()
+        else:
+            await self.acknowledge(interaction)
 
     async def on_table_click(
         self, interaction: discord.Interaction[Any], table_id: str, what: str
@@ -263,6 +275,7 @@ class MahjongBot(commands.Bot):
         self, interaction: discord.Interaction[Any], table_id: str, what: str
     ) -> None:
         user = interaction.user
+        AckGuard(interaction, thinking=what == "hand", ephemeral=True)
         table = self.manager.get(table_id)
         if table is None:
             await self.reply(interaction, msg("table.gone"))
@@ -283,8 +296,7 @@ class MahjongBot(commands.Bot):
         else:  # the custom-id pattern admits nothing else
             return
         if result.ok:
-            if not interaction.response.is_done():
-                await interaction.response.defer()
+            await self.acknowledge(interaction)
         else:
             await self.reply(interaction, result.message or msg("error.generic"))
 

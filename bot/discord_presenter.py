@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_views import hand_view, lobby_view, prompt_headline, table_view
-from bot.i18n import msg, public
+from bot.i18n import msg, public, say
 from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
 from engine.types import HandResult
@@ -50,6 +51,55 @@ DM_CLOSED_CODE = 50007
 INTERACTION_TOKEN_LIFETIME = 14 * 60.0  # Discord allows 15 minutes; keep a margin
 NO_MENTIONS = discord.AllowedMentions.none()
 VARIANT_NAMES = {"jiaxing": ("嘉兴台头胡", "Jiaxing"), "taizhou": ("台州麻将", "Taizhou")}
+
+
+ACK_BUDGET = 2.0  # seconds: Discord allows 3 for the first response; keep a margin
+
+
+class AckGuard:
+    """The single place that decides how an interaction is acknowledged.
+
+    Whoever answers first wins; a watchdog defers the interaction if nobody has answered
+    ``ACK_BUDGET`` seconds after it arrived (a busy table queue, a slow render), so the
+    3-second limit holds whatever happens downstream. The lock makes "check, then
+    respond" atomic between the watchdog and the answerer.
+    """
+
+    def __init__(self, interaction: discord.Interaction[Any], *, thinking: bool = False,
+                 ephemeral: bool = False) -> None:  # fmt: skip
+        self.interaction = interaction
+        self.received = time.monotonic()
+        self.lock = asyncio.Lock()
+        self._thinking = thinking
+        self._ephemeral = ephemeral
+        self._watchdog = asyncio.get_running_loop().create_task(
+            self._watch(), name=f"mj-ack-{interaction.id}"
+        )
+        interaction.extras["ack_guard"] = self
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any]) -> AckGuard:
+        guard = interaction.extras.get("ack_guard")
+        return guard if isinstance(guard, AckGuard) else cls(interaction)
+
+    def remaining(self) -> float:
+        return max(0.0, ACK_BUDGET - (time.monotonic() - self.received))
+
+    async def _watch(self) -> None:
+        await asyncio.sleep(self.remaining())
+        with contextlib.suppress(discord.HTTPException):
+            await self.defer()
+
+    async def defer(self) -> None:
+        async with self.lock:
+            if not self.interaction.response.is_done():
+                if self._thinking:
+                    await self.interaction.response.defer(ephemeral=self._ephemeral, thinking=True)
+                else:
+                    await self.interaction.response.defer()
+
+    def done(self) -> None:
+        self._watchdog.cancel()
 
 
 class Renderer:
@@ -169,7 +219,6 @@ class DiscordPresenter:
         clock: Any = None,
         renderer: Renderer | None = None,
         min_interval: float = 1.5,
-        render_budget: float = 2.0,
         locale: str = "zh",
     ) -> None:
         self.bot = bot
@@ -177,7 +226,6 @@ class DiscordPresenter:
         self.clock = clock or _Clock()
         self.renderer = renderer or Renderer()
         self.min_interval = min_interval
-        self.render_budget = render_budget
         self.locale = locale
         self._tables: dict[str, _TableMessage] = {}
         self._hands: dict[tuple[str, int], _HandMessage] = {}
@@ -194,6 +242,7 @@ class DiscordPresenter:
         self._work: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.Task[Any]] = set()
         self._posts: dict[str, asyncio.Task[Any]] = {}
+        self._notes: dict[int, str] = {}  # a message for a user, shown with their next hand
 
     # ------------------------------------------------------------------ plumbing
 
@@ -292,10 +341,11 @@ class DiscordPresenter:
                     with contextlib.suppress(discord.HTTPException):
                         await job.click.response.defer()
 
-    def _hand_content(self, prompt: PrivatePrompt, extra: str = "") -> str:
+    def _hand_content(self, prompt: PrivatePrompt) -> str:
         lines = [prompt_headline(prompt)]
-        if extra:
-            lines.append(extra)
+        note = self._notes.pop(prompt.user_id, None)
+        if note:
+            lines.append(note)
         return "\n".join(lines)
 
     async def _hand_png(self, prompt: PrivatePrompt) -> bytes:
@@ -321,21 +371,26 @@ class DiscordPresenter:
         self, click: discord.Interaction[Any], prompt: PrivatePrompt, signature: tuple[Any, ...]
     ) -> None:
         """Answer a click on a hand with the new hand (one request), within the budget."""
+        guard = AckGuard.of(click)
         render = asyncio.ensure_future(self._hand_png(prompt))
-        try:
-            png: bytes | None = await asyncio.wait_for(asyncio.shield(render), self.render_budget)
-        except TimeoutError:
-            png = None
-            await click.response.defer()
+        png: bytes | None = None
+        with contextlib.suppress(TimeoutError):
+            png = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
         view = hand_view(prompt)
         content = self._hand_content(prompt)
-        if png is None:
-            png = await render
+        answered = False
+        async with guard.lock:
+            if png is not None and not click.response.is_done():
+                await click.response.edit_message(
+                    content=content, attachments=[_file(png, "hand.png")], view=view
+                )
+                answered = True
+            elif not click.response.is_done():
+                await click.response.defer()
+        guard.done()
+        if not answered:  # deferred (slow render or busy table): edit the message after
+            png = png if png is not None else await render
             await click.edit_original_response(
-                content=content, attachments=[_file(png, "hand.png")], view=view
-            )
-        else:
-            await click.response.edit_message(
                 content=content, attachments=[_file(png, "hand.png")], view=view
             )
         message = click.message
@@ -470,35 +525,46 @@ class DiscordPresenter:
 
     async def show_hand(self, interaction: discord.Interaction[Any], prompt: PrivatePrompt) -> None:
         """The "My hand" button and ``/table hand``: the hand as an ephemeral reply."""
+        guard = AckGuard.of(interaction)
         render = asyncio.ensure_future(self._hand_png(prompt))
         content = self._hand_content(prompt)
         view = hand_view(prompt)
-        try:
-            png: bytes | None = await asyncio.wait_for(asyncio.shield(render), self.render_budget)
-        except TimeoutError:
-            png = None
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        if png is None:
-            png = await render
+        png: bytes | None = None
+        with contextlib.suppress(TimeoutError):
+            png = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
+        answered = False
+        async with guard.lock:
+            if png is not None and not interaction.response.is_done():
+                await interaction.response.send_message(
+                    content=content, file=_file(png, "hand.png"), view=view, ephemeral=True
+                )
+                answered = True
+            elif not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        guard.done()
+        if not answered:
+            png = png if png is not None else await render
             await interaction.edit_original_response(
                 content=content, attachments=[_file(png, "hand.png")], view=view
-            )
-        else:
-            await interaction.response.send_message(
-                content=content, file=_file(png, "hand.png"), view=view, ephemeral=True
             )
         self._live[prompt.user_id] = _LiveEphemeral(
             interaction, self.clock.now(), hand_signature(prompt)
         )
 
     async def error(self, user_id: int, text: Text) -> None:
+        """Answer the user's open click if there is one; otherwise the note rides along
+        with their next hand update (no extra request, no unsolicited DM)."""
         click = self._clicks.pop(user_id, None)
-        if click is not None and not click.response.is_done():
-            from bot.i18n import say
-
-            await click.response.send_message(say(text, click.locale), ephemeral=True)
+        if click is not None:
+            guard = AckGuard.of(click)
+            async with guard.lock:
+                if click.response.is_done():
+                    await click.followup.send(say(text, click.locale), ephemeral=True)
+                else:
+                    await click.response.send_message(say(text, click.locale), ephemeral=True)
+            guard.done()
         else:
-            log.info("message for user %s with no open interaction: %s", user_id, text.en)
+            self._notes[user_id] = f"⚠️ {text.zh} · {text.en}"
 
     # ------------------------------------------------------------------ Presenter: table
 

@@ -68,3 +68,33 @@ async def test_unchanged_hand_is_not_sent_again(env: Env) -> None:
         await env.bot.presenter.private_hand(prompt)
     await env.h.settle()
     assert len(env.h.remote.requests) == requests
+
+
+async def test_a_slow_answer_is_deferred_first_then_edited(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No time left in the ack budget (a busy queue or a slow render): the click is
+    deferred at once and the new hand follows as an edit of the same message."""
+    from discord_harness import CALLBACK_DEFER_UPDATE, choose_move
+
+    import bot.discord_presenter as presenter_module
+
+    await open_table(env, ALICE)
+    monkeypatch.setattr(presenter_module, "ACK_BUDGET", 0.0)
+    message = env.h.latest_dm(ALICE)
+    for _ in range(20):
+        if message is not None and choose_move(message) is not None:
+            break
+        await env.h.advance(2)
+        message = env.h.latest_dm(ALICE)
+    assert message is not None
+    move = choose_move(message)
+    assert move is not None
+    record = await env.h.click(ALICE, message, move[0], move[1])
+    replies = env.h.replies_to(record)
+    callbacks = [r.callback_type for r in replies if r.callback_type is not None]
+    assert callbacks == [CALLBACK_DEFER_UPDATE]  # acknowledged exactly once
+    edits = [r for r in replies if r.path.endswith("/messages/@original")]
+    assert len(edits) == 1 and any(d.startswith(b"HAND") for _, d in edits[0].files)
+    assert edits[0].audience is not None and edits[0].audience.user_id == ALICE
+    assert message.id == env.h.latest_dm(ALICE).id  # type: ignore[union-attr]
