@@ -372,6 +372,7 @@ class MahjongBot(commands.Bot):
 
     async def _leaderboard_loop(self) -> None:
         assert self.leaderboard_interval is not None
+        await self.wait_until_ready()  # the guild list comes with the gateway
         while not self._closed:
             try:
                 await self.post_weekly_leaderboards()

@@ -16,7 +16,7 @@ over to the bot's ``ComponentHandler``; all the policy lives there.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
 from discord import ui
@@ -25,9 +25,6 @@ from bot.i18n import MESSAGES, bilingual_label, msg
 from bot.presenter import LobbyInfo, PrivatePrompt
 from engine.tiles import format_tiles, kind_str, name_en, name_zh, parse_tile, parse_tiles
 from engine.types import Action
-
-if TYPE_CHECKING:
-    pass
 
 TABLE_ID = r"[A-Za-z0-9_-]{1,40}"
 
@@ -207,7 +204,7 @@ def _button_label(action: Action) -> str:
     return label
 
 
-def hand_view(prompt: PrivatePrompt, *, with_back: bool = False) -> ui.View:
+def hand_view(prompt: PrivatePrompt) -> ui.View:
     """The components under a private hand: a discard select and one button per choice.
 
     Only legal actions get a component, so a button can never offer an illegal move;
@@ -215,8 +212,11 @@ def hand_view(prompt: PrivatePrompt, *, with_back: bool = False) -> ui.View:
     """
     view = ui.View(timeout=None)
     legal = list(prompt.view.legal)
-    discards = sorted({a.tile for a in legal if a.type == "discard" and a.tile is not None})
     drawn = prompt.view.drawn
+    discards = sorted({a.tile for a in legal if a.type == "discard" and a.tile is not None})
+    if drawn in discards:  # the usual discard goes first, where a thumb finds it
+        discards.remove(drawn)
+        discards.insert(0, drawn)
     if discards:
         options = [
             discord.SelectOption(
@@ -240,15 +240,6 @@ def hand_view(prompt: PrivatePrompt, *, with_back: bool = False) -> ui.View:
                 tiles,
                 label=_button_label(action)[:80],
                 style=_BUTTON_STYLES.get(action.type, discord.ButtonStyle.secondary),
-            )
-        )
-    if with_back:
-        view.add_item(
-            TableButton(
-                prompt.table_id,
-                "back",
-                label=bilingual_label("button.back"),
-                style=discord.ButtonStyle.success,
             )
         )
     return view

@@ -28,6 +28,12 @@ import discord
 from discord.http import Route
 from discord.webhook import async_ as webhook_async
 
+if not discord.__version__.startswith("2.7."):  # pragma: no cover - a loud, early failure
+    raise RuntimeError(
+        f"the offline harness is written against discord.py 2.7 internals "
+        f"(ConnectionState, HTTPClient.request, the webhook adapter); found {discord.__version__}"
+    )
+
 GUILD_ID = 900_000_000_000_000_001
 CHANNEL_ID = 900_000_000_000_000_010
 OTHER_CHANNEL_ID = 900_000_000_000_000_011
