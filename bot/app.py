@@ -83,6 +83,7 @@ class MahjongBot(commands.Bot):
         sync_global: bool = False,
         leaderboard_interval: float | None = LEADERBOARD_CHECK_SECONDS,
         seeds: Iterator[int] | None = None,
+        tune_runtime: bool = False,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -103,6 +104,7 @@ class MahjongBot(commands.Bot):
         self._closed = False
         self._names: dict[int, str] = {}
         self._seeds = seeds  # tests make the shuffles reproducible; None = random
+        self._tune_runtime = tune_runtime  # process-wide GC/GIL settings: the real bot only
         add_hook = getattr(self.clock, "add_idle_hook", None)
         if add_hook is not None:
             add_hook(self.presenter.wait_idle)
@@ -115,6 +117,12 @@ class MahjongBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         restored = await self.manager.restore_all()
         log.info("restored %d running table(s)", len(restored))
+        if self._tune_runtime:
+            from bot import session
+
+            tune = getattr(session, "tune_runtime", None)
+            if tune is not None:
+                tune()
         if self.sync_guild is not None:
             guild = discord.Object(id=self.sync_guild)
             self.tree.copy_global_to(guild=guild)

@@ -102,6 +102,10 @@ def test_sigterm_shuts_down_cleanly_and_keeps_tables(
         closed.append(True)
         await real_shutdown(self)
 
+    import bot.session
+
+    tuned: list[bool] = []  # the real tuning is process-wide; record the call instead
+    monkeypatch.setattr(bot.session, "tune_runtime", lambda: tuned.append(True), raising=False)
     monkeypatch.setattr(MahjongBot, "start", fake_start)
     monkeypatch.setattr(MahjongBot, "shutdown", tracked_shutdown)
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)

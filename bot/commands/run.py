@@ -102,6 +102,7 @@ async def serve(args: argparse.Namespace, token: str) -> int:
         ai_delay=args.ai_delay,
         sync_guild=args.guild,
         sync_global=not args.no_sync and args.guild is None,
+        tune_runtime=True,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
