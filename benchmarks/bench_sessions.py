@@ -41,11 +41,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text  # noqa: E402
-from bot.session import SystemClock, TableManager  # noqa: E402
+from bot.session import SystemClock, TableManager, tune_runtime  # noqa: E402
 from data import Store  # noqa: E402
 from engine.types import HandResult  # noqa: E402
 
 GUILD = 1
+DEFAULT_GC_THRESHOLDS = gc.get_threshold()
+DEFAULT_SWITCH_INTERVAL = sys.getswitchinterval()
 
 
 class CountingPresenter:
@@ -76,45 +78,6 @@ class CountingPresenter:
         self.calls += 1
 
 
-def install_batch_shim() -> None:
-    """What-if for ``--batch-shim``: give ``data.Store`` an ``append_actions(rows)`` that
-    writes many action rows in ONE transaction (the same checks and SQL as
-    ``append_action``), which the session's ``ActionJournal`` uses when present. This is
-    a measurement of a proposed store method, not the shipped store; the default run
-    measures the store as it is."""
-    from data.models import ActionConflictError
-    from data.store import _dumps, _iso
-
-    async def append_actions(
-        self: Store, rows: list[tuple[str, int, dict[str, Any], int]]
-    ) -> list[bool]:
-        prepared = [(game_id, seq, _dumps(action), hand) for game_id, seq, action, hand in rows]
-        now = _iso(self._now(None))
-
-        def body(connection: Any) -> list[bool]:
-            written = []
-            for game_id, seq, text, hand in prepared:
-                row = connection.execute(
-                    "SELECT action FROM game_actions WHERE game_id = ? AND seq = ?", (game_id, seq)
-                ).fetchone()
-                if row is not None:
-                    if row[0] != text:
-                        raise ActionConflictError(f"{game_id} seq {seq} differs")
-                    written.append(False)
-                    continue
-                connection.execute(
-                    "INSERT INTO game_actions (game_id, seq, hand_number, action, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, seq, hand, text, now),
-                )
-                written.append(True)
-            return written
-
-        return await self._write(body)
-
-    Store.append_actions = append_actions  # type: ignore[attr-defined]
-
-
 def _percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -131,11 +94,20 @@ async def run_tables(
     ai_level: str,
     synchronous: str,
     variant: str,
+    ai_jitter: float,
+    tune: bool,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-sessions-") as folder:
         store = await Store.open(os.path.join(folder, "bench.db"), synchronous=synchronous)
         presenter = CountingPresenter()
-        manager = TableManager(store, presenter, SystemClock(), ai_delay=1.0, ai_level=ai_level)
+        manager = TableManager(
+            store,
+            presenter,
+            SystemClock(),
+            ai_delay=1.0,
+            ai_level=ai_level,
+            ai_delay_jitter=ai_jitter,
+        )
         latencies: list[float] = []
         window = {"start": float("inf"), "end": float("inf")}
 
@@ -168,11 +140,19 @@ async def run_tables(
         setup_seconds = time.time() - loop_start
         window["start"] = time.time() + warmup
         window["end"] = window["start"] + seconds
-        gc.collect()
+        if tune:
+            tune_runtime()
+        else:
+            gc.collect()
         await asyncio.sleep(warmup + seconds)
         finished = sum(1 for session in sessions if session.status == "finished")
         await manager.shutdown()
         await store.close()
+        journal = manager.journal
+    if tune:  # the next run starts from the interpreter's defaults again
+        gc.unfreeze()
+        gc.set_threshold(*DEFAULT_GC_THRESHOLDS)
+        sys.setswitchinterval(DEFAULT_SWITCH_INTERVAL)
     return {
         "tables": tables,
         "actions": len(latencies),
@@ -183,6 +163,7 @@ async def run_tables(
         "mean_ms": (statistics.fmean(latencies) if latencies else float("nan")) * 1000,
         "setup_s": setup_seconds,
         "matches_finished": finished,
+        "rows_per_commit": journal.rows / journal.batches if journal.batches else float("nan"),
     }
 
 
@@ -195,12 +176,15 @@ def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             ai_level=args.ai_level,
             synchronous=args.synchronous,
             variant=args.variant,
+            ai_jitter=args.ai_jitter,
+            tune=not args.no_tune,
         )
     )
     print(
         f"{row['tables']:>6} tables  {row['actions_per_s']:>8.1f} actions/s  "
         f"p50 {row['p50_ms']:>8.2f} ms  p99 {row['p99_ms']:>8.2f} ms  "
-        f"max {row['max_ms']:>8.2f} ms  (setup {row['setup_s']:.1f} s)",
+        f"max {row['max_ms']:>8.2f} ms  ({row['rows_per_commit']:.1f} rows/commit, "
+        f"setup {row['setup_s']:.1f} s)",
         flush=True,
     )
     return row
@@ -261,21 +245,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bisect-steps", type=int, default=3)
     parser.add_argument("--no-search", action="store_true", help="only 100 and 1,000 tables")
     parser.add_argument(
-        "--batch-shim",
+        "--only", type=int, default=None, help="measure just this many tables (for profiling)"
+    )
+    parser.add_argument(
+        "--ai-jitter",
+        type=float,
+        default=0.0,
+        help="spread each AI pause over 1 s × (1 ± JITTER) (TableManager ai_delay_jitter)",
+    )
+    parser.add_argument(
+        "--no-tune",
         action="store_true",
-        help="what-if: add a one-transaction Store.append_actions (see install_batch_shim)",
+        help="keep the interpreter's GC and GIL defaults (skip bot.session.tune_runtime)",
     )
     args = parser.parse_args(argv)
-    if args.batch_shim:
-        install_batch_shim()
 
     print(
         f"bench_sessions: 4 AI seats per table ({args.ai_level}), {args.variant}, one action per "
         f"table per second, SQLite synchronous={args.synchronous}, {args.seconds:g} s measured "
-        f"after {args.warmup:g} s warm-up" + (" [what-if: batch shim]" if args.batch_shim else ""),
+        f"after {args.warmup:g} s warm-up, AI pause jitter ±{args.ai_jitter:g}, "
+        + ("interpreter defaults" if args.no_tune else "tune_runtime()"),
         flush=True,
     )
     known: dict[int, dict[str, Any]] = {}
+    if args.only is not None:
+        measure(args.only, args)
+        return 0
     for count in (100, 1000):
         known[count] = measure(count, args)
     best = None if args.no_search else search_max(args, known, 100.0)
@@ -289,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
         "max_tables_p99_100ms": best,
         "ai_level": args.ai_level,
         "synchronous": args.synchronous,
-        "batch_shim": args.batch_shim,
+        "ai_jitter": args.ai_jitter,
+        "tune_runtime": not args.no_tune,
         "runs": {
             str(k): {key: round(v, 3) if isinstance(v, float) else v for key, v in row.items()}
             for k, row in sorted(known.items())

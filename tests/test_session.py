@@ -517,16 +517,16 @@ async def test_a_failed_store_write_is_retried_later(store: Store) -> None:
             break
         await harness.play_default(table, ALICE)
     assert seat not in match.round.waiting_on
-    real_append = store.append_action
+    real_append = store.append_actions  # the journal's group commit
     failures = []
 
-    async def flaky(*args: object, **kwargs: object) -> bool:
+    async def flaky(*args: object, **kwargs: object) -> list[bool | Exception]:
         if not failures:
             failures.append(args)
             raise OSError("disk unavailable")
         return await real_append(*args, **kwargs)  # type: ignore[arg-type]
 
-    store.append_action = flaky  # type: ignore[method-assign]
+    store.append_actions = flaky  # type: ignore[method-assign]
     turn = match.turn_id
     await harness.clock.advance(1)
     assert failures and match.turn_id == turn  # nothing applied without the write
@@ -546,10 +546,10 @@ async def test_a_failed_write_for_a_human_is_reported_to_that_user(harness: Harn
     prompt = table.prompt_for(ALICE)
     assert prompt is not None
 
-    async def broken(*args: object, **kwargs: object) -> bool:
+    async def broken(*args: object, **kwargs: object) -> list[bool | Exception]:
         raise OSError("disk unavailable")
 
-    harness.store.append_action = broken  # type: ignore[method-assign]
+    harness.store.append_actions = broken  # type: ignore[method-assign]
     turn = match.turn_id
     result = await table.submit(ALICE, table.default_action(ALICE), prompt.turn_id)  # type: ignore[arg-type]
     assert not result.ok and result.message is not None and "try again" in result.message.en

@@ -1,0 +1,174 @@
+"""The action journal's group commit and the AI pacing that keeps many tables spread out."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.recording import RecordingPresenter
+from bot.session import ActionJournal, FakeClock, TableManager, TableSession
+from data import ActionConflictError, Store
+
+GUILD = 7
+HOST = 101
+
+Row = tuple[str, int, dict[str, Any], int]
+
+
+def discard(seat: int, tile: str) -> dict[str, Any]:
+    return {"type": "discard", "seat": seat, "tile": tile}
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "journal.db", synchronous="NORMAL")
+    for game_id in ("A", "B", "C"):
+        await opened.create_game(game_id, GUILD, None, "jiaxing", {}, [], 1)
+    yield opened
+    await opened.close()
+
+
+class GatedStore:
+    """A store double whose batch writes finish only when the test opens the gate."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[Row]] = []
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.gate = asyncio.Event()
+
+    async def append_actions(self, rows: list[Row]) -> list[bool | Exception]:
+        self.batches.append(list(rows))
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        await self.gate.wait()
+        self.gate.clear()
+        self.in_flight -= 1
+        return [True] * len(rows)
+
+
+async def _spin() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_one_write_in_flight_and_what_arrives_meanwhile_goes_in_the_next() -> None:
+    gated = GatedStore()
+    journal = ActionJournal(gated)  # type: ignore[arg-type]
+    first = asyncio.ensure_future(journal.append("A", 0, discard(0, "1m"), 0))
+    await _spin()
+    assert gated.batches == [[("A", 0, discard(0, "1m"), 0)]]
+    later = [
+        asyncio.ensure_future(journal.append(game_id, 0, discard(1, "2m"), 0))
+        for game_id in ("B", "C")
+    ]
+    await _spin()
+    assert len(gated.batches) == 1  # still waiting for the first commit
+    gated.gate.set()
+    await _spin()
+    assert first.done() and first.result() is True
+    assert not any(future.done() for future in later)  # not committed yet: not resumed
+    assert [row[0] for row in gated.batches[1]] == ["B", "C"]
+    gated.gate.set()
+    await _spin()
+    assert [future.result() for future in later] == [True, True]
+    assert gated.most_in_flight == 1
+    assert (journal.batches, journal.rows) == (2, 3)
+
+
+async def test_a_conflicting_row_fails_only_its_own_table(store: Store) -> None:
+    await store.append_action("A", 0, discard(0, "1m"), 0)
+    journal = ActionJournal(store)
+    outcomes = await asyncio.gather(
+        journal.append("A", 0, discard(0, "9m"), 0),
+        journal.append("B", 0, discard(0, "1m"), 0),
+        journal.append("A", 0, discard(0, "1m"), 0),  # a retry of what is stored
+        return_exceptions=True,
+    )
+    assert isinstance(outcomes[0], ActionConflictError)
+    assert outcomes[1:] == [True, False]
+    assert journal.batches == 1
+    assert await store.load_actions("B") == [discard(0, "1m")]
+
+
+async def test_a_failed_transaction_fails_every_caller_of_it(store: Store) -> None:
+    journal = ActionJournal(store)
+
+    def fail(stage: str) -> None:
+        raise OSError("disk unavailable")
+
+    store._fault_hook = fail
+    outcomes = await asyncio.gather(
+        journal.append("A", 0, discard(0, "1m"), 0),
+        journal.append("B", 0, discard(0, "1m"), 0),
+        return_exceptions=True,
+    )
+    store._fault_hook = None
+    assert all(isinstance(outcome, OSError) for outcome in outcomes)
+    assert await store.load_actions("A") == [] and await store.load_actions("B") == []
+    assert await journal.append("A", 0, discard(0, "1m"), 0) is True  # and it recovers
+
+
+# ---------------------------------------------------------------------------- AI pacing
+
+
+async def _all_ai_table(
+    store: Store, *, jitter: float = 0.0, seed: int = 5
+) -> tuple[TableManager, FakeClock, TableSession]:
+    clock = FakeClock()
+    manager = TableManager(
+        store, RecordingPresenter(), clock, ai_delay=1.0, ai_level="easy", ai_delay_jitter=jitter
+    )
+    table = await manager.create_table(
+        GUILD, seed, HOST, "Host", variant="jiaxing", seed=seed, seat_host=False
+    )
+    assert (await table.start(HOST)).ok
+    await manager.wait_idle()
+    return manager, clock, table
+
+
+async def test_ai_pause_counts_from_when_the_previous_action_was_due(store: Store) -> None:
+    """A slow commit must not push the table's next move later: otherwise every table
+    released by one group commit becomes due at the same instant a pause later."""
+    manager, clock, table = await _all_ai_table(store)
+    assert table.match is not None
+    first_due = min(due.at for due in table._due.values())
+    real = store.append_actions
+
+    async def slow(rows: list[Row]) -> list[bool | Exception]:
+        clock._now += 0.3  # the commit took 300 ms
+        return await real(rows)
+
+    store.append_actions = slow  # type: ignore[method-assign]
+    await clock.advance(first_due - clock.now())
+    assert table.match.turn_id >= 1
+    assert clock.now() == pytest.approx(first_due + 0.3)
+    next_due = min(due.at for due in table._due.values())
+    assert next_due == pytest.approx(first_due + 1.0)  # not first_due + 1.3
+    await manager.shutdown()
+
+
+async def test_ai_pause_jitter_is_bounded_and_seeded(store: Store) -> None:
+    async def pauses(seed: int) -> list[float]:
+        manager, clock, table = await _all_ai_table(store, jitter=0.25, seed=seed)
+        seen = []
+        for _ in range(12):
+            assert table.match is not None and table.status == "running"
+            due = min(due.at for due in table._due.values())
+            seen.append(due - clock.now())
+            await clock.advance(due - clock.now())
+        await manager.shutdown()
+        return seen
+
+    first = await pauses(5)
+    assert all(0.75 - 1e-9 <= pause <= 1.25 + 1e-9 for pause in first)
+    assert len({round(pause, 6) for pause in first}) > 3
+    # The same seed draws the same pauses (a test's table behaves the same every run).
+    assert await pauses(5) == pytest.approx(first)
+    assert await pauses(6) != pytest.approx(first)
+    with pytest.raises(ValueError):
+        TableManager(store, RecordingPresenter(), FakeClock(), ai_delay_jitter=1.5)
