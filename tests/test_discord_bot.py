@@ -111,31 +111,40 @@ async def play_turn(env: Env, user: int) -> bool:
 # ---------------------------------------------------------------------- a whole match
 
 
-async def test_whole_match_one_human_three_ai(env: Env) -> None:
+@pytest.mark.parametrize(
+    ("variant", "humans"),
+    [("taizhou", (ALICE,)), ("jiaxing", (ALICE,)), ("taizhou", (ALICE, BOB, CAROL))],
+)
+async def test_whole_match_from_create_to_settlement(
+    env: Env, variant: str, humans: tuple[int, ...]
+) -> None:
     h, bot = env.h, env.bot
-    await open_table(env, ALICE, variant="taizhou")
+    await open_table(env, *humans, variant=variant)
     table = bot.manager.by_channel(CHANNEL_ID) or bot.manager.table_of_user(ALICE)
     assert table is not None and table.status == "running"
-    seat = table.seat_of(ALICE)
+    seats = {user: table.seat_of(user) for user in humans}
     clicks = 0
-    while table.status == "running" and clicks < 2000:
-        if not await play_turn(env, ALICE):
+    while table.status == "running" and clicks < 3000:
+        moved = False
+        for user in humans:
+            if table.status == "running" and await play_turn(env, user):
+                clicks += 1
+                moved = True
+                await h.advance(1.6)
+        if not moved:
             await h.advance(2)
-            continue
-        clicks += 1
-        await h.advance(1.6)
     assert table.status == "finished"
     await h.advance(2)
 
-    # Hand images only ever reach their owner: alice's DM or her ephemeral replies,
-    # and always show her own seat.
+    # Hand images only ever reach their owner (a DM or an ephemeral reply to that user),
+    # and always show that user's own seat.
     hands = hand_requests(h.remote)
-    assert hands, "the hand was never shown"
+    assert {r.audience.user_id for r in hands if r.audience} == set(humans)
     for request in hands:
         assert request.audience is not None
         assert request.audience.kind in ("dm", "ephemeral"), request.audience
-        assert request.audience.user_id == ALICE
-        assert seat_in_image(request) == seat
+        assert request.audience.user_id in seats
+        assert seat_in_image(request) == seats[request.audience.user_id]
     # Table images only go to the table channel.
     for request in h.remote.requests:
         for _, data in request.files:
@@ -150,13 +159,14 @@ async def test_whole_match_one_human_three_ai(env: Env) -> None:
     results = [m for m in channel if any(d.startswith(b"RESULT") for _, d in m.files)]
     assert len(results) == len(table.match.results)
     assert "整场结束" in channel[-1].payload["content"]
-    # Settled through the ledger: the balance moved by alice's share of every hand.
-    balance = await env.store.get_balance(GUILD_ID, ALICE)
-    history = await env.store.history(GUILD_ID, ALICE, limit=100)
-    assert len(history) == len(table.match.results)
-    assert balance == 1000 + sum(entry.points for entry in history)
-    # One DM per hand, edited in place.
-    assert len(h.dm_messages(ALICE)) <= len(table.match.results)
+    # Settled through the ledger: each balance moved by that player's share of every hand.
+    for user in humans:
+        balance = await env.store.get_balance(GUILD_ID, user)
+        history = await env.store.history(GUILD_ID, user, limit=100)
+        assert len(history) == len(table.match.results)
+        assert balance == 1000 + sum(entry.points for entry in history)
+        # One DM per hand, edited in place.
+        assert len(h.dm_messages(user)) <= len(table.match.results)
     # Every interaction was acknowledged, and clicks on the hand answered by updating it.
     assert all(r.acked_at is not None for r in h.remote.interactions.values())
     updates = [r for r in h.remote.requests if r.callback_type == CALLBACK_UPDATE]
@@ -507,3 +517,54 @@ async def test_restart_mid_hand_restores_table_and_buttons(tmp_path: Path) -> No
 
 def h_update(replies: list[Request]) -> bool:
     return any(r.callback_type in (CALLBACK_UPDATE, 6) for r in replies)
+
+
+# ---------------------------------------------------------------------- autoplay, leaving
+
+
+async def test_timeouts_autoplay_and_back(env: Env) -> None:
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE, BOB)
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None
+    table_message = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
+
+    def on_autoplay() -> list[int]:
+        return [info.user_id for info in table.seats if info.autoplay and info.user_id]
+
+    for _ in range(200):  # nobody plays: after three timeouts a seat goes on autoplay
+        await h.advance(3)
+        if on_autoplay():
+            break
+    assert table.status == "running" and len(on_autoplay()) == 1
+    user = on_autoplay()[0]
+    assert "托管" in table_message.payload["content"]
+    record = await h.click(user, table_message, f"mj:t:{table.table_id}:back")
+    assert [r.callback_type for r in h.replies_to(record)] == [6]
+    assert on_autoplay() == []
+    await h.advance(2)
+    assert "回来了" in table_message.payload["content"]
+    record = await h.command(user, "table back")
+    assert "没有在托管" in h.reply_text(record)
+
+
+async def test_leaving_mid_match_costs_a_penalty_and_an_ai_takes_over(env: Env) -> None:
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE, BOB)
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None
+    seat = table.seat_of(BOB)
+    record = await h.command(BOB, "table leave")
+    assert "已离开" in h.reply_text(record)
+    assert table.seats[seat].is_ai  # type: ignore[index]
+    assert bot.manager.table_of_user(BOB) is None
+    await h.advance(2)
+    table_message = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
+    assert "离开了牌局" in table_message.payload["content"]
+    penalties = await env.store.history(GUILD_ID, BOB, kinds=("penalty",))
+    assert penalties and penalties[0].points < 0
+    record = await h.command(ALICE, "table status")
+    assert any(d.startswith(b"TABLE") for r in h.replies_to(record) for _, d in r.files)
+    assert all(r.audience.kind == "ephemeral" for r in h.replies_to(record) if r.audience)
+    record = await h.command(ALICE, "table rules", locale="en-US")
+    assert "Taizhou" in h.reply_text(record)
