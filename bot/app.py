@@ -35,6 +35,16 @@ from data import Store, StoreError
 log = logging.getLogger(__name__)
 
 LEADERBOARD_CHECK_SECONDS = 600.0
+# View Channels, Send Messages, Attach Files, Read Message History (see docs/DISCORD.md).
+INVITE_PERMISSIONS = 1024 | 2048 | 32768 | 65536
+
+
+def invite_url(application_id: int) -> str:
+    return (
+        "https://discord.com/oauth2/authorize"
+        f"?client_id={application_id}&scope=bot+applications.commands"
+        f"&permissions={INVITE_PERMISSIONS}"
+    )
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -187,6 +197,8 @@ class MahjongBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))  # fmt: skip
+        if self.application_id is not None:
+            log.info("invite: %s", invite_url(self.application_id))
 
     # ------------------------------------------------------------------ helpers for cogs
 

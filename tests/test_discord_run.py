@@ -115,3 +115,19 @@ def test_sigterm_shuts_down_cleanly_and_keeps_tables(
     assert (tmp_path / "m.db").exists()
     err = capsys.readouterr().err
     assert "shutting down" in err and TOKEN not in err
+
+
+def test_invite_url_asks_for_the_documented_permissions() -> None:
+    import discord
+
+    from bot.app import INVITE_PERMISSIONS, invite_url
+
+    permissions = discord.Permissions(INVITE_PERMISSIONS)
+    assert permissions == discord.Permissions(
+        view_channel=True, send_messages=True, attach_files=True, read_message_history=True
+    )
+    url = invite_url(42)
+    assert "client_id=42" in url and "scope=bot+applications.commands" in url
+    assert f"permissions={INVITE_PERMISSIONS}" in url
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "DISCORD.md").read_text("utf-8")
+    assert f"permissions={INVITE_PERMISSIONS}" in docs
