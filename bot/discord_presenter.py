@@ -242,6 +242,7 @@ class DiscordPresenter:
         self._work: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.Task[Any]] = set()
         self._posts: dict[str, asyncio.Task[Any]] = {}
+        self._taken: set[int] = set()  # ids of clicks the presenter answers itself
         self._notes: dict[int, str] = {}  # a message for a user, shown with their next hand
 
     # ------------------------------------------------------------------ plumbing
@@ -310,17 +311,20 @@ class DiscordPresenter:
 
     def release_click(self, user_id: int, interaction: discord.Interaction[Any]) -> bool:
         """After the submit: True if the presenter took the click over (it will answer)."""
-        current = self._clicks.get(user_id)
-        if current is interaction:
+        if self._clicks.get(user_id) is interaction:
             del self._clicks[user_id]
-            return False
-        return True
+        if interaction.id in self._taken:
+            self._taken.discard(interaction.id)
+            return True
+        return False
 
     # ------------------------------------------------------------------ Presenter: private
 
     async def private_hand(self, prompt: PrivatePrompt) -> None:
         user_id = prompt.user_id
         click = self._clicks.pop(user_id, None)
+        if click is not None:
+            self._taken.add(click.id)
         queued = self._jobs.get(user_id)
         if queued is not None and click is None:
             click = queued.click
@@ -337,9 +341,9 @@ class DiscordPresenter:
                 await self._deliver(job)
             except Exception:
                 log.exception("could not deliver the hand of user %s", user_id)
-                if job.click is not None and not job.click.response.is_done():
+                if job.click is not None:
                     with contextlib.suppress(discord.HTTPException):
-                        await job.click.response.defer()
+                        await AckGuard.of(job.click).defer()
 
     def _hand_content(self, prompt: PrivatePrompt) -> str:
         lines = [prompt_headline(prompt)]
@@ -360,12 +364,34 @@ class DiscordPresenter:
         prompt = job.prompt
         user_id = prompt.user_id
         signature = hand_signature(prompt)
-        if job.click is not None:
+        if job.click is not None and not await self._closes_old_hand(job.click, prompt):
             await self._answer_click(job.click, prompt, signature)
             return
         if await self.uses_dm(user_id) and await self._deliver_dm(prompt, signature):
             return
         await self._refresh_live(prompt, signature)
+
+    async def _closes_old_hand(
+        self, click: discord.Interaction[Any], prompt: PrivatePrompt
+    ) -> bool:
+        """A click that ended a hand (a win, the last discard) is answered by retiring
+        that hand's DM (picture kept, components removed); the new hand gets its own DM."""
+        message = click.message
+        await self._load_hands(prompt.table_id)
+        record = self._hands.get((prompt.table_id, prompt.user_id))
+        if message is None or record is None or record.message_id != message.id:
+            return False
+        if record.hand_number == prompt.view.public.hand_number:
+            return False
+        done = msg("table.status.ended")
+        guard = AckGuard.of(click)
+        async with guard.lock:
+            if click.response.is_done():
+                await click.edit_original_response(content=f"{done.zh} · {done.en}", view=None)
+            else:
+                await click.response.edit_message(content=f"{done.zh} · {done.en}", view=None)
+        guard.done()
+        return True
 
     async def _answer_click(
         self, click: discord.Interaction[Any], prompt: PrivatePrompt, signature: tuple[Any, ...]
@@ -556,6 +582,7 @@ class DiscordPresenter:
         with their next hand update (no extra request, no unsolicited DM)."""
         click = self._clicks.pop(user_id, None)
         if click is not None:
+            self._taken.add(click.id)
             guard = AckGuard.of(click)
             async with guard.lock:
                 if click.response.is_done():

@@ -98,3 +98,32 @@ async def test_a_slow_answer_is_deferred_first_then_edited(
     assert len(edits) == 1 and any(d.startswith(b"HAND") for _, d in edits[0].files)
     assert edits[0].audience is not None and edits[0].audience.user_id == ALICE
     assert message.id == env.h.latest_dm(ALICE).id  # type: ignore[union-attr]
+
+
+async def test_a_click_that_ends_a_hand_retires_its_dm(env: Env) -> None:
+    """The clicked DM belongs to a hand that is over once the click is played: it keeps
+    its picture, loses its buttons, and the next hand arrives as a new DM."""
+    from discord_harness import CALLBACK_UPDATE, choose_move
+
+    await open_table(env, ALICE)
+    table = env.bot.manager.table_of_user(ALICE)
+    assert table is not None
+    message = env.h.latest_dm(ALICE)
+    for _ in range(20):
+        if message is not None and choose_move(message) is not None:
+            break
+        await env.h.advance(2)
+        message = env.h.latest_dm(ALICE)
+    assert message is not None
+    move = choose_move(message)
+    assert move is not None
+    # Pretend this DM was sent for the previous hand (as after a winning click).
+    env.bot.presenter._hands[(table.table_id, ALICE)].hand_number -= 1
+    record = await env.h.click(ALICE, message, move[0], move[1])
+    replies = env.h.replies_to(record)
+    assert [r.callback_type for r in replies if r.callback_type] == [CALLBACK_UPDATE]
+    assert message.components == [] and "本局结束" in message.payload["content"]
+    assert message.files  # the picture stays
+    newest = env.h.latest_dm(ALICE)
+    assert newest is not None and newest.id != message.id
+    assert any(d.startswith(b"HAND") for _, d in newest.files)
