@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_views import hand_view, lobby_view, prompt_headline, table_view
-from bot.i18n import msg, public, say
+from bot.i18n import MESSAGES, msg, public, say
 from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
 from engine.types import HandResult
@@ -701,7 +701,8 @@ class DiscordPresenter:
                 for p in lobby.players
             )
             players_text = players or "{} / {}".format(msg("lobby.empty").zh, msg("lobby.empty").en)
-            lines.append(f"{msg('lobby.players', players=players_text).zh}")
+            label = msg("lobby.players")
+            lines.append(f"{label.zh} / {label.en}: {players_text}")
             hint = msg("lobby.hint")
             lines.append(f"-# {hint.zh} · {hint.en}")
         else:
@@ -830,14 +831,14 @@ def _status_line(status: TableStatus) -> str:
         text = msg("table.status.ended")
         return f"{text.zh} · {text.en}"
     if public_view.phase == "turn" and public_view.current_seat is not None:
-        line = (
-            "▶ " + msg("table.status.turn", name=_seat_label(status, public_view.current_seat)).zh
+        line = f"▶ {_seat_label(status, public_view.current_seat)} " + "{} · {}".format(
+            *MESSAGES["table.status.turn"]
         )
     else:
         # Not naming who is still deciding keeps a pass from changing the message, so
         # a pass costs no table edit (and does not reveal who could have claimed).
         key = "table.status.santan" if public_view.phase == "santan" else "table.status.claims"
-        line = "⏳ " + msg(key).zh
+        line = "⏳ {} · {}".format(*MESSAGES[key])
     if status.deadline is not None:
         line += f" · ⏱ <t:{int(status.deadline)}:R>"
     line += f" · 🀫 {public_view.tiles_left}"
@@ -849,8 +850,9 @@ def _describe_last(status: TableStatus) -> str:
     if action is None:
         return ""
     who = status.seats[action.seat].name if action.seat < len(status.seats) else "?"
-    verbs = {"discard": "打出", "chow": "吃", "pung": "碰", "kong": "杠", "win": "胡",
-             "pass": "过", "continue": "跟", "fold": "不跟"}  # fmt: skip
+    verbs = {"discard": "打出 discards", "chow": "吃 chows", "pung": "碰 pungs",
+             "kong": "杠 kongs", "win": "胡 wins", "continue": "跟 continues",
+             "fold": "不跟 folds"}  # fmt: skip
     verb = verbs.get(action.type, action.type)
     tile = ""
     if action.tile is not None:

@@ -138,7 +138,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "你正处于托管中，点「回来」继续自己打。",
         "You are on autoplay; press “Back” to play yourself.",
     ),
-    "table.status.turn": ("轮到 {name}", "{name} to play"),
+    "table.status.turn": ("出牌", "to play"),
     "table.status.claims": ("等待吃碰胡", "Claims open"),
     "table.status.santan": ("三摊：等待选择跟或不跟", "Three claims: waiting for continue or fold"),
     "table.status.ended": ("本局结束", "Hand over"),
@@ -146,7 +146,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{variant} · {seats} 人 · 底注 {stake}",
         "{variant} · {seats} seats · stake {stake}",
     ),
-    "lobby.players": ("玩家：{players}", "Players: {players}"),
+    "lobby.players": ("玩家", "Players"),
     "lobby.empty": ("（还没有人）", "(nobody yet)"),
     "lobby.hint": (
         "点「加入」入座，房主点「开始」。",
