@@ -568,3 +568,52 @@ async def test_leaving_mid_match_costs_a_penalty_and_an_ai_takes_over(env: Env) 
     assert all(r.audience.kind == "ephemeral" for r in h.replies_to(record) if r.audience)
     record = await h.command(ALICE, "table rules", locale="en-US")
     assert "Taizhou" in h.reply_text(record)
+
+
+# ---------------------------------------------------------------------- request budget
+
+
+async def test_four_humans_stay_within_three_requests_per_turn(tmp_path: Path) -> None:
+    """The budget the design is built around (see benchmarks/bench_discord.py for the
+    measurement): every request counts, at a human pace of 2 s per move."""
+    users = {800_000_000_000_000_100 + i: (f"p{i}", DEFAULT_PERMISSIONS) for i in range(4)}
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "four.db")
+    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,
+                     leaderboard_interval=None, seeds=itertools.count(11))  # fmt: skip
+    h = Harness(bot, users, clock)
+    try:
+        await h.start()
+        players = list(users)
+        await h.command(players[0], "table create", [option("variant", "taizhou"),
+                                                    option("ai_fill", False)])  # fmt: skip
+        for user in players[1:]:
+            await h.command(user, "table join")
+        await h.command(players[0], "table start")
+        table = bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None and table.match is not None
+        first = len(h.remote.requests)
+        for _ in range(400):
+            if table.status != "running":
+                break
+            for user in players:
+                message = h.latest_dm(user)
+                prompt = table.prompt_for(user)
+                move = choose_move(message) if message is not None else None
+                if move is None or prompt is None or prompt.kind == "idle":
+                    continue
+                await h.click(user, message, move[0], move[1])  # type: ignore[arg-type]
+                await h.advance(2.0)
+        turns = table.match.turn_id
+        assert turns > 100
+        ratio = (len(h.remote.requests) - first) / turns
+        assert ratio <= 3.0, ratio
+        assert table.status == "finished"
+        # Each player's hand only ever went to that player.
+        seats = {user: table.seat_of(user) for user in players}
+        for request in hand_requests(h.remote):
+            assert request.audience is not None and request.audience.user_id in seats
+            assert seat_in_image(request) == seats[request.audience.user_id]
+    finally:
+        await h.close()
+        await store.close()

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -121,3 +122,25 @@ def test_commands_cli_prints_the_payload(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == asyncio.run(build_payload())
+
+
+async def test_guild_sync_sends_exactly_the_printed_payload(tmp_path: Path) -> None:
+    """``run --guild ID`` syncs to one server; what it sends is what ``commands`` prints."""
+    from discord_harness import GUILD_ID, Harness, TagRenderer
+
+    from bot.app import MahjongBot
+    from bot.session import FakeClock
+    from data import Store
+
+    store = await Store.open(tmp_path / "sync.db")
+    bot = MahjongBot(store, clock=FakeClock(), renderer=TagRenderer(), sync_guild=GUILD_ID,
+                     leaderboard_interval=None)  # fmt: skip
+    harness = Harness(bot, {}, None)
+    try:
+        await harness.start()
+        puts = [r for r in harness.remote.requests if r.method == "PUT"]
+        assert len(puts) == 1 and puts[0].path.endswith("/guilds/{guild_id}/commands")
+        assert puts[0].payload == await build_payload()
+    finally:
+        await harness.close()
+        await store.close()
