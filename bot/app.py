@@ -35,7 +35,7 @@ from data import Store, StoreError
 log = logging.getLogger(__name__)
 
 LEADERBOARD_CHECK_SECONDS = 600.0
-# View Channels, Send Messages, Attach Files, Read Message History (see docs/DISCORD.md).
+# View Channels, Send Messages, Attach Files, Read Message History (see README.md).
 INVITE_PERMISSIONS = 1024 | 2048 | 32768 | 65536
 
 

@@ -129,5 +129,5 @@ def test_invite_url_asks_for_the_documented_permissions() -> None:
     url = invite_url(42)
     assert "client_id=42" in url and "scope=bot+applications.commands" in url
     assert f"permissions={INVITE_PERMISSIONS}" in url
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "DISCORD.md").read_text("utf-8")
+    docs = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
     assert f"permissions={INVITE_PERMISSIONS}" in docs
