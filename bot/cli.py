@@ -45,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mahjong-bot: unknown command {name!r}", file=sys.stderr)
         return 2
     module = importlib.import_module(SUBCOMMANDS[name][0])
-    sub_parser = argparse.ArgumentParser(prog=f"mahjong-bot {name}", description=SUBCOMMANDS[name][1])
+    sub_parser = argparse.ArgumentParser(
+        prog=f"mahjong-bot {name}", description=SUBCOMMANDS[name][1]
+    )
     module.add_arguments(sub_parser)
     args = sub_parser.parse_args(argv[1:])
     return int(module.run(args) or 0)
