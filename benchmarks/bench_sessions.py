@@ -8,7 +8,11 @@ must act is due one second after the previous action, i.e. each table acts about
 per second, like people do. Tables are started evenly spread over the first second so
 their seconds do not all tick at the same instant (which no real server sees either).
 The presenter counts calls and does nothing else: rendering and Discord I/O are not the
-session's cost.
+session's cost. Unless ``--no-tune``, the process runs ``bot.session.tune_runtime()``
+(GC freeze and thresholds, a 0.5 ms GIL switch interval) as the bot does after start-up.
+``--ai-jitter J`` spreads each AI pause over 1 s × (1 ± J) (default 0: a metronome, the
+worst case for convoys of tables that a group commit released together; the session
+counts each pause from when the previous action was due, which keeps tables apart).
 
 Per action we measure the latency from its due time to the moment it was stored,
 applied, settled if it ended a hand, and announced to the presenter — the delay a
@@ -116,6 +120,8 @@ async def run_tables(
                 latencies.append(done - due)
 
         manager.action_observer = observe
+        if tune:  # as the bot does after start-up; again below once the tables exist
+            tune_runtime()
         loop_start = time.time()
         sessions = []
         for index in range(tables):
