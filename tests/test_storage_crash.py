@@ -76,24 +76,34 @@ def start_child(
 
 
 def read_until(process: subprocess.Popen[str], wanted: str, timeout: float = 30.0) -> list[str]:
-    """Lines from the child up to and including the first starting with ``wanted``."""
+    """Lines from the child up to and including the first starting with ``wanted``.
+
+    Reads the raw pipe: a buffered ``readline`` after ``select`` can leave the wanted line
+    in Python's buffer, where ``select`` no longer sees it, and wait for nothing.
+    """
     assert process.stdout is not None
+    fd = process.stdout.fileno()
     deadline = time.monotonic() + timeout
     lines: list[str] = []
+    pending = b""
     while True:
+        while b"\n" in pending:
+            raw, pending = pending.split(b"\n", 1)
+            line = raw.decode().strip()
+            lines.append(line)
+            if line.startswith(wanted):
+                return lines
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             process.kill()
             raise AssertionError(f"child never printed {wanted!r}; got {lines[-3:]}")
-        ready, _, _ = select.select([process.stdout], [], [], remaining)
+        ready, _, _ = select.select([fd], [], [], remaining)
         if not ready:
             continue
-        line = process.stdout.readline()
-        if not line:
+        chunk = os.read(fd, 65536)
+        if not chunk:
             raise AssertionError(f"child exited ({process.wait()}) before {wanted!r}")
-        lines.append(line.strip())
-        if line.startswith(wanted):
-            return lines
+        pending += chunk
 
 
 def kill(process: subprocess.Popen[str]) -> None:
