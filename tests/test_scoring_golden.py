@@ -1,4 +1,5 @@
-"""Every golden case (copied from ../shared/golden into tests/golden) through the CLI.
+"""Every golden case through the CLI: the shared samples (copied from ../shared/golden)
+and the hand-computed audit cases (audit_*.json, each with its working in "comment").
 
 The cases are checked the way an outside reader would check them: ``mahjong-bot score``
 prints JSON and every key under ``expect`` must match.
@@ -25,8 +26,15 @@ CASES = [
 
 
 def test_golden_cases_are_present() -> None:
-    assert {name for name, _ in CASES} == {"jiaxing.json", "taizhou.json"}
-    assert len(CASES) >= 10
+    assert {name for name, _ in CASES} == {
+        "jiaxing.json",
+        "taizhou.json",
+        "audit_jiaxing.json",
+        "audit_taizhou.json",
+    }
+    assert len(CASES) >= 50
+    names = [case["name"] for _, case in CASES]
+    assert len(names) == len(set(names)), "golden case names must be unique"
 
 
 @pytest.mark.parametrize(("file_name", "case"), CASES, ids=[case["name"] for _, case in CASES])
@@ -42,7 +50,9 @@ def test_golden_case_through_the_cli(
         assert output[key] == expected, f"{case['name']}: {key}"
 
 
-@pytest.mark.parametrize("file_name", ["jiaxing.json", "taizhou.json"])
+@pytest.mark.parametrize(
+    "file_name", ["jiaxing.json", "taizhou.json", "audit_jiaxing.json", "audit_taizhou.json"]
+)
 def test_golden_file_as_a_list(file_name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", str(GOLDEN / file_name)]) == 0
     outputs = json.loads(capsys.readouterr().out)

@@ -360,9 +360,14 @@ def test_taizhou_half_rounding_up() -> None:
 
 
 def test_taizhou_half_rounding_exact() -> None:
+    # "exact" pays the unrounded half (RULES.md §2 contrasts it with "round half up").
     result = score(_odd_cap_case("exact"))
-    assert any(p.payer == 3 and p.payee == 1 and p.amount == 37 for p in result.payments)
+    assert any(p.payer == 3 and p.payee == 1 and p.amount == 37.5 for p in result.payments)
     assert sum(result.deltas) == 0
+    assert 37.5 in [p.amount for p in result.payments]
+    # Whole amounts stay ints, so the JSON shows 5, not 5.0.
+    assert all(isinstance(delta, int) or delta % 1 == 0.5 for delta in result.deltas)
+    assert all(isinstance(p.amount, int) for p in result.payments if p.amount % 1 == 0)
 
 
 # --- full liability -------------------------------------------------------------------------
@@ -485,6 +490,16 @@ def test_taizhou_seven_pairs_only_with_the_option() -> None:
     waited = score(tz("1133557799m77z55z", "7z", options=options))
     assert item_values(waited)["single_wait"] == 2
     assert waited.total == 32
+
+
+def test_taizhou_white_chow_without_white_as_is_inferred() -> None:
+    # The golden format has no white_as: "78p5z" (or "789p" with 9p wild) can only be a White
+    # standing for the wild's kind, since wilds are never melded.
+    for tiles in ("789p", "78p5z"):
+        meld = {"type": "chow", "tiles": tiles, "from": 1}
+        result = score(tz("123456p234p55p", "4p", melds=[meld], from_seat=3))
+        assert item_values(result) == {"win_bonus": 10, "full_flush": 3}
+        assert result.total == 80
 
 
 def test_taizhou_chow_meld_with_white_standing_for_the_wild() -> None:

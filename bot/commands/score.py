@@ -124,7 +124,7 @@ def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
     for payment in result.payments:
         zh, en = PAYMENT_REASONS.get(payment.reason, (payment.reason, payment.reason))
         lines.append(f"  {payment.payer} → {payment.payee}: {payment.amount}  {zh} {en}")
-    deltas = ", ".join(f"{delta:+d}" for delta in result.deltas)
+    deltas = ", ".join(f"{delta:+}" for delta in result.deltas)  # x.5 under "exact"
     lines.append(f"{TEXT['deltas'][0]} {TEXT['deltas'][1]}: [{deltas}]")
     return "\n".join(lines)
 

@@ -17,8 +17,10 @@ Rules read where RULES.md leaves room (each is implemented where named):
   5 × score per seat still in besides the winner.
 - Jiaxing Single Wait: exactly two concealed tiles after the win. Three Wilds: three or
   more. No Wilds: no tile of the wild kind among the 14.
-- Taizhou ``half_rounding = "exact"`` rounds the half down (the ledger is integral);
-  totals are even unless ``cap`` is odd, so it only matters then.
+- Taizhou ``half_rounding = "exact"`` pays the unrounded half (x.5, a float; whole
+  amounts stay ints); totals are even unless ``cap`` is odd, so it only matters then.
+- A Taizhou chow case meld holding a White (or the wild's kind) without ``white_as`` is
+  the White standing for the wild (``case._parse_meld``): nothing else is possible.
 - Taizhou full liability: case 1 counts the winner's exposed melds claimed from one seat
   in the flush suit (self-draw included); case 2 needs exposed pungs/kongs of the other
   two dragons; case 3 uses ``WinContext.tenpai`` (else the discarder's hand is checked,

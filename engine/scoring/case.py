@@ -108,9 +108,21 @@ def _parse_meld(
     if "tiles" not in data:
         raise CaseError(f"{where}: missing 'tiles'")
     kinds = sorted(_tiles(data["tiles"], f"{where} tiles"))
-    if data.get("white_as") is not None and WHITE in kinds and meld_type == CHOW:
+    white_as_text = data.get("white_as")
+    # The golden format has no 'white_as': a Taizhou chow can only hold the wild's kind
+    # through a White standing in (wilds are never melded), so either spelling of that
+    # chow ("46p5z" or "456p" with 5p wild) means exactly one thing.
+    if (
+        white_as_text is None
+        and variant == "taizhou"
+        and meld_type == CHOW
+        and wild != WHITE
+        and (WHITE in kinds) != (wild in kinds)
+    ):
+        white_as_text = kind_str(wild)
+    if white_as_text is not None and WHITE in kinds and meld_type == CHOW:
         # The White may be written as itself ("78p5z") or as what it stands for ("789p").
-        stands_for = _tile(data["white_as"], f"{where} white_as")
+        stands_for = _tile(white_as_text, f"{where} white_as")
         if stands_for not in kinds:
             kinds.remove(WHITE)
             kinds = sorted([*kinds, stands_for])
@@ -158,8 +170,8 @@ def _parse_meld(
             raise CaseError(f"{where}: claimed tile {kind_str(claimed)} is not in {shown}")
     physical = list(kinds)
     white_as = None
-    if data.get("white_as") is not None:
-        white_as = _tile(data["white_as"], f"{where} white_as")
+    if white_as_text is not None:
+        white_as = _tile(white_as_text, f"{where} white_as")
         if variant != "taizhou" or meld_type != CHOW:
             raise CaseError(
                 f"{where}: white_as (White standing for the wild) is only for Taizhou chows"

@@ -179,6 +179,11 @@ def _itemise(point_items: list[tuple[str, int]], tai_keys: list[str]) -> list[Sc
     return items
 
 
+def _units(amount: float) -> int | float:
+    """An amount as an int when whole: only ``half_rounding = "exact"`` makes halves."""
+    return int(amount) if amount == int(amount) else amount
+
+
 def _cap(points: int, tai: int, cap: int) -> int:
     return min(points << tai, cap)
 
@@ -523,12 +528,14 @@ def score_taizhou(ctx: WinContext) -> HandResult:
             totals[seat] = seat_total
             per_seat_items[seat] = seat_items
 
-    def share(amount: int, a: int, b: int) -> int:
+    def share(amount: int, a: int, b: int) -> int | float:
         if ctx.dealer in (a, b):
             return amount
         if options.half_rounding == "up":
             return -(-amount // 2)
-        return amount // 2  # "exact": integer ledger, so the half is rounded down
+        # "exact" is the unrounded half: x.5 when the amount is odd, which only an odd
+        # ``cap`` can produce (every other total is even).
+        return _units(amount / 2)
 
     at_limit = points << tai >= options.cap
     owed = {
@@ -539,7 +546,7 @@ def score_taizhou(ctx: WinContext) -> HandResult:
     payments: list[Payment] = []
     liability = liable_seat(ctx, _flush(best.suits, best.honors), best.suits)
     if liability is not None:
-        payments.append(Payment(liability[0], winner, sum(owed.values()), "liability"))
+        payments.append(Payment(liability[0], winner, _units(sum(owed.values())), "liability"))
     else:
         reason = "limit" if at_limit else "win"
         payments += [
@@ -553,10 +560,11 @@ def score_taizhou(ctx: WinContext) -> HandResult:
             amount = share(abs(diff), a, b)
             if amount:
                 payments.append(Payment(payer, payee, amount, "settlement"))
-    deltas = [0] * seats
+    deltas: list[int | float] = [0] * seats
     for payment in payments:
         deltas[payment.payer] -= payment.amount
         deltas[payment.payee] += payment.amount
+    deltas = [_units(delta) for delta in deltas]
     white_reads = ctx.wild if ctx.wild is not None and ctx.wild != WHITE else None
     arrangement = [
         group_json(
