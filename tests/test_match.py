@@ -185,3 +185,15 @@ def test_unknown_option_and_bad_seat_count_are_errors() -> None:
         Match("taizhou", {"nope": 1})
     with pytest.raises(ValueError, match="seats"):
         Match("jiaxing", seats=3)
+
+
+def test_a_table_refuses_exact_halves_of_an_odd_limit() -> None:
+    """Taizhou half_rounding 'exact' with an odd cap would pay half units the ledger cannot
+    book: such a table is refused up front (the calculator still scores it)."""
+    import pytest
+
+    from engine.variants import OptionError
+
+    with pytest.raises(OptionError, match="even"):
+        Match("taizhou", {"half_rounding": "exact", "cap": 75}, seed=1)
+    Match("taizhou", {"half_rounding": "exact", "cap": 100}, seed=1)

@@ -54,4 +54,5 @@ def variant_for(name: str, options: Any | dict[str, Any] | None = None) -> Varia
         raise ValueError(f"unknown variant {name!r} (jiaxing or taizhou)")
     if options is None or isinstance(options, dict):
         options = OPTIONS_BY_VARIANT[name].from_dict(options)
+    options.check_playable()
     return classes[name](options)

@@ -48,6 +48,9 @@ class _Options:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def check_playable(self) -> None:
+        """Constraints a table must meet beyond scoring a single hand; ``OptionError``."""
+
 
 @dataclass(frozen=True)
 class JiaxingOptions(_Options):
@@ -98,6 +101,16 @@ class TaizhouOptions(_Options):
         "all_pungs_bonus": (2, 4),
         "half_rounding": ("up", "exact"),
     }
+
+    def check_playable(self) -> None:
+        # Every Taizhou total below the limit is even, so only an odd limit makes an exact
+        # half fractional; the calculator shows it, but the ledger books whole units.
+        if self.half_rounding == "exact" and self.cap % 2:
+            raise OptionError(
+                f"option 'cap' must be even with half_rounding 'exact' (got {self.cap}): "
+                "half of an odd limit is not a whole unit"
+            )
+
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "cap": (1, 100000),
         "rounds": (1, 8),
