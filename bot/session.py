@@ -431,9 +431,11 @@ class TableSession:
         )
 
     def _hand_label(self, public: PublicView) -> Text:
+        number = public.hand_number + 1
+        if public.variant != "jiaxing":  # only Jiaxing has a prevailing wind 风圈
+            return Text(f"第{number}局", f"Hand {number}")
         zh_wind = "东南西北"[(public.prevailing_wind - 27) % 4]
         en_wind = ("East", "South", "West", "North")[(public.prevailing_wind - 27) % 4]
-        number = public.hand_number + 1
         return Text(f"{zh_wind}风圈 第{number}局", f"{en_wind} round, hand {number}")
 
     def _status_from(
