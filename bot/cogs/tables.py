@@ -80,14 +80,13 @@ def validate_create(
         low, high = OPTIONS_BY_VARIANT[variant].RANGES["rounds"]
         _check(low <= rounds <= high, f"圈数必须在 {low} 到 {high} 之间",
                f"rounds must be {low} to {high}")  # fmt: skip
-    if discard_timeout is not None:
-        low, high = DISCARD_TIMEOUT_RANGE
-        _check(low <= discard_timeout <= high, f"出牌限时必须在 {low:g} 到 {high:g} 秒之间",
-               f"the discard timeout must be {low:g} to {high:g} s")  # fmt: skip
-    if claim_timeout is not None:
-        low, high = CLAIM_TIMEOUT_RANGE
-        _check(low <= claim_timeout <= high, f"吃碰限时必须在 {low:g} 到 {high:g} 秒之间",
-               f"the claim timeout must be {low:g} to {high:g} s")  # fmt: skip
+    for timeout, (low, high), zh, en in (
+        (discard_timeout, DISCARD_TIMEOUT_RANGE, "出牌限时", "discard timeout"),
+        (claim_timeout, CLAIM_TIMEOUT_RANGE, "吃碰限时", "claim timeout"),
+    ):
+        if timeout is not None:
+            _check(low <= timeout <= high, f"{zh}必须在 {low:g} 到 {high:g} 秒之间",
+                   f"the {en} must be {low:g} to {high:g} s")  # fmt: skip
 
 
 class TablesCog(commands.Cog):
