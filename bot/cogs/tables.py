@@ -36,19 +36,56 @@ ALLOWED_SEATS = {"jiaxing": (4,), "taizhou": (2, 3, 4)}
 
 RULES = {
     "jiaxing": Text(
-        "嘉兴台头胡：只能自摸（抢杠算自摸），必须是清一色、混一色、全老头或对对和之一才能胡（两台起胡）。"
-        "翻开一张牌定百搭，其余三张为百搭。三摊：同一人被同一人吃碰三次要负连带责任，其余人可选择跟或不跟。",
-        "Jiaxing Taitou Hu: self-draw only (robbing a kong counts as one). A win must be a "
-        "Full Flush, Half Flush, All Honors or All Pungs (“two tai to win”). The flipped "
-        "indicator makes the other three copies wild (baida). Three claims between two "
-        "players make them liable together; the others choose to continue or fold.",
+        "**嘉兴台头胡**（硬自摸，两台起胡）\n"
+        "• 只能自摸；抢补杠算自摸（单吊或与百搭成对不能抢）。\n"
+        "• 翻开一张定百搭，同种其余三张为百搭，可当任何牌，不能用于吃碰杠。\n"
+        "• 必须是台型之一：清一色 4台、混一色 2台、全老头 10台、对对和 2台（对对和可与其他叠加）。\n"
+        "• 加台：中/发/白刻 各1台，门风刻 1台，风圈刻 1台，无百搭 1台。\n"
+        "• 番（每番翻倍）：三百搭、杠上开花、单吊、海底捞月 各1番；天和、地和 2番；"
+        "番池每胡取1番（老头黄、包子、百搭连庄、流局各加1番入池）。\n"
+        "• 得分 = 台 × 2^番，另外三家各付。\n"
+        "• 三摊：同一家吃碰杠同一家三次，两家互为承包方；其余玩家选择跟或不跟，不跟者自动摸打、不付分。",
+        "**Jiaxing Taitou Hu** (hard self-draw, two tai to win)\n"
+        "• Self-draw only; robbing an added kong counts as self-draw (not on a pair wait or a "
+        "wild pair).\n"
+        "• The flipped indicator makes the other three copies wild (百搭): any tile, never in "
+        "a claimed meld.\n"
+        "• The hand must be Full Flush 4, Half Flush 2, All Honors 10 or All Pungs 2 tai "
+        "(All Pungs stacks with the others).\n"
+        "• More tai: Red/Green/White pung 1 each, seat-wind pung 1, prevailing-wind pung 1, "
+        "No Wilds 1.\n"
+        "• Fan (each doubles): Three Wilds, Kong Replacement, Single Wait, Last Tile 1 each; "
+        "Heavenly/Earthly Hand 2; one fan from the carried pool per win.\n"
+        "• Score = tai × 2^fan, paid by each of the other three.\n"
+        "• Three claims between the same two players make them liable (三摊); the others "
+        "continue or fold (folded players auto-play and pay nothing).",
     ),
     "taizhou": Text(
-        "台州麻将：可以点炮也可以自摸，2–4 人。翻开一张牌定财神，其余为财神；白板可替代财神本来的牌。"
-        "按胡数与台数计分，有封顶；包牌规则见 /table rules 的选项。",
-        "Taizhou: win on a discard or by self-draw, 2-4 players. The indicator makes "
-        "caishen wilds; White may stand for the wild kind's own tile. Points (hu) are "
-        "doubled by tai, up to a cap; liability rules apply (see the table's options).",
+        "**台州麻将**（2–4 人，可点炮）\n"
+        "• 翻开一张定财神，同种其余三张为财神；白板可替代财神那张牌，也可还原为白板。\n"
+        "• 四副一将即可胡，自摸或点炮；一炮只一人胡，从庄家起按顺序优先；过胡后摸牌前不能再胡同一张。\n"
+        "• 胡数：明刻 2/4、暗刻 4/8、明杠 8/16、暗杠 16/32（么九字牌取大数）；门风/中发白对 2。"
+        "胡家另加：自摸 2、嵌档 2（自摸 4）、单吊门风或中发白 2、对对胡 4、胡牌 10。\n"
+        "• 台（每台翻倍）：门风刻、中、发 各1台，清一色 3台，混一色 1台。封顶 100（腊子）。\n"
+        "• 庄闲之间全额，闲闲之间一半；未胡者之间按胡数差互算。\n"
+        "• 全包：清一色吃碰同一家三次；碰了两种箭牌再点第三种；听牌时点生箭牌（3台以上或清一色听牌免包）。\n"
+        "• 最后留 16 张不摸；摸完最后一张再打一张，只能胡不能吃碰杠。",
+        "**Taizhou Mahjong** (2–4 players, discard wins)\n"
+        "• The indicator makes the other three copies wild (财神); White may stand for the "
+        "wild's own kind or stay White.\n"
+        "• Any four sets and a pair wins, by self-draw or on a discard; one winner per "
+        "discard, priority from the dealer; a skipped win locks that tile until your next "
+        "draw.\n"
+        "• Points (胡): exposed/concealed pung 2/4, exposed/concealed kong 8/16 (double for "
+        "terminals and honors); seat-wind or dragon pair 2. Winner adds self-draw 2, closed "
+        "wait 2 (4 on self-draw), single wait on seat wind/dragon 2, all pungs 4, win 10.\n"
+        "• Tai (each doubles): seat-wind, Red, Green pung 1 each; Full Flush 3; Half Flush 1. "
+        "Limit 100.\n"
+        "• Dealer pays and collects in full, non-dealers half; non-winners settle their "
+        "differences too.\n"
+        "• Full liability for feeding a full flush three times, the third dragon, or a live "
+        "dragon while waiting (exempt with 3+ tai or a full-flush wait).\n"
+        "• The last 16 tiles stay in the wall; the last discard may only be won on.",
     ),
 }
 
