@@ -46,6 +46,15 @@ def _matches(typed: str, kind: int) -> bool:
         return False
 
 
+def _tile_choices(kinds: set[int], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the legal kinds matching what is typed so far (Discord shows 25)."""
+    return [
+        app_commands.Choice(name=tile_label(kind), value=kind_str(kind))
+        for kind in sorted(kinds)
+        if _matches(current, kind)
+    ][:25]
+
+
 def _tile(value: str) -> str:
     try:
         return kind_str(parse_tile(value))
@@ -89,12 +98,8 @@ class PlayCog(commands.Cog):
     async def discard_tiles(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        kinds = sorted({a.tile for a in self._legal(interaction.user.id) if a.type == "discard"})
-        return [
-            app_commands.Choice(name=tile_label(kind), value=kind_str(kind))
-            for kind in kinds
-            if _matches(current, kind)
-        ][:25]
+        kinds = {a.tile for a in self._legal(interaction.user.id) if a.type == "discard"}
+        return _tile_choices(kinds, current)
 
     @app_commands.command(name=T("chow", "吃"), description=T("Chow the discard", "吃上家打出的牌"))
     @app_commands.rename(tiles=T("tiles", "顺子"))
@@ -160,18 +165,12 @@ class PlayCog(commands.Cog):
     async def kong_tiles(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        kinds = sorted(
-            {
-                a.tile
-                for a in self._legal(interaction.user.id)
-                if a.type == "kong" and a.tile is not None
-            }
-        )
-        return [
-            app_commands.Choice(name=tile_label(kind), value=kind_str(kind))
-            for kind in kinds
-            if _matches(current, kind)
-        ][:25]
+        kinds = {
+            a.tile
+            for a in self._legal(interaction.user.id)
+            if a.type == "kong" and a.tile is not None
+        }
+        return _tile_choices(kinds, current)
 
     @app_commands.command(name=T("win", "胡"), description=T("Declare a win", "胡牌"))
     async def win(self, interaction: discord.Interaction[Any]) -> None:
