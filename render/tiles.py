@@ -67,43 +67,48 @@ def _face_box() -> Box:
     return (26.0, 26.0, MASTER_WIDTH - 26.0, MASTER_HEIGHT - EDGE - 28.0)
 
 
+def _disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: tuple) -> None:
+    """A filled circle of radius ``r`` around (cx, cy): the brush behind every dot and eye."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)
+
+
 def _dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: tuple) -> None:
     """A traditional dot: coloured ring, ivory gap, coloured centre with a light eye."""
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)
+    _disc(draw, cx, cy, r, color)
     inner = r * 0.72
-    draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=IVORY)
+    _disc(draw, cx, cy, inner, IVORY)
     core = r * 0.5
-    draw.ellipse((cx - core, cy - core, cx + core, cy + core), fill=color)
+    _disc(draw, cx, cy, core, color)
     eye = r * 0.16
-    draw.ellipse((cx - eye, cy - eye, cx + eye, cy + eye), fill=IVORY)
+    _disc(draw, cx, cy, eye, IVORY)
 
 
 def _big_dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     """The one of dots: a large ornate disc (blue rim, green ring, red flower centre)."""
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BLUE)
+    _disc(draw, cx, cy, r, BLUE)
     ring = r * 0.86
-    draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), fill=IVORY)
+    _disc(draw, cx, cy, ring, IVORY)
     green = r * 0.74
-    draw.ellipse((cx - green, cy - green, cx + green, cy + green), fill=GREEN)
+    _disc(draw, cx, cy, green, GREEN)
     # a ring of small ivory beads on the green band
     for i in range(16):
         angle = 2 * math.pi * i / 16
         bx = cx + math.cos(angle) * r * 0.62
         by = cy + math.sin(angle) * r * 0.62
         bead = r * 0.06
-        draw.ellipse((bx - bead, by - bead, bx + bead, by + bead), fill=IVORY)
+        _disc(draw, bx, by, bead, IVORY)
     gap = r * 0.5
-    draw.ellipse((cx - gap, cy - gap, cx + gap, cy + gap), fill=IVORY)
+    _disc(draw, cx, cy, gap, IVORY)
     red = r * 0.42
-    draw.ellipse((cx - red, cy - red, cx + red, cy + red), fill=RED)
+    _disc(draw, cx, cy, red, RED)
     for i in range(8):
         angle = 2 * math.pi * i / 8
         px = cx + math.cos(angle) * r * 0.25
         py = cy + math.sin(angle) * r * 0.25
         petal = r * 0.09
-        draw.ellipse((px - petal, py - petal, px + petal, py + petal), fill=IVORY)
+        _disc(draw, px, py, petal, IVORY)
     eye = r * 0.1
-    draw.ellipse((cx - eye, cy - eye, cx + eye, cy + eye), fill=GOLD)
+    _disc(draw, cx, cy, eye, GOLD)
 
 
 # Dots: (u, v, colour) where 0 and 1 put the dot's edge on the face box's edge, and the
@@ -189,7 +194,7 @@ def _stick(
     draw.polygon(quad(-half + t, half - t, t), fill=color)
     for end in (-half + t, half - t):
         ex, ey = cx + dx * end, cy + dy * end
-        draw.ellipse((ex - t, ey - t, ex + t, ey + t), fill=color)
+        _disc(draw, ex, ey, t, color)
     dark = tuple(int(c * 0.55) for c in color[:3])
     light = tuple(min(255, int(c + (255 - c) * 0.55)) for c in color[:3])
     # the light streak along the stalk
@@ -294,9 +299,9 @@ def _draw_bird(draw: ImageDraw.ImageDraw, box: Box) -> None:
             ],
             fill=color,
         )
-        draw.ellipse((tx - spread, ty - spread, tx + spread, ty + spread), fill=color)
+        _disc(draw, tx, ty, spread, color)
         eye = spread * 0.45
-        draw.ellipse((tx - eye, ty - eye, tx + eye, ty + eye), fill=GOLD)
+        _disc(draw, tx, ty, eye, GOLD)
     # body and breast
     draw.ellipse((*p(0.3, 0.36), *p(0.8, 0.72)), fill=GREEN)
     draw.ellipse((*p(0.5, 0.42), *p(0.82, 0.7)), fill=RED)
@@ -308,11 +313,11 @@ def _draw_bird(draw: ImageDraw.ImageDraw, box: Box) -> None:
         cx, cy = p(0.64 + i * 0.07, 0.1 + abs(i - 1) * 0.03)
         r = 0.035 * w
         draw.line([p(0.7, 0.2), (cx, cy)], fill=BLUE, width=max(2, int(0.02 * w)))
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=RED)
+        _disc(draw, cx, cy, r, RED)
     ex, ey = p(0.75, 0.25)
     r = 0.045 * w
-    draw.ellipse((ex - r, ey - r, ex + r, ey + r), fill=IVORY)
-    draw.ellipse((ex - r * 0.5, ey - r * 0.5, ex + r * 0.5, ey + r * 0.5), fill=INK)
+    _disc(draw, ex, ey, r, IVORY)
+    _disc(draw, ex, ey, r * 0.5, INK)
     draw.polygon([p(0.84, 0.24), p(0.98, 0.3), p(0.84, 0.33)], fill=GOLD)
     # legs
     for u in (0.52, 0.62):
