@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import product
 
 from ..tiles import NUM_KINDS, format_tiles, kind_str
-from ..types import Meld
+from ..types import CHOW, HandResult, Meld, WinContext
 
 PAIR, PUNG_G, CHOW_G = "pair", "pung", "chow"
 NO_WIN = -1
@@ -38,6 +38,37 @@ _SIZE = (9, 9, 9, 7)
 def seat_wind_of(seat: int, dealer: int, seats: int) -> int:
     """The dealer is East; winds follow play order (RULES.md §0)."""
     return 27 + (seat - dealer) % seats
+
+
+def invalid_result(variant: str, ctx: WinContext, reason: str) -> HandResult:
+    """A refused win: nobody pays, and ``reason`` says why (both rule sets report alike)."""
+    return HandResult(
+        variant=variant,
+        valid=False,
+        winner=ctx.winner,
+        seats=ctx.seats,
+        deltas=[0] * ctx.seats,
+        win_by=ctx.win.by,
+        from_seat=ctx.win.from_seat,
+        reason=reason,
+        hand=ctx.players[ctx.winner],
+    )
+
+
+def meld_shape(melds: Sequence[Meld]) -> tuple[set[int], bool, bool]:
+    """(suits, any honor, any chow) of the exposed melds, for the flush and pung tests."""
+    suits: set[int] = set()
+    honors = False
+    has_chow = False
+    for meld in melds:
+        for kind in meld.tiles:
+            if kind >= 27:
+                honors = True
+            else:
+                suits.add(kind // 9)
+        if meld.type == CHOW:
+            has_chow = True
+    return suits, honors, has_chow
 
 
 def split_counts(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:

@@ -24,8 +24,11 @@ from .common import (
     decompose,
     exceeds_copies,
     group_json,
+    invalid_result,
     meld_group_json,
+    meld_shape,
     reading_limits,
+    seat_wind_of,
     seven_pairs_split,
     split_counts,
 )
@@ -130,22 +133,13 @@ def _search(
     else:
         win_suit = win_tile // 9
         win_code = win_tile - win_suit * 9
-    seat_wind = 27 + (ctx.winner - ctx.dealer) % ctx.seats
+    seat_wind = seat_wind_of(ctx.winner, ctx.dealer, ctx.seats)
     prevailing = ctx.prevailing_wind
 
-    meld_suits: set[int] = set()
-    meld_honors = False
-    meld_chow = False
+    meld_suits, meld_honors, meld_chow = meld_shape(hand.melds)
     meld_keys: list[str] = []
     for meld in hand.melds:
-        for kind in meld.tiles:
-            if kind >= 27:
-                meld_honors = True
-            else:
-                meld_suits.add(kind // 9)
-        if meld.type == CHOW:
-            meld_chow = True
-        else:
+        if meld.type != CHOW:
             meld_keys.extend(_honor_keys(meld.kind, seat_wind, prevailing))
 
     any_shape = False
@@ -262,23 +256,10 @@ def score_jiaxing(ctx: WinContext) -> HandResult:
     hand = ctx.players[winner]
     win = ctx.win
 
-    def invalid(reason: str) -> HandResult:
-        return HandResult(
-            variant=VARIANT,
-            valid=False,
-            winner=winner,
-            seats=ctx.seats,
-            deltas=[0] * ctx.seats,
-            win_by=win.by,
-            from_seat=win.from_seat,
-            reason=reason,
-            hand=hand,
-        )
-
     if win.by == "discard":
-        return invalid("discard_win")
+        return invalid_result(VARIANT, ctx, "discard_win")
     if winner in ctx.folded:
-        return invalid("folded")
+        return invalid_result(VARIANT, ctx, "folded")
     robbed = win.by == "rob_kong"
     any_shape, best = _best_reading(ctx, robbed)
     pairs_shape, pairs_best = _seven_pairs_reading(ctx)
@@ -289,9 +270,11 @@ def score_jiaxing(ctx: WinContext) -> HandResult:
         if robbed:
             any_shape, unrestricted = _best_reading(ctx, False)
             if unrestricted is not None or pairs_best is not None:
-                return invalid("rob_kong_pair_wait")
+                return invalid_result(VARIANT, ctx, "rob_kong_pair_wait")
             any_shape = any_shape or pairs_shape
-        return invalid("no_qualifying_type" if any_shape else "not_a_winning_hand")
+        return invalid_result(
+            VARIANT, ctx, "no_qualifying_type" if any_shape else "not_a_winning_hand"
+        )
     tai, types, honor_keys, groups = best
 
     items = [_item(key, TYPE_TAI[key], "tai") for key in types]

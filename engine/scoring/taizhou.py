@@ -27,7 +27,9 @@ from .common import (
     decompose,
     exceeds_copies,
     group_json,
+    invalid_result,
     meld_group_json,
+    meld_shape,
     reading_limits,
     seat_wind_of,
     seven_pairs_split,
@@ -283,16 +285,7 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
 
     meld_points, meld_tai = _meld_items(hand.melds, seat_wind, white_tai)
     meld_point_sum = sum(value for _, value in meld_points)
-    meld_suits: set[int] = set()
-    meld_honors = False
-    meld_chow = False
-    for meld in hand.melds:
-        meld_chow = meld_chow or meld.type == CHOW
-        for kind in meld.tiles:
-            if kind >= 27:
-                meld_honors = True
-            else:
-                meld_suits.add(kind // 9)
+    meld_suits, meld_honors, meld_chow = meld_shape(hand.melds)
     fixed_points = meld_point_sum + 10 + (2 if self_draw else 0)
     cap = options.cap
     all_pungs_bonus = options.all_pungs_bonus
@@ -498,24 +491,11 @@ def score_taizhou(ctx: WinContext) -> HandResult:
     win = ctx.win
     seats = ctx.seats
 
-    def invalid(reason: str) -> HandResult:
-        return HandResult(
-            variant=VARIANT,
-            valid=False,
-            winner=winner,
-            seats=seats,
-            deltas=[0] * seats,
-            win_by=win.by,
-            from_seat=win.from_seat,
-            reason=reason,
-            hand=hand,
-        )
-
     if win.by != "self_draw" and win.tile == ctx.wild:
-        return invalid("wild_discard")
+        return invalid_result(VARIANT, ctx, "wild_discard")
     scored = score_winner(ctx)
     if scored is None:
-        return invalid("not_a_winning_hand")
+        return invalid_result(VARIANT, ctx, "not_a_winning_hand")
     items, points, tai, total, best = scored
 
     totals = [0] * seats
