@@ -190,13 +190,10 @@ def _cap(points: int, tai: int, cap: int) -> int:
     return min(points << tai, cap)
 
 
-def _wild_white_readings(
-    concealed: tuple[int, ...], wild: int | None, win_tile: int
-) -> list[tuple[list[int], int, int]]:
-    """(natural counts, jokers, winning tile's kind or -1 for a joker) per White reading."""
+def _white_readings(concealed: tuple[int, ...], wild: int | None) -> tuple[list[list[int]], int]:
+    """(natural counts with 0, 1, … Whites read as the wild's kind, jokers) of a hand."""
     jokers = sum(1 for tile in concealed if tile == wild)
     base = to_counts(tile for tile in concealed if tile != wild)
-    win_kind = -1 if win_tile == wild else win_tile
     whites = base[WHITE] if wild is not None and wild != WHITE else 0
     readings = []
     for as_wild in range(whites + 1):
@@ -205,6 +202,19 @@ def _wild_white_readings(
         if as_wild:
             assert wild is not None
             counts[wild] += as_wild
+        readings.append(counts)
+    return readings, jokers
+
+
+def _wild_white_readings(
+    concealed: tuple[int, ...], wild: int | None, win_tile: int
+) -> list[tuple[list[int], int, int]]:
+    """(natural counts, jokers, winning tile's kind or -1 for a joker) per White reading."""
+    white_readings, jokers = _white_readings(concealed, wild)
+    win_kind = -1 if win_tile == wild else win_tile
+    whites = len(white_readings) - 1
+    readings = []
+    for as_wild, counts in enumerate(white_readings):
         if win_kind == WHITE and whites:
             # The winning White may be one of those read as the wild's kind, or not.
             if as_wild < whites:
@@ -409,18 +419,8 @@ def _hand_tai(ctx: WinContext, seat: int) -> int:
 
 def _reading_counts(hand: PlayerHand, wild: int | None) -> list[tuple[list[int], int]]:
     """(naturals, jokers) for each way to read the Whites of a (non-winning) hand."""
-    jokers = sum(1 for tile in hand.concealed if tile == wild)
-    base = to_counts(tile for tile in hand.concealed if tile != wild)
-    whites = base[WHITE] if wild is not None and wild != WHITE else 0
-    readings = []
-    for as_wild in range(whites + 1):
-        counts = list(base)
-        counts[WHITE] -= as_wild
-        if as_wild:
-            assert wild is not None
-            counts[wild] += as_wild
-        readings.append((counts, jokers))
-    return readings
+    white_readings, jokers = _white_readings(hand.concealed, wild)
+    return [(counts, jokers) for counts in white_readings]
 
 
 def is_tenpai(ctx: WinContext, seat: int) -> bool:
