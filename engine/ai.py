@@ -36,6 +36,7 @@ from .shapes import (
     MAN_KINDS,
     PIN_KINDS,
     SOU_KINDS,
+    count_hand,
     shanten,
     shanten_pungs,
     shanten_restricted,
@@ -97,17 +98,6 @@ class _Table:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _split(tiles: Sequence[int], wild: int | None) -> tuple[list[int], int]:
-    counts = [0] * NUM_KINDS
-    wilds = 0
-    for kind in tiles:
-        if kind == wild:
-            wilds += 1
-        else:
-            counts[kind] += 1
-    return counts, wilds
 
 
 def _target_shanten(target: _Target, counts: list[int], wilds: int) -> int:
@@ -665,7 +655,7 @@ def choose_action(
             return action  # a legal win always pays (the round has already scored it)
     types = {a.type for a in legal}
     wild = view.public.wild
-    counts, wilds = _split(view.all_concealed, wild)
+    counts, wilds = count_hand(view.all_concealed, wild)
     table = _read_table(view, counts)
     if CONTINUE in types:
         return _choose_santan(view, counts, wilds, table, level)

@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _choose(rng: random.Random, view: PlayerView, legal: list[Action], allow_win: bool) -> Action:
     """A greedy policy so that demo hands look like play: win when allowed, claim now and
     then, keep wilds and discard the tile that leaves the fewest tiles from a win."""
-    from engine.shapes import shanten
+    from engine.shapes import count_hand, shanten
 
     wins = [a for a in legal if a.type == WIN]
     if wins and allow_win:
@@ -59,13 +59,7 @@ def _choose(rng: random.Random, view: PlayerView, legal: list[Action], allow_win
     def after(action: Action) -> tuple[int, float]:
         rest = list(hand)
         rest.remove(action.tile)
-        counts = [0] * 34
-        wilds = 0
-        for kind in rest:
-            if kind == wild:
-                wilds += 1
-            else:
-                counts[kind] += 1
+        counts, wilds = count_hand(rest, wild)
         return (shanten(counts, wilds) + (9 if action.tile == wild else 0), rng.random())
 
     return min(discards, key=after)
