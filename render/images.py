@@ -950,14 +950,7 @@ def compose_result(
 
     # Breakdown.
     if items:
-        _text(
-            canvas,
-            label("breakdown", locale) + ("" if not zh else "  Breakdown"),
-            margin,
-            y,
-            22,
-            GOLD,
-        )
+        _section_title(canvas, label("breakdown", locale), "Breakdown", zh, margin, y)
         y += 40
         for i, item in enumerate(items):
             if i % 2 == 0:
@@ -987,14 +980,7 @@ def compose_result(
         y += 40
 
     if payments:
-        _text(
-            canvas,
-            label("payments", locale) + ("" if not zh else "  Payments"),
-            margin,
-            y,
-            22,
-            GOLD,
-        )
+        _section_title(canvas, label("payments", locale), "Payments", zh, margin, y)
         y += 40
         for payment in payments:
             line = f"{seat_label(payment.payer)}  →  {seat_label(payment.payee)}"
@@ -1015,6 +1001,13 @@ def compose_result(
         _text(canvas, _net(delta), sx + col - 16, y + 12, 26, _net_color(delta), anchor="r")
     # The height was reserved generously (names and notes vary); trim to what was drawn.
     return canvas.crop((0, 0, width, min(height, int(y) + 60)))
+
+
+def _section_title(
+    canvas: Image.Image, title: str, english: str, zh: bool, x: float, y: float
+) -> None:
+    """A result-card section title; a Chinese card adds the English word after it."""
+    _text(canvas, title + ("" if not zh else f"  {english}"), x, y, 22, GOLD)
 
 
 def _payment_reason(reason: str, locale: str) -> str:
