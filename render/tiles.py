@@ -83,32 +83,32 @@ def _dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: tuple
     _disc(draw, cx, cy, eye, IVORY)
 
 
+def _disc_ring(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    r: float,
+    count: int,
+    at: float,
+    size: float,
+    color: tuple,
+) -> None:
+    """``count`` discs of radius ``size`` × r, evenly round a circle of radius ``at`` × r."""
+    for i in range(count):
+        angle = 2 * math.pi * i / count
+        _disc(draw, cx + math.cos(angle) * r * at, cy + math.sin(angle) * r * at, r * size, color)
+
+
 def _big_dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     """The one of dots: a large ornate disc (blue rim, green ring, red flower centre)."""
     _disc(draw, cx, cy, r, BLUE)
-    ring = r * 0.86
-    _disc(draw, cx, cy, ring, IVORY)
-    green = r * 0.74
-    _disc(draw, cx, cy, green, GREEN)
-    # a ring of small ivory beads on the green band
-    for i in range(16):
-        angle = 2 * math.pi * i / 16
-        bx = cx + math.cos(angle) * r * 0.62
-        by = cy + math.sin(angle) * r * 0.62
-        bead = r * 0.06
-        _disc(draw, bx, by, bead, IVORY)
-    gap = r * 0.5
-    _disc(draw, cx, cy, gap, IVORY)
-    red = r * 0.42
-    _disc(draw, cx, cy, red, RED)
-    for i in range(8):
-        angle = 2 * math.pi * i / 8
-        px = cx + math.cos(angle) * r * 0.25
-        py = cy + math.sin(angle) * r * 0.25
-        petal = r * 0.09
-        _disc(draw, px, py, petal, IVORY)
-    eye = r * 0.1
-    _disc(draw, cx, cy, eye, GOLD)
+    _disc(draw, cx, cy, r * 0.86, IVORY)
+    _disc(draw, cx, cy, r * 0.74, GREEN)
+    _disc_ring(draw, cx, cy, r, 16, 0.62, 0.06, IVORY)  # small beads on the green band
+    _disc(draw, cx, cy, r * 0.5, IVORY)
+    _disc(draw, cx, cy, r * 0.42, RED)
+    _disc_ring(draw, cx, cy, r, 8, 0.25, 0.09, IVORY)  # the flower's petals
+    _disc(draw, cx, cy, r * 0.1, GOLD)
 
 
 # Dots: (u, v, colour) where 0 and 1 put the dot's edge on the face box's edge, and the
