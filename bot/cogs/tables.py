@@ -18,6 +18,7 @@ from bot.app import UserFacingError, is_manager
 from bot.discord_presenter import VARIANT_NAMES, seat_names
 from bot.i18n import T, Text, msg, say
 from bot.session import CLAIM_TIMEOUT_RANGE, DISCARD_TIMEOUT_RANGE, MAX_STAKE, SessionError
+from engine.variants import variant_for
 from engine.variants.options import OPTIONS_BY_VARIANT, VARIANTS
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ SEAT_CHOICES = [
     app_commands.Choice(name=T("3 players (Taizhou)", "3 人（台州）"), value=3),
     app_commands.Choice(name=T("2 players (Taizhou)", "2 人（台州）"), value=2),
 ]
-ALLOWED_SEATS = {"jiaxing": (4,), "taizhou": (2, 3, 4)}
 
 RULES = {
     "jiaxing": Text(
@@ -105,7 +105,7 @@ def validate_create(
 ) -> None:
     """Discord does not enforce choices or ranges: check everything on our side."""
     _check(variant in VARIANTS, f"未知玩法 {variant!r}", f"unknown variant {variant!r}")
-    allowed = ALLOWED_SEATS[variant]
+    allowed = variant_for(variant).allowed_seats
     _check(
         seats in allowed,
         f"{VARIANT_NAMES[variant][0]} 只能 {'/'.join(map(str, allowed))} 人玩",
