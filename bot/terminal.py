@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.scoring.names import PAYMENT_REASONS, UNIT_NAMES, WIN_BY
 from engine.tiles import format_tiles, parse_tile, parse_tiles
 from engine.types import (
     CHOW,
@@ -53,14 +54,16 @@ def tile_plain(kind: int) -> str:
     return _HONOR_LETTERS[kind - 27]
 
 
-def tile_text(kind: int, plain: bool = False) -> str:
-    return tile_plain(kind) if plain else tile_glyph(kind)
+WILD_MARK = "*"  # follows a wild tile, so 百搭/财神 stand out in a row of glyphs
 
 
-def tiles_text(kinds: Sequence[int], plain: bool = False) -> str:
-    if plain:
-        return " ".join(tile_plain(k) for k in kinds)
-    return " ".join(tile_glyph(k) for k in kinds)
+def tile_text(kind: int, plain: bool = False, wild: int | None = None) -> str:
+    text = tile_plain(kind) if plain else tile_glyph(kind)
+    return text + WILD_MARK if wild is not None and kind == wild else text
+
+
+def tiles_text(kinds: Sequence[int], plain: bool = False, wild: int | None = None) -> str:
+    return " ".join(tile_text(k, plain, wild) for k in kinds)
 
 
 def glyphs_supported(stream: TextIO) -> bool:
@@ -128,17 +131,20 @@ def table_text(
         if seat_view.discards:
             river = []
             for discard in seat_view.discards:
-                text = tile_text(discard.tile, plain)
+                text = tile_text(discard.tile, plain, public.wild)
                 river.append(f"({text})" if discard.claimed else text)
             lines.append("    河 " + " ".join(river))
     return "\n".join(lines)
 
 
 def hand_text(view: PlayerView, plain: bool = False) -> str:
-    concealed = tiles_text(view.concealed, plain)
+    wild = view.public.wild
+    concealed = tiles_text(view.concealed, plain, wild)
     line = f"你的牌 Your hand: {concealed}"
     if view.drawn is not None:
-        line += f"  + {tile_text(view.drawn, plain)}"
+        line += f"  + {tile_text(view.drawn, plain, wild)}"
+    if wild is not None and wild in view.all_concealed:
+        line += f"   ({WILD_MARK} = {_wild_name(view.public.variant)})"
     lines = [line]
     if not plain:
         notation = format_tiles(view.concealed)
@@ -152,6 +158,10 @@ def hand_text(view: PlayerView, plain: bool = False) -> str:
     if view.waits:
         lines.append(f"听 Waiting on: {tiles_text(view.waits, plain)}")
     return "\n".join(lines)
+
+
+def _wild_name(variant: str) -> str:
+    return "百搭 wild" if variant == "jiaxing" else "财神 wild"
 
 
 def action_command(action: Action) -> str:
@@ -176,28 +186,37 @@ def legal_text(view: PlayerView) -> str:
     return "可选 Options: " + " | ".join(parts) + "   [Enter = 默认 default, help]"
 
 
+def _both(names: dict[str, tuple[str, str]], key: str) -> str:
+    """ "胡牌 win" for a key the scoring names know, else the key itself."""
+    zh, en = names.get(key, (key, key))
+    return f"{zh} {en}" if zh != en else zh
+
+
 def result_text(
-    result: HandResult, names: Sequence[str], points: Sequence[int], plain: bool = False
+    result: HandResult,
+    names: Sequence[str],
+    points: Sequence[int],
+    plain: bool = False,
+    *,
+    wild: int | None = None,
+    balance: Sequence[int] | None = None,
 ) -> str:
-    """The itemised result of one hand, bilingual, with each seat's points."""
+    """The itemised result of one hand, bilingual, with each seat's points (and the
+    running balance when the caller keeps one)."""
     lines = []
     if result.winner is None:
         lines.append("== 流局 / Exhaustive draw ==")
     else:
-        how = {
-            "self_draw": "自摸 self-draw",
-            "discard": "点炮 on a discard",
-            "rob_kong": "抢杠 robbing a kong",
-        }
-        by = how.get(result.win_by or "", result.win_by or "")
+        by = _both(WIN_BY, result.win_by or "")
         lines.append(f"== {_name(names, result.winner)} 胡了 / wins ({by}) ==")
         if result.hand is not None:
-            hand = tiles_text(result.hand.concealed, plain)
+            hand = tiles_text(result.hand.concealed, plain, wild)
             melds = "  ".join(meld_text(m, plain) for m in result.hand.melds)
             lines.append(f"    {hand}  {melds}".rstrip())
         for item in result.items:
             count = f" ×{item.count}" if item.count != 1 else ""
-            lines.append(f"    {item.name_zh} {item.name_en}{count}: {item.value} {item.unit}")
+            unit = _both(UNIT_NAMES, item.unit)
+            lines.append(f"    {item.name_zh} {item.name_en}{count}: {item.value} {unit}")
         summary = []
         if result.variant == "jiaxing":
             summary.append(f"台 tai {result.tai}, 番 fan {result.fan}, 分 score {result.score}")
@@ -211,12 +230,17 @@ def result_text(
         for payment in result.payments:
             lines.append(
                 f"    {_name(names, payment.payer)} → {_name(names, payment.payee)}: "
-                f"{payment.amount} ({payment.reason})"
+                f"{payment.amount} ({_both(PAYMENT_REASONS, payment.reason)})"
             )
     lines.append(
         "    输赢 Points: "
         + ", ".join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(points))
     )
+    if balance is not None:
+        lines.append(
+            "    本场累计 Match so far: "
+            + ", ".join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(balance))
+        )
     return "\n".join(lines)
 
 
@@ -388,6 +412,7 @@ class TerminalPresenter:
         self.hand_shown: int | None = None
         self.image_errors = 0
         self.images_written = 0
+        self.balance: list[int] = []  # each seat's points summed over the hands shown
         if images_dir is not None:
             images_dir.mkdir(parents=True, exist_ok=True)
 
@@ -457,8 +482,20 @@ class TerminalPresenter:
             line = event_text(event, self.names, self.plain)
             if line:
                 self.say("  " + line)
+        if len(self.balance) != len(points):
+            self.balance = [0] * len(points)
+        self.balance = [total + value for total, value in zip(self.balance, points, strict=True)]
         self.say("")
-        self.say(result_text(result, self.names, points, self.plain))
+        self.say(
+            result_text(
+                result,
+                self.names,
+                points,
+                self.plain,
+                wild=status.public.wild,
+                balance=self.balance,
+            )
+        )
         if self.images_dir is not None:
             from render import render_result
 

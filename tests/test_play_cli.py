@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import io
 import os
 import sqlite3
@@ -18,14 +19,16 @@ from bot.terminal import (
     Command,
     CommandError,
     action_command,
+    hand_text,
     parse_command,
+    result_text,
     tile_glyph,
     tile_plain,
     tiles_text,
 )
 from engine.match import Match
 from engine.tiles import parse_tile
-from engine.types import CHOW, DISCARD, KONG, PASS, Action
+from engine.types import CHOW, DISCARD, KONG, PASS, Action, HandResult, Payment, ScoreItem
 from engine.views import PlayerView
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,7 +123,7 @@ def test_typed_move_then_quit(tmp_path: Path) -> None:
     code, out = _play(args, "d 1m\nquit\n")
     assert code == 0 and "Quit" in out
     # "d 1m" was either played (a line in the log) or refused with the reason.
-    assert "Me 打 discards 1m" in out or "not legal now: discard 1m" in out
+    assert any(line in out for line in ("Me 打 discards 1m", "You do not hold 1m", "not legal now"))
     ((status,),) = _db_rows(tmp_path / "play.db", "SELECT status FROM games")
     assert status == "abandoned"
 
@@ -194,3 +197,36 @@ def test_tile_glyphs_and_plain_letters() -> None:
     assert tiles_text([0, 27, 33], plain=True) == "1m E C"
     for kind in range(34):
         assert parse_tile(tile_plain(kind)) == kind
+
+
+def test_wilds_are_marked_in_the_hand() -> None:
+    view = _turn_view()
+    wild = view.public.wild
+    assert wild is not None
+    marked = dataclasses.replace(view, concealed=(wild, *view.concealed[1:]))
+    text = hand_text(marked, plain=True)
+    assert f"{tile_plain(wild)}* " in text and "(* = 百搭 wild)" in text
+    unmarked = dataclasses.replace(
+        view, concealed=tuple(k for k in view.concealed if k != wild), drawn=None
+    )
+    assert "*" not in hand_text(unmarked, plain=True)
+
+
+def test_result_names_payments_and_units_in_both_languages() -> None:
+    result = HandResult(
+        variant="jiaxing",
+        valid=True,
+        winner=0,
+        seats=2,
+        deltas=[4, -4],
+        items=[ScoreItem("half_flush", 2, "tai", "混一色", "Half Flush")],
+        payments=[Payment(payer=1, payee=0, amount=4, reason="win")],
+        tai=2,
+        score=4,
+        win_by="self_draw",
+    )
+    text = result_text(result, ["A", "B"], [4, -4], plain=True, balance=[10, -10])
+    assert "(自摸 self-draw)" in text
+    assert "混一色 Half Flush: 2 台 tai" in text
+    assert "B → A: 4 (胡牌 win)" in text
+    assert "本场累计 Match so far: A +10, B -10" in text
