@@ -28,13 +28,14 @@ import secrets
 import sys
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from data import SettlementEntry, Store
 from engine.match import Match, assign_seats
 from engine.round import IllegalAction
+from engine.tiles import kind_str
 from engine.types import DISCARD, KONG, PASS, PUNG, WIN, Action, HandResult
 from engine.variants import variant_for
 from engine.variants.options import OptionError, make_options
@@ -98,9 +99,14 @@ FAILED = Text(
 )
 
 
-def _illegal(action: Action) -> Text:
+def _illegal(action: Action, held: Sequence[int] = ()) -> Text:
+    """Why a move was refused; ``held`` (the seat's concealed tiles) lets a discard of a
+    tile the player does not have say so instead of a bare "not legal"."""
+    if action.type == DISCARD and action.tile is not None and action.tile not in held:
+        tile = kind_str(action.tile)
+        return Text(f"你手里没有 {tile}", f"You do not hold {tile}")
     return Text(
-        f"现在不能这样出牌：{action.describe()}", f"That move is not legal now: {action.describe()}"
+        f"现在不能这样做：{action.describe()}", f"That move is not legal now: {action.describe()}"
     )
 
 
@@ -843,7 +849,7 @@ class TableSession:
         if seat not in self.match.round.waiting_on:
             return _refuse(NOT_YOUR_TURN)
         if action not in self.match.legal_actions(seat):
-            return _refuse(_illegal(action))
+            return _refuse(_illegal(action, self.match.round.concealed_tiles(seat)))
         self._timeouts[seat] = 0
         if self._seats[seat].autoplay:
             await self._set_autoplay(seat, False)

@@ -324,7 +324,7 @@ async def test_tile_autocomplete_offers_your_own_legal_discards(env: Env) -> Non
     missing = next(kind_str(k) for k in range(34) if kind_str(k) not in legal)
     turn = table.match.turn_id  # type: ignore[union-attr]
     record = await h.command(ALICE, "discard", [option("tile", missing)])
-    assert "不能" in h.reply_text(record)
+    assert "你手里没有" in h.reply_text(record)
     assert table.match.turn_id == turn  # type: ignore[union-attr]
     record = await h.command(ALICE, "discard", [option("tile", legal[0])])
     assert h.reply_text(record).startswith("✔")

@@ -22,6 +22,7 @@ from bot.session import (
 )
 from data import Store
 from engine.match import Match
+from engine.tiles import kind_str
 from engine.types import Action
 
 GUILD = 7
@@ -165,7 +166,9 @@ async def test_rejections_change_nothing(harness: Harness) -> None:
     if prompt.kind == "turn":
         result = await table.submit(ALICE, illegal, prompt.turn_id)
         assert not result.ok and isinstance(result.message, Text)
-        assert "not legal" in result.message.en
+        # Discarding a tile one does not hold says so, in both languages.
+        assert result.message.en == f"You do not hold {kind_str(illegal.tile)}"  # type: ignore[arg-type]
+        assert result.message.zh.startswith("你手里没有")
     result = await table.submit(ALICE, {"type": "bogus-tile", "tile": "99x"}, None)
     assert not result.ok
     assert match.turn_id == before_turn
