@@ -411,6 +411,7 @@ async def test_score_calculator(env: Env) -> None:
     ])  # fmt: skip
     text = h.reply_text(record)
     assert "清一色" in text and "合计" in text
+    assert "番 = " in text and "× 2^" in text  # tai × 2^fan, as on the result card
     assert any(d.startswith(b"RESULT") for r in h.replies_to(record) for _, d in r.files)
     record = await h.command(ALICE, "table score", [
         option("hand", "123m456m789m11m5"), option("win_tile", "5m"), option("indicator", "9p"),
@@ -617,3 +618,14 @@ async def test_four_humans_stay_within_three_requests_per_turn(tmp_path: Path) -
     finally:
         await h.close()
         await store.close()
+
+
+def test_calculator_summary_shows_taizhou_tai_as_doublings() -> None:
+    from bot.cogs.calculator import summary
+    from engine.types import HandResult
+
+    result = HandResult(
+        variant="taizhou", valid=True, winner=0, seats=2, deltas=[0, 0], points=20, tai=1, total=40
+    )
+    assert "20 胡 × 2^1 台 = 40" in summary(result, "zh-CN")
+    assert "20 points × 2^1 tai = 40" in summary(result, "en-US")

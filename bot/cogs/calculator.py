@@ -190,10 +190,10 @@ def summary(result: HandResult, locale: discord.Locale | str | None) -> str:
         count = f" ×{item.count}" if item.count > 1 else ""
         lines.append(f"· {name}{count}: {item.value} {unit[0] if zh else unit[1]}")
     if result.variant == "jiaxing":
-        total = (f"合计 {result.tai} 台 {result.fan} 番 = {result.score} 分" if zh
-                 else f"Total {result.tai} tai, {result.fan} fan = {result.score}")  # fmt: skip
-    else:
-        total = (f"合计 {result.points} 胡 × {result.tai} 台 = {result.total}" if zh
-                 else f"Total {result.points} points, {result.tai} tai = {result.total}")  # fmt: skip
+        total = (f"合计 {result.tai} 台 × 2^{result.fan} 番 = {result.score} 分" if zh
+                 else f"Total {result.tai} tai × 2^{result.fan} fan = {result.score}")  # fmt: skip
+    else:  # tai double the points (2^tai), they do not multiply them
+        total = (f"合计 {result.points} 胡 × 2^{result.tai} 台 = {result.total}" if zh
+                 else f"Total {result.points} points × 2^{result.tai} tai = {result.total}")  # fmt: skip
     lines.append(f"**{total}**")
     return "\n".join(lines)
