@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from data import SettlementEntry, Store
 from engine.match import Match, assign_seats
 from engine.round import IllegalAction
-from engine.tiles import kind_str
+from engine.tiles import kind_str, name_en, name_zh
 from engine.types import DISCARD, KONG, PASS, PUNG, WIN, Action, HandResult
 from engine.variants import variant_for
 from engine.variants.options import OptionError, make_options
@@ -103,8 +103,11 @@ def _illegal(action: Action, held: Sequence[int] = ()) -> Text:
     """Why a move was refused; ``held`` (the seat's concealed tiles) lets a discard of a
     tile the player does not have say so instead of a bare "not legal"."""
     if action.type == DISCARD and action.tile is not None and action.tile not in held:
-        tile = kind_str(action.tile)
-        return Text(f"你手里没有 {tile}", f"You do not hold {tile}")
+        tile = action.tile
+        return Text(
+            f"你手里没有{name_zh(tile)}（{kind_str(tile)}）",
+            f"You do not hold {name_en(tile)} ({kind_str(tile)})",
+        )
     return Text(
         f"现在不能这样做：{action.describe()}", f"That move is not legal now: {action.describe()}"
     )

@@ -22,7 +22,7 @@ from bot.session import (
 )
 from data import Store
 from engine.match import Match
-from engine.tiles import kind_str
+from engine.tiles import kind_str, name_en, name_zh
 from engine.types import Action
 
 GUILD = 7
@@ -167,8 +167,10 @@ async def test_rejections_change_nothing(harness: Harness) -> None:
         result = await table.submit(ALICE, illegal, prompt.turn_id)
         assert not result.ok and isinstance(result.message, Text)
         # Discarding a tile one does not hold says so, in both languages.
-        assert result.message.en == f"You do not hold {kind_str(illegal.tile)}"  # type: ignore[arg-type]
-        assert result.message.zh.startswith("你手里没有")
+        missing = illegal.tile
+        assert missing is not None
+        assert result.message.en == f"You do not hold {name_en(missing)} ({kind_str(missing)})"
+        assert result.message.zh == f"你手里没有{name_zh(missing)}（{kind_str(missing)}）"
     result = await table.submit(ALICE, {"type": "bogus-tile", "tile": "99x"}, None)
     assert not result.ok
     assert match.turn_id == before_turn
