@@ -208,6 +208,8 @@ def result_text(
         lines.append("== 流局 / Exhaustive draw ==")
     else:
         by = _both(WIN_BY, result.win_by or "")
+        if result.win_by != "self_draw" and result.from_seat is not None:
+            by += f" ← {_name(names, result.from_seat)}"  # whose discard (or kong) it was
         lines.append(f"== {_name(names, result.winner)} 胡了 / wins ({by}) ==")
         if result.hand is not None:
             hand = tiles_text(result.hand.concealed, plain, wild)

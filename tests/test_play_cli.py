@@ -123,7 +123,10 @@ def test_typed_move_then_quit(tmp_path: Path) -> None:
     code, out = _play(args, "d 1m\nquit\n")
     assert code == 0 and "Quit" in out
     # "d 1m" was either played (a line in the log) or refused with the reason.
-    assert any(line in out for line in ("Me 打 discards 1m", "You do not hold 1m", "not legal now"))
+    assert any(
+        line in out
+        for line in ("Me 打 discards 1m", "You do not hold 1 Characters (1m)", "not legal now")
+    )
     ((status,),) = _db_rows(tmp_path / "play.db", "SELECT status FROM games")
     assert status == "abandoned"
 
@@ -230,3 +233,5 @@ def test_result_names_payments_and_units_in_both_languages() -> None:
     assert "混一色 Half Flush: 2 台 tai" in text
     assert "B → A: 4 (胡牌 win)" in text
     assert "本场累计 Match so far: A +10, B -10" in text
+    on_discard = dataclasses.replace(result, win_by="discard", from_seat=1)
+    assert "(放铳 on a discard ← B)" in result_text(on_discard, ["A", "B"], [4, -4], plain=True)
