@@ -855,6 +855,8 @@ def _describe_last(status: TableStatus) -> str:
              "fold": "不跟 folds"}  # fmt: skip
     verb = verbs.get(action.type, action.type)
     tile = ""
+    if action.type == "kong" and any(e.get("type") == "concealed_kong" for e in status.events):
+        return f"-# {who} 暗杠 concealed kong"  # face down: the tile stays secret
     if action.tile is not None:
         tile = f" {kind_str(action.tile)} {name_zh(action.tile)}"
     elif action.tiles is not None:

@@ -127,3 +127,25 @@ async def test_a_click_that_ends_a_hand_retires_its_dm(env: Env) -> None:
     newest = env.h.latest_dm(ALICE)
     assert newest is not None and newest.id != message.id
     assert any(d.startswith(b"HAND") for _, d in newest.files)
+
+
+def test_a_concealed_kong_does_not_reveal_its_tile() -> None:
+    from bot.discord_presenter import _describe_last
+    from bot.presenter import SeatInfo, TableStatus
+    from engine.match import Match
+    from engine.types import KONG, Action
+
+    public = Match("taizhou", None, 1, seats=2).public_view()
+    seats = (SeatInfo(0, "Ann", 1), SeatInfo(1, "Bob", 2))
+
+    def line(events: tuple[dict[str, object], ...]) -> str:
+        status = TableStatus(
+            table_id="t", guild_id=1, channel_id=2, seats=seats, public=public,
+            deadline=None, acting=(), stake=1, events=events,
+            last_action=Action(KONG, 0, tile=4),
+        )  # fmt: skip
+        return _describe_last(status)
+
+    secret = line(({"type": "concealed_kong", "seat": 0},))
+    assert secret == "-# Ann 暗杠 concealed kong" and "5m" not in secret
+    assert "5m 五万" in line(({"type": "added_kong", "seat": 0, "tile": "5m"},))
