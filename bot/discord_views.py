@@ -218,11 +218,20 @@ def hand_view(prompt: PrivatePrompt) -> ui.View:
         discards.remove(drawn)
         discards.insert(0, drawn)
     if discards:
+        wild = prompt.view.public.wild
+        wild_zh = "百搭" if prompt.view.public.variant == "jiaxing" else "财神"
+
+        def note(kind: int) -> str | None:
+            """Marks the drawn tile and the wild, so a wild is never thrown by mistake."""
+            zh = [word for word, on in (("刚摸到", kind == drawn), (wild_zh, kind == wild)) if on]
+            en = [
+                word for word, on in (("just drawn", kind == drawn), ("wild", kind == wild)) if on
+            ]
+            return f"{' '.join(zh)} / {', '.join(en)}" if zh else None
+
         options = [
             discord.SelectOption(
-                label=tile_label(kind),
-                value=kind_str(kind),
-                description=("刚摸到 / just drawn" if kind == drawn else None),
+                label=tile_label(kind), value=kind_str(kind), description=note(kind)
             )
             for kind in discards
         ][:25]

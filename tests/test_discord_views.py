@@ -17,7 +17,7 @@ from bot.discord_views import (
     table_view,
 )
 from bot.presenter import LobbyInfo, PrivatePrompt, SeatInfo
-from engine.tiles import parse_tile
+from engine.tiles import kind_str, parse_tile
 from engine.types import Action
 from render.samples import sample_player_view
 
@@ -109,3 +109,18 @@ def test_lobby_and_table_buttons() -> None:
         f"mj:t:{TABLE}:{w}" for w in ("join", "leave", "ai", "start")
     ]
     assert custom_ids(table_view(TABLE)) == [f"mj:t:{TABLE}:hand", f"mj:t:{TABLE}:back"]
+
+
+def test_discard_menu_marks_the_drawn_tile_and_the_wild() -> None:
+    base = prompt_with(())
+    wild = base.view.public.wild
+    assert wild is not None
+    other = next(k for k in range(34) if k != wild)
+    legal = (Action("discard", 0, tile=wild), Action("discard", 0, tile=other))
+    for variant, name in (("taizhou", "财神"), ("jiaxing", "百搭")):
+        public = replace(base.view.public, variant=variant)
+        view = replace(base.view, legal=legal, drawn=wild, public=public)
+        select = hand_view(replace(base, view=view)).children[0]
+        assert isinstance(select, DiscardSelect)
+        notes = {o.value: o.description for o in select.item.options}
+        assert notes == {kind_str(wild): f"刚摸到 {name} / just drawn, wild", kind_str(other): None}
