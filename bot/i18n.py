@@ -124,7 +124,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Your hand is shown only privately via the “My hand” button and /table hand (no DMs).",
     ),
     "dm.retry": (
-        "已重新启用私信，下一次出牌时试发。",
+        "已重新启用私信，下次轮到你时会再试着私信你。",
         "DMs re-enabled; the next prompt will try a DM again.",
     ),
     "hand.your_turn": ("轮到你了", "Your turn"),

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from data import SettlementEntry, Store
 from engine.match import Match, assign_seats
 from engine.round import IllegalAction
+from engine.scoring.names import TEXT as VARIANT_TEXT
 from engine.tiles import kind_str, name_en, name_zh
 from engine.types import DISCARD, KONG, PASS, PUNG, WIN, Action, HandResult
 from engine.variants import variant_for
@@ -1439,8 +1440,9 @@ class TableManager:
             raise SessionError(Text(f"选项无效：{error}", f"Invalid option: {error}")) from error
         if num_seats not in engine_variant.allowed_seats:
             allowed = ", ".join(map(str, engine_variant.allowed_seats))
+            zh_name, en_name = VARIANT_TEXT.get(variant, (variant, variant))
             raise SessionError(
-                Text(f"{variant} 只能 {allowed} 人玩", f"{variant} is played with {allowed} seats")
+                Text(f"{zh_name}只能 {allowed} 人玩", f"{en_name} is played with {allowed} seats")
             )
         if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
             raise SessionError(

@@ -136,7 +136,7 @@ class PlayCog(commands.Cog):
         names = [format_tiles(t) for t in chows]
         return [app_commands.Choice(name=n, value=n) for n in names if current.strip() in n][:25]
 
-    @app_commands.command(name=T("pung", "碰"), description=T("Pung the discard", "碰"))
+    @app_commands.command(name=T("pung", "碰"), description=T("Pung the discard", "碰别人打出的牌"))
     async def pung(self, interaction: discord.Interaction[Any]) -> None:
         await self._submit(interaction, {"type": "pung"})
 

@@ -44,7 +44,7 @@ RULES = {
         "• 番（每番翻倍）：三百搭、杠上开花、单吊、海底捞月 各1番；天和、地和 2番；"
         "番池每胡取1番（老头黄、包子、百搭连庄、流局各加1番入池）。\n"
         "• 得分 = 台 × 2^番，另外三家各付。\n"
-        "• 三摊：同一家吃碰杠同一家三次，两家互为承包方；其余玩家选择跟或不跟，不跟者自动摸打、不付分。",
+        "• 三摊：一家吃碰杠同一家的牌三次，两家互为承包方；其余玩家选择跟或不跟，不跟者自动摸打、不付分。",
         "**Jiaxing Taitou Hu** (hard self-draw, two tai to win)\n"
         "• Self-draw only; robbing an added kong counts as self-draw (not on a pair wait or a "
         "wild pair).\n"
