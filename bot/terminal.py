@@ -183,7 +183,7 @@ def legal_text(view: PlayerView) -> str:
         tiles = " ".join(tile_plain(a.tile) for a in discards if a.tile is not None)
         parts.append(f"d <tile> ({tiles})")
     parts += others
-    return "可选 Options: " + " | ".join(parts) + "   [Enter = 默认 default, help]"
+    return "可选 Options: " + " | ".join(parts) + "   [help 帮助]"
 
 
 def _both(names: dict[str, tuple[str, str]], key: str) -> str:
@@ -285,7 +285,8 @@ HELP = """\
   win                      胡 win
   pass                     过 pass on a claim
   continue | fold          三摊: 跟 continue or 不跟 fold
-  (empty line)             默认 the timeout default (discard the drawn tile / pass)
+  (empty line)             默认：打刚摸的牌 / 过 / 跟 — the timeout default, shown
+                           before the prompt: discard the drawn tile / pass / continue
   hand                     再看一次 show the table and your hand again
   help | quit              帮助 this help / 退出 quit (the match is abandoned)
 """

@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import io
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -112,6 +113,7 @@ def test_end_of_input_ends_cleanly(tmp_path: Path) -> None:
     code, out = _play(args, "\n\n\n")
     assert code == 0
     assert "End of input" in out
+    assert re.search(r"\[Enter = (d \w+|pass|continue)\] > ", out)  # what Enter plays
     assert "Your balance: 1000" in out
     assert "🀇" not in out
     ((status,),) = _db_rows(tmp_path / "play.db", "SELECT status FROM games")

@@ -18,7 +18,14 @@ from typing import TextIO
 
 from bot.presenter import Text
 from bot.session import FakeClock, SessionError, TableManager
-from bot.terminal import HELP, Command, CommandError, TerminalPresenter, parse_command
+from bot.terminal import (
+    HELP,
+    Command,
+    CommandError,
+    TerminalPresenter,
+    action_command,
+    parse_command,
+)
 from data import Store
 
 GUILD_ID = 1  # the terminal is its own little "server"
@@ -84,7 +91,8 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
             if prompt is None or prompt.kind == "idle":  # cannot happen with AI at once
                 presenter.say("! 没有需要你做的事 / Nothing to do; stopping")
                 break
-            stdout.write("> ")
+            default = table.default_action(HUMAN_ID)  # what a bare Enter plays, shown first
+            stdout.write(f"[Enter = {action_command(default)}] > " if default else "> ")
             stdout.flush()
             line = stdin.readline()
             if not line:
