@@ -95,7 +95,7 @@ def table_text(
     wind = (public.prevailing_wind - 27) % 4
     hand = public.hand_number + 1
     if public.variant == "jiaxing":
-        title = f"== 第{hand}局 {_WIND_ZH[wind]}风圈 / Hand {hand}, {_WIND_EN[wind]} round =="
+        title = f"== {_WIND_ZH[wind]}风圈 第{hand}局 / {_WIND_EN[wind]} round, hand {hand} =="
         wild_label = "百搭 Wild"
     else:
         title = f"== 第{hand}局 / Hand {hand} =="
@@ -246,13 +246,15 @@ def result_text(
     return "\n".join(lines)
 
 
-def event_text(event: dict[str, Any], names: Sequence[str], plain: bool = False) -> str | None:
+def event_text(
+    event: dict[str, Any], names: Sequence[str], plain: bool = False, wild: int | None = None
+) -> str | None:
     """One line for a public engine event, or None for the ones not worth a line."""
     kind = event.get("type")
     who = _name(names, int(event["seat"])) if "seat" in event else ""
 
     def tile(key: str = "tile") -> str:
-        return tile_text(parse_tile(event[key]), plain)
+        return tile_text(parse_tile(event[key]), plain, wild)
 
     if kind == "discard":
         return f"{who} 打 discards {tile()}"
@@ -453,7 +455,7 @@ class TerminalPresenter:
                 f"--- {status.hand_label.zh} 庄 {dealer} / {status.hand_label.en}, dealer {dealer} ---"
             )
         for event in status.events:
-            line = event_text(event, self.names, self.plain)
+            line = event_text(event, self.names, self.plain, status.public.wild)
             if line:
                 self.say("  " + line)
 
@@ -482,7 +484,7 @@ class TerminalPresenter:
     async def hand_result(self, status: TableStatus, result: HandResult, points: list[int]) -> None:
         self._remember(status.seats)
         for event in status.events:
-            line = event_text(event, self.names, self.plain)
+            line = event_text(event, self.names, self.plain, status.public.wild)
             if line:
                 self.say("  " + line)
         if len(self.balance) != len(points):

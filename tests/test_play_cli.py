@@ -20,6 +20,7 @@ from bot.terminal import (
     Command,
     CommandError,
     action_command,
+    event_text,
     hand_text,
     parse_command,
     result_text,
@@ -237,3 +238,11 @@ def test_result_names_payments_and_units_in_both_languages() -> None:
     assert "本场累计 Match so far: A +10, B -10" in text
     on_discard = dataclasses.replace(result, win_by="discard", from_seat=1)
     assert "(放铳 on a discard ← B)" in result_text(on_discard, ["A", "B"], [4, -4], plain=True)
+
+
+def test_a_discarded_wild_is_marked_in_the_move_log() -> None:
+    line = event_text({"type": "discard", "seat": 1, "tile": "3s"}, ["A", "B"], True, wild=20)
+    assert line == "B 打 discards 3s*"
+    assert event_text({"type": "discard", "seat": 1, "tile": "4s"}, ["A", "B"], True, wild=20) == (
+        "B 打 discards 4s"
+    )
