@@ -8,6 +8,7 @@ import dataclasses
 import io
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -246,3 +247,36 @@ def test_a_discarded_wild_is_marked_in_the_move_log() -> None:
     assert event_text({"type": "discard", "seat": 1, "tile": "4s"}, ["A", "B"], True, wild=20) == (
         "B 打 discards 4s"
     )
+
+
+def test_ctrl_c_at_the_prompt_ends_the_match_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C while waiting for input stops at once (not after the next Enter), abandons
+    the game and prints the balance, without a traceback."""
+    db = tmp_path / "play.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    command = [sys.executable, "-m", "bot.cli", "play", "--seed", "5", "--plain"]
+    process = subprocess.Popen(
+        [*command, "--db", str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None
+    seen = b""
+    while b"] > " not in seen:  # the input prompt: the game now blocks in readline
+        chunk = os.read(process.stdout.fileno(), 4096)
+        assert chunk, seen.decode(errors="replace")
+        seen += chunk
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=30)  # stdin stays open: only SIGINT ends it
+    finally:
+        process.kill()  # a no-op once it has exited
+    text = (seen + out).decode()
+    assert process.returncode == 0, err.decode()
+    assert "Interrupted" in text and "Your balance: 1000" in text
+    assert b"Traceback" not in err
+    ((status,),) = _db_rows(db, "SELECT status FROM games")
+    assert status == "abandoned"

@@ -12,6 +12,7 @@ import asyncio
 import getpass
 import os
 import secrets
+import signal
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -52,7 +53,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return asyncio.run(play(args, sys.stdin, sys.stdout))
+    # asyncio.run's own Ctrl-C handler only cancels the game at its next await, which is
+    # after the blocking readline returns: the player would press Ctrl-C, see nothing,
+    # then get a traceback on Enter. A plain handler interrupts the readline itself.
+    previous = signal.signal(signal.SIGINT, _interrupt)
+    try:
+        return asyncio.run(play(args, sys.stdin, sys.stdout))
+    except KeyboardInterrupt:  # pressed while the AI was moving, not at the prompt
+        print("\n中断 / Interrupted", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
@@ -94,7 +109,11 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
             default = table.default_action(HUMAN_ID)  # what a bare Enter plays, shown first
             stdout.write(f"[Enter = {action_command(default)}] > " if default else "> ")
             stdout.flush()
-            line = stdin.readline()
+            try:
+                line = stdin.readline()
+            except KeyboardInterrupt:
+                presenter.say("\n中断 / Interrupted")
+                break
             if not line:
                 presenter.say("\n输入结束 / End of input")
                 break
