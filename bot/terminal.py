@@ -260,7 +260,8 @@ def event_text(
         return f"{who} 打 discards {tile()}"
     if kind == "claim":
         meld = Meld.from_json(event["meld"])
-        return f"{who} {meld_text(meld, plain)}"
+        source = f" ← {_name(names, int(event['from']))}" if "from" in event else ""
+        return f"{who} {meld_text(meld, plain)}{source}"  # whose tile: 三摊 counts these
     if kind == "concealed_kong":
         return f"{who} 暗杠 concealed kong"
     if kind in ("kong_made", "added_kong"):

@@ -280,3 +280,9 @@ def test_ctrl_c_at_the_prompt_ends_the_match_cleanly(tmp_path: Path) -> None:
     assert b"Traceback" not in err
     ((status,),) = _db_rows(db, "SELECT status FROM games")
     assert status == "abandoned"
+
+
+def test_a_claim_names_whose_discard_it_took() -> None:
+    pung = {"type": "pung", "tiles": "333p"}
+    event = {"type": "claim", "seat": 0, "meld": pung, "from": 1}
+    assert event_text(event, ["A", "B"], True) == "A 碰[3p 3p 3p] ← B"
