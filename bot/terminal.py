@@ -183,7 +183,14 @@ def legal_text(view: PlayerView) -> str:
         tiles = " ".join(tile_plain(a.tile) for a in discards if a.tile is not None)
         parts.append(f"d <tile> ({tiles})")
     parts += others
-    return "可选 Options: " + " | ".join(parts) + "   [help 帮助]"
+    line = "可选 Options: " + " | ".join(parts) + "   [help 帮助]"
+    if view.public.phase == "santan":  # a rare choice: say what each one costs
+        line += (
+            "\n    三摊：跟 = 继续打，能胡，按三摊规则输赢；不跟 = 自动摸打，不能吃碰胡，也不付分"
+            "\n    Three claims: continue = play on, may win, settle by the three-claim rules;"
+            " fold = auto-play, no claims or win, pay nothing"
+        )
+    return line
 
 
 def _both(names: dict[str, tuple[str, str]], key: str) -> str:

@@ -23,6 +23,7 @@ from bot.terminal import (
     action_command,
     event_text,
     hand_text,
+    legal_text,
     parse_command,
     result_text,
     tile_glyph,
@@ -286,3 +287,16 @@ def test_a_claim_names_whose_discard_it_took() -> None:
     pung = {"type": "pung", "tiles": "333p"}
     event = {"type": "claim", "seat": 0, "meld": pung, "from": 1}
     assert event_text(event, ["A", "B"], True) == "A 碰[3p 3p 3p] ← B"
+
+
+def test_the_three_claims_choice_explains_itself() -> None:
+    view = _turn_view()
+    assert "不跟" not in legal_text(view)
+    santan = dataclasses.replace(
+        view,
+        public=dataclasses.replace(view.public, phase="santan"),
+        legal=(Action("continue", view.seat), Action("fold", view.seat)),
+    )
+    text = legal_text(santan)
+    assert text.startswith("可选 Options: continue | fold")
+    assert "不跟 = 自动摸打" in text and "fold = auto-play" in text
