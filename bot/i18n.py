@@ -130,7 +130,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hand.your_turn": ("轮到你了", "Your turn"),
     "hand.claim": ("可以吃碰杠胡：{tile}", "You may claim {tile}"),
     "hand.rob_kong": ("可以抢杠：{tile}", "You may rob the kong: {tile}"),
-    "hand.santan": ("三摊：跟还是不跟？", "Three claims: continue or fold?"),
+    "hand.santan": (
+        "三摊：跟还是不跟？（不跟：自动摸打，不能吃碰胡，也不付分）",
+        "Three claims: continue or fold? (fold: auto-play, no claims or win, pay nothing)",
+    ),
     "hand.idle": ("等待其他玩家", "Waiting for the other players"),
     "hand.deadline": ("截止 {when}", "deadline {when}"),
     "hand.select_placeholder": ("选择要打出的牌", "Choose a tile to discard"),
