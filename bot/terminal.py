@@ -230,7 +230,7 @@ def result_text(
         if result.variant == "jiaxing":
             summary.append(f"台 tai {result.tai}, 番 fan {result.fan}, 分 score {result.score}")
             if result.carried_fan_used:
-                summary.append(f"用台头 carried fan used {result.carried_fan_used}")
+                summary.append(f"用番池 carried fan used {result.carried_fan_used}")
         else:
             summary.append(
                 f"胡 points {result.points}, 台 tai {result.tai}, 共 total {result.total}"

@@ -238,6 +238,8 @@ def test_result_names_payments_and_units_in_both_languages() -> None:
     assert "混一色 Half Flush: 2 台 tai" in text
     assert "B → A: 4 (胡牌 win)" in text
     assert "本场累计 Match so far: A +10, B -10" in text
+    pooled = dataclasses.replace(result, carried_fan_used=1)
+    assert "用番池 carried fan used 1" in result_text(pooled, ["A", "B"], [4, -4], plain=True)
     on_discard = dataclasses.replace(result, win_by="discard", from_seat=1)
     assert "(放铳 on a discard ← B)" in result_text(on_discard, ["A", "B"], [4, -4], plain=True)
 
