@@ -213,6 +213,8 @@ def result_text(
     lines = []
     if result.winner is None:
         lines.append("== 流局 / Exhaustive draw ==")
+        if result.variant == "jiaxing":  # a draw feeds the carried pool (黄番)
+            lines.append("    番池 +1 / Carried fan +1")
     else:
         by = _both(WIN_BY, result.win_by or "")
         if result.win_by != "self_draw" and result.from_seat is not None:

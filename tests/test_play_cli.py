@@ -302,3 +302,9 @@ def test_the_three_claims_choice_explains_itself() -> None:
     text = legal_text(santan)
     assert text.startswith("可选 Options: continue | fold")
     assert "不跟 = 自动摸打" in text and "fold = auto-play" in text
+
+
+def test_a_jiaxing_draw_says_it_feeds_the_carried_pool() -> None:
+    names, points = ["A", "B", "C", "D"], [0, 0, 0, 0]
+    assert "番池 +1" in result_text(HandResult.draw("jiaxing", 4), names, points, plain=True)
+    assert "番池" not in result_text(HandResult.draw("taizhou", 4), names, points, plain=True)
