@@ -107,9 +107,9 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 presenter.say("! 没有需要你做的事 / Nothing to do; stopping")
                 break
             default = table.default_action(HUMAN_ID)  # what a bare Enter plays, shown first
-            stdout.write(f"[Enter = {action_command(default)}] > " if default else "> ")
-            stdout.flush()
-            try:
+            try:  # the prompt is inside: Ctrl-C right after it is shown is still "at the prompt"
+                stdout.write(f"[Enter = {action_command(default)}] > " if default else "> ")
+                stdout.flush()
                 line = stdin.readline()
             except KeyboardInterrupt:
                 presenter.say("\n中断 / Interrupted")
