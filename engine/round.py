@@ -182,10 +182,8 @@ class Round:
         self.actions: list[Action] = []
         self._win_cache: dict[tuple[Any, ...], HandResult] = {}
 
-        events: list[Event] = []
-        self._deal(events)
+        self._deal()
         # Carried bonus fan (Jiaxing): added at the start of each hand.
-        self.carried_fan_before = carried_fan
         self.carried_fan_bonuses: list[str] = []
         if self.variant.has_carried_fan:
             if self.wild is not None and is_honor(self.wild):
@@ -195,10 +193,9 @@ class Round:
             if previous_wild is not None and previous_wild == self.wild:
                 self.carried_fan_bonuses.append("repeat_wild")
         self.carried_fan = carried_fan + len(self.carried_fan_bonuses)
-        self.start_events = events
 
     # ------------------------------------------------------------------ setup
-    def _deal(self, events: list[Event]) -> None:
+    def _deal(self) -> None:
         for _ in range(13):
             for offset in range(self.num_seats):
                 seat = (self.dealer + offset) % self.num_seats
@@ -209,15 +206,6 @@ class Round:
         tile = self.wall.draw()
         self.hands[self.dealer][tile] += 1
         self.drawn[self.dealer] = tile
-        events.append(
-            {
-                "type": "deal",
-                "dealer": self.dealer,
-                "dice": list(self.wall.dice),
-                "indicator": kind_str(self.indicator),
-                "wild": kind_str(self.wild),
-            }
-        )
 
     # ------------------------------------------------------------------ helpers
     @property
