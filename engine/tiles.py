@@ -261,12 +261,3 @@ def check_copies(kinds: Iterable[int], what: str = "tiles") -> None:
     for kind, count in enumerate(counts):
         if count > 4:
             raise TileError(f"{what} hold {count} copies of {kind_str(kind)}; there are only 4")
-
-
-def next_in_cycle(kind: int) -> int:
-    """The kind after ``kind`` in its cycle (9→1 in suits, N→E in winds, Red→White)."""
-    if kind < 27:
-        return kind - kind % 9 + (kind % 9 + 1) % 9
-    if kind < 31:
-        return 27 + (kind - 27 + 1) % 4
-    return 31 + (kind - 31 + 1) % 3

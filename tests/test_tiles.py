@@ -23,7 +23,6 @@ from engine.tiles import (
     kind_str,
     name_en,
     name_zh,
-    next_in_cycle,
     parse_tile,
     parse_tiles,
     tile_name,
@@ -121,8 +120,3 @@ def test_more_than_four_copies_is_an_error() -> None:
     check_copies(parse_tiles("1111m"))
     with pytest.raises(TileError, match="5 copies of 1m"):
         check_copies(parse_tiles("11111m"))
-
-
-def test_next_in_cycle_wraps_suits_winds_and_dragons() -> None:
-    assert next_in_cycle(8) == 0 and next_in_cycle(3) == 4
-    assert next_in_cycle(NORTH) == EAST and next_in_cycle(RED) == WHITE
