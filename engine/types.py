@@ -260,12 +260,9 @@ class HandResult:
         )
         if self.win_by:
             data["by"] = self.win_by
-        if self.variant == "jiaxing":
-            data.update({"tai": self.tai, "fan": self.fan, "score": self.score})
-            data["carried_fan_used"] = self.carried_fan_used
-        else:
-            data.update({"points": self.points, "tai": self.tai, "total": self.total})
-            data["totals"] = list(self.totals or [0] * self.seats)
+        from .variants import get_rules  # the rule set says which totals it fills
+
+        data.update(get_rules(self.variant).result_json(self))
         if self.reason:
             data["reason"] = self.reason
         if self.arrangement is not None:

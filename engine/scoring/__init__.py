@@ -34,19 +34,18 @@ Rules read where RULES.md leaves room (each is implemented where named):
 from __future__ import annotations
 
 from ..types import HandResult, WinContext
-from .jiaxing import score_jiaxing
-from .taizhou import score_taizhou
+from ..variants import RULE_SETS
 
 __all__ = ["is_valid_win", "score_hand"]
 
 
 def score_hand(ctx: WinContext) -> HandResult:
-    if ctx.variant == "jiaxing":
-        result = score_jiaxing(ctx)
-    elif ctx.variant == "taizhou":
-        result = score_taizhou(ctx)
-    else:
-        raise ValueError(f"unknown variant {ctx.variant!r} (jiaxing or taizhou)")
+    # Each rule set scores its own hands (``Variant.score``); a plain dict lookup keeps
+    # this on the hot path of the round's win checks.
+    rules = RULE_SETS.get(ctx.variant)
+    if rules is None:
+        raise ValueError(f"unknown variant {ctx.variant!r} ({', '.join(RULE_SETS)})")
+    result = rules.score(ctx)
     result.win_tile = ctx.win.tile
     return result
 
