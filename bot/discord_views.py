@@ -25,6 +25,7 @@ from bot.i18n import MESSAGES, bilingual_label, msg
 from bot.presenter import LobbyInfo, PrivatePrompt
 from engine.tiles import format_tiles, kind_str, name_en, name_zh, parse_tile, parse_tiles
 from engine.types import Action
+from engine.variants import get_rules
 
 TABLE_ID = r"[A-Za-z0-9_-]{1,40}"
 
@@ -219,7 +220,7 @@ def hand_view(prompt: PrivatePrompt) -> ui.View:
         discards.insert(0, drawn)
     if discards:
         wild = prompt.view.public.wild
-        wild_zh = "百搭" if prompt.view.public.variant == "jiaxing" else "财神"
+        wild_zh = get_rules(prompt.view.public.variant).wild_name_zh
 
         def note(kind: int) -> str | None:
             """Marks the drawn tile and the wild, so a wild is never thrown by mistake."""
