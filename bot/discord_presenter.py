@@ -258,7 +258,10 @@ class DiscordPresenter:
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
         """Background work the harness (and shutdown) can wait for."""
-        task = asyncio.get_running_loop().create_task(coro, name=f"mj-work-{name}")  # type: ignore[arg-type]
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(
+            coro,  # type: ignore[arg-type]
+            name=f"mj-work-{name}",
+        )
         self._work.add(task)
         task.add_done_callback(self._work.discard)
         task.add_done_callback(_log_failure)

@@ -88,8 +88,9 @@ class DiscardSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
     ) -> DiscardSelect:
+        assert isinstance(item, ui.Select)  # the template only matches the discard menu
         return cls(match["table"], int(match["turn"]), list(item.options))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -121,7 +122,7 @@ class ActionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
         return cls(match["table"], int(match["turn"]), match["code"], match["tiles"])
 
@@ -147,7 +148,7 @@ class TableButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
         return cls(match["table"], match["what"])
 

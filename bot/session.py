@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import heapq
 import itertools
@@ -224,7 +225,7 @@ def _load_engine_ai() -> Any:
         try:
             from engine import ai  # type: ignore[attr-defined]
         except ImportError:
-            ai = None
+            ai = None  # type: ignore[assignment]
         _engine_ai = ai if ai is not None and hasattr(ai, "choose_action") else None
     return _engine_ai
 
@@ -1154,10 +1155,11 @@ class TableSession:
                 if not await self._accept_or_retry(seat, action, due_at):
                     return
             else:
-                action = self.match.round.default_action(seat)
-                if action is None:
+                default = self.match.round.default_action(seat)
+                if default is None:
                     self._due.pop(seat, None)
                     continue
+                action = default
                 count = self._timeouts.get(seat, 0) + 1
                 self._timeouts[seat] = count
                 if not await self._accept_or_retry(seat, action, due_at):
@@ -1515,7 +1517,7 @@ class TableManager:
             self._tables[table.table_id] = table
             self._recent.add(table)
             try:
-                await table._call(lambda table=table, record=record: table._restore(record))
+                await table._call(functools.partial(table._restore, record))
             except Exception:
                 log.exception("could not restore table %s", record.game_id)
                 self._tables.pop(table.table_id, None)

@@ -54,10 +54,12 @@ class TableOptions:
             )
         rules = get_rules(self.variant)
         if self.rounds is not None:
-            low, high = rules.options_class.rounds_range()
-            if isinstance(self.rounds, bool) or not low <= self.rounds <= high:
+            fewest, most = rules.options_class.rounds_range()
+            if isinstance(self.rounds, bool) or not fewest <= self.rounds <= most:
                 raise TableOptionsError(
-                    Text(f"圈数必须在 {low} 到 {high} 之间", f"rounds must be {low} to {high}")
+                    Text(
+                        f"圈数必须在 {fewest} 到 {most} 之间", f"rounds must be {fewest} to {most}"
+                    )
                 )
         option_values = dict(self.options)
         if self.rounds is not None:
@@ -84,10 +86,11 @@ class TableOptions:
                     f"The stake must be a whole number from 1 to {MAX_STAKE}",
                 )
             )
-        for timeout, (low, high), zh, en in (
+        timeouts: tuple[tuple[float | None, tuple[float, float], str, str], ...] = (
             (self.discard_timeout, DISCARD_TIMEOUT_RANGE, "出牌限时", "discard timeout"),
             (self.claim_timeout, CLAIM_TIMEOUT_RANGE, "吃碰限时", "claim timeout"),
-        ):
+        )
+        for timeout, (low, high), zh, en in timeouts:
             if timeout is not None and not low <= timeout <= high:
                 raise TableOptionsError(
                     Text(

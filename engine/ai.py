@@ -545,9 +545,9 @@ def _choose_claim(
                 if not new_counts[kind]:
                     continue
                 new_counts[kind] -= 1
-                value = min(_shantens(new_counts, wilds, new_table))
+                shanten_after = min(_shantens(new_counts, wilds, new_table))
                 new_counts[kind] += 1
-                after_best = min(after_best, value)
+                after_best = min(after_best, shanten_after)
         # A claim must move us on (a kong may keep the shanten: it still draws a tile).
         improves = after_best < now_best or (action.type == KONG and after_best <= now_best)
         if not improves:

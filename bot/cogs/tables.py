@@ -119,7 +119,8 @@ class TablesCog(commands.Cog):
         claim_timeout=T("Seconds to claim (3-300)", "吃碰胡限时（3-300 秒）"),
         ai_fill=T("Fill empty seats with AI at start", "开始时用电脑补满空位"),
     )
-    @app_commands.choices(variant=VARIANT_CHOICES, seats=SEAT_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    @app_commands.choices(seats=SEAT_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[Any],

@@ -63,6 +63,7 @@ def _choose(rng: random.Random, view: PlayerView, legal: list[Action], allow_win
     hand = list(view.all_concealed)
 
     def after(action: Action) -> tuple[int, float]:
+        assert action.tile is not None  # a discard always names its tile
         rest = list(hand)
         rest.remove(action.tile)
         counts, wilds = count_hand(rest, wild)

@@ -9,7 +9,7 @@ and the bot all refuse the same bad input.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 
 class OptionError(ValueError):
@@ -18,9 +18,17 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """A rule set's options class subclasses this and declares its fields (every rule set
-    has ``rounds`` and ``reserve_tiles``; fields are not declared here so that each class
-    keeps its own field order in stored options)."""
+    """A rule set's options class subclasses this and declares its fields.
+
+    The round reads four options of every rule set, so each class must declare them with
+    its own defaults; they are only announced here (for the type checker), not declared,
+    so that each class keeps its own field order in stored options."""
+
+    if TYPE_CHECKING:
+        rounds: int  # prevailing-wind rounds (or dealer rotations) in a match
+        reserve_tiles: int  # tiles left in the wall when the hand is drawn
+        wild_copies: int  # 3: the indicator leaves play; 4: all four copies are wild
+        allow_seven_pairs: bool
 
     # name -> allowed values (a tuple) or a (min, max) range for ints.
     CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {}
@@ -62,6 +70,10 @@ class RuleOptions:
     def check_playable(self) -> None:
         """Constraints a table must meet beyond scoring a single hand; ``OptionError``."""
 
+
+if TYPE_CHECKING:
+    # Provided by ``__getattr__`` below from the registry; declared for the type checker.
+    VARIANTS: tuple[str, ...]
 
 # The name the options base had before the registry; kept so old imports keep working.
 _Options = RuleOptions
