@@ -25,6 +25,7 @@ from engine.types import (
     PUNG,
     WIN,
     Action,
+    ActionType,
     HandResult,
     Meld,
 )
@@ -311,7 +312,7 @@ class CommandError(ValueError):
     """An unreadable command; the message is shown as is."""
 
 
-_VERBS = {
+_VERBS: dict[str, ActionType] = {
     "d": DISCARD,
     "discard": DISCARD,
     "打": DISCARD,
@@ -394,7 +395,7 @@ def parse_command(line: str, view: PlayerView) -> Action | Command:
     return Action(action_type, seat)
 
 
-def _only(view: PlayerView, action_type: str, example: str) -> Action:
+def _only(view: PlayerView, action_type: ActionType, example: str) -> Action:
     matches = [a for a in view.legal if a.type == action_type]
     if len(matches) == 1:
         return matches[0]

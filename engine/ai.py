@@ -29,6 +29,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 from .shapes import (
     ALL_KINDS,
@@ -42,7 +43,7 @@ from .shapes import (
     shanten_restricted,
 )
 from .tiles import DRAGONS, GREEN, NUM_KINDS, RED, WHITE
-from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action, Meld
+from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action, Meld, MeldType
 from .variants import get_rules
 from .views import PlayerView, SeatView
 
@@ -504,7 +505,8 @@ def _after_claim(
         tiles = (claimed,) * 4
     public = view.public
     discarder = public.last_discard[0] if public.last_discard else None
-    meld = Meld(action.type, tiles, from_seat=discarder, claimed=claimed)
+    # Only chow, pung and kong claims reach here (``_claim_tiles`` returned None otherwise).
+    meld = Meld(cast(MeldType, action.type), tiles, from_seat=discarder, claimed=claimed)
     return new_counts, (*view.melds, meld)
 
 
