@@ -33,8 +33,8 @@ Rules read where RULES.md leaves room (each is implemented where named):
 
 from __future__ import annotations
 
+from .. import variants
 from ..types import HandResult, WinContext
-from ..variants import RULE_SETS
 
 __all__ = ["is_valid_win", "score_hand"]
 
@@ -42,9 +42,10 @@ __all__ = ["is_valid_win", "score_hand"]
 def score_hand(ctx: WinContext) -> HandResult:
     # Each rule set scores its own hands (``Variant.score``); a plain dict lookup keeps
     # this on the hot path of the round's win checks.
-    rules = RULE_SETS.get(ctx.variant)
+    rules = variants.RULE_SETS.get(ctx.variant)
     if rules is None:
-        raise ValueError(f"unknown variant {ctx.variant!r} ({', '.join(RULE_SETS)})")
+        known = ", ".join(variants.RULE_SETS)
+        raise ValueError(f"unknown variant {ctx.variant!r} ({known})")
     result = rules.score(ctx)
     result.win_tile = ctx.win.tile
     return result

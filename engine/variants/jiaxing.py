@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..scoring.jiaxing import score_jiaxing
 from .base import Variant, is_chinese_locale
 from .options import RuleOptions
 
@@ -100,8 +101,6 @@ class Jiaxing(Variant):
 
     @classmethod
     def score(cls, ctx: WinContext) -> HandResult:
-        from ..scoring.jiaxing import score_jiaxing
-
         return score_jiaxing(ctx)
 
     @classmethod

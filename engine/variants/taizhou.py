@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..scoring.taizhou import score_taizhou
 from .base import Variant, is_chinese_locale
 from .options import OptionError, RuleOptions
 
@@ -116,8 +117,6 @@ class Taizhou(Variant):
 
     @classmethod
     def score(cls, ctx: WinContext) -> HandResult:
-        from ..scoring.taizhou import score_taizhou
-
         return score_taizhou(ctx)
 
     @classmethod
