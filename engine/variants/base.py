@@ -48,9 +48,6 @@ class Variant:
         False  # after the last draw, one more discard may be won on
     )
     dealer_stays_on_draw: ClassVar[bool] = False
-    # Does the options class carry a ``flee_penalty`` (逃跑) of its own? Without one the
-    # round charges its default base for leaving a hand.
-    has_flee_penalty_option: ClassVar[bool] = False
 
     options_class: ClassVar[type[RuleOptions]] = RuleOptions
 

@@ -58,7 +58,6 @@ class Jiaxing(Variant):
     has_three_claim_liability: ClassVar[bool] = True
     has_prevailing_wind: ClassVar[bool] = True
     has_carried_fan: ClassVar[bool] = True
-    has_flee_penalty_option: ClassVar[bool] = True
     options_class: ClassVar[type[RuleOptions]] = JiaxingOptions
     # Jiaxing hands often run long (self-draw only, strict hand types), and a ready hand
     # wins by self-draw only.
