@@ -20,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -339,7 +339,7 @@ class MahjongBot(commands.Bot):
         else:
             log.error(
                 "component %s by user %s in channel %s failed",
-                (interaction.data or {}).get("custom_id"),
+                interaction.data.get("custom_id") if interaction.data else None,
                 interaction.user.id,
                 interaction.channel_id,
                 exc_info=error,
@@ -447,5 +447,13 @@ async def install_commands(bot: commands.Bot) -> None:
     from bot.cogs.tables import TablesCog
 
     await bot.tree.set_translator(MahjongTranslator())
-    for cog in (TablesCog(bot), PlayCog(bot), EconomyCog(bot), AdminCog(bot)):
+    # ``mahjong-bot commands`` passes a bare Bot: building the payload never touches the
+    # MahjongBot parts (store, manager) the cogs use when a command runs.
+    mahjong_bot = cast("MahjongBot", bot)
+    for cog in (
+        TablesCog(mahjong_bot),
+        PlayCog(mahjong_bot),
+        EconomyCog(mahjong_bot),
+        AdminCog(mahjong_bot),
+    ):
         await bot.add_cog(cog)

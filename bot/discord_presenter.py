@@ -50,7 +50,16 @@ log = logging.getLogger(__name__)
 DM_CLOSED_CODE = 50007
 INTERACTION_TOKEN_LIFETIME = 14 * 60.0  # Discord allows 15 minutes; keep a margin
 NO_MENTIONS = discord.AllowedMentions.none()
-VARIANT_NAMES = {"jiaxing": ("嘉兴台头胡", "Jiaxing"), "taizhou": ("台州麻将", "Taizhou")}
+
+
+def variant_names(variant: str) -> tuple[str, str]:
+    """(Chinese, short English) name of a rule set; an unknown name is shown as is."""
+    from engine.variants import RULE_SETS
+
+    rules = RULE_SETS.get(variant)
+    if rules is None:
+        return variant, variant
+    return rules.name_zh, rules.short_name_en or rules.name_en
 
 
 ACK_BUDGET = 2.0  # seconds: Discord allows 3 for the first response; keep a margin
@@ -249,7 +258,10 @@ class DiscordPresenter:
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
         """Background work the harness (and shutdown) can wait for."""
-        task = asyncio.get_running_loop().create_task(coro, name=f"mj-work-{name}")  # type: ignore[arg-type]
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(
+            coro,  # type: ignore[arg-type]
+            name=f"mj-work-{name}",
+        )
         self._work.add(task)
         task.add_done_callback(self._work.discard)
         task.add_done_callback(_log_failure)
@@ -686,7 +698,7 @@ class DiscordPresenter:
             variant, seats, stake = status.public.variant, status.public.num_seats, status.stake
         else:
             variant, seats, stake = "?", 0, 0
-        zh, en = VARIANT_NAMES.get(variant, (variant, variant))
+        zh, en = variant_names(variant)
         title = msg("lobby.title", variant=zh, seats=seats, stake=stake)
         title_en = msg("lobby.title", variant=en, seats=seats, stake=stake)
         lines.append(f"🀄 **{title.zh}** · {title_en.en}")

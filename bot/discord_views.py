@@ -25,6 +25,7 @@ from bot.i18n import MESSAGES, bilingual_label, msg
 from bot.presenter import LobbyInfo, PrivatePrompt
 from engine.tiles import format_tiles, kind_str, name_en, name_zh, parse_tile, parse_tiles
 from engine.types import Action
+from engine.variants import get_rules
 
 TABLE_ID = r"[A-Za-z0-9_-]{1,40}"
 
@@ -87,8 +88,9 @@ class DiscardSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
     ) -> DiscardSelect:
+        assert isinstance(item, ui.Select)  # the template only matches the discard menu
         return cls(match["table"], int(match["turn"]), list(item.options))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -120,7 +122,7 @@ class ActionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
         return cls(match["table"], int(match["turn"]), match["code"], match["tiles"])
 
@@ -146,7 +148,7 @@ class TableButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
         return cls(match["table"], match["what"])
 
@@ -219,7 +221,7 @@ def hand_view(prompt: PrivatePrompt) -> ui.View:
         discards.insert(0, drawn)
     if discards:
         wild = prompt.view.public.wild
-        wild_zh = "百搭" if prompt.view.public.variant == "jiaxing" else "财神"
+        wild_zh = get_rules(prompt.view.public.variant).wild_name_zh
 
         def note(kind: int) -> str | None:
             """Marks the drawn tile and the wild, so a wild is never thrown by mistake."""

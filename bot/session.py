@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import heapq
 import itertools
@@ -35,23 +36,19 @@ from typing import Any, Protocol
 from data import SettlementEntry, Store
 from engine.match import Match, assign_seats
 from engine.round import IllegalAction
-from engine.scoring.names import TEXT as VARIANT_TEXT
 from engine.tiles import kind_str, name_en, name_zh
 from engine.types import DISCARD, KONG, PASS, PUNG, WIN, Action, HandResult
-from engine.variants import variant_for
-from engine.variants.options import OptionError, make_options
+from engine.variants import get_rules
 from engine.views import PlayerView, PublicView
 
 from .presenter import LobbyInfo, Presenter, PrivatePrompt, SeatInfo, TableStatus, Text
+from .table_options import TableOptions, TableOptionsError
 
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE_SECONDS = 600.0
 AUTOPLAY_AFTER_TIMEOUTS = 3
 AI_LEVELS = ("easy", "normal")  # engine.ai.LEVELS
-DISCARD_TIMEOUT_RANGE = (5.0, 600.0)
-CLAIM_TIMEOUT_RANGE = (3.0, 300.0)
-MAX_STAKE = 1_000_000
 RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
 
 # ---------------------------------------------------------------------------- the process
@@ -228,7 +225,7 @@ def _load_engine_ai() -> Any:
         try:
             from engine import ai  # type: ignore[attr-defined]
         except ImportError:
-            ai = None
+            ai = None  # type: ignore[assignment]
         _engine_ai = ai if ai is not None and hasattr(ai, "choose_action") else None
     return _engine_ai
 
@@ -442,7 +439,7 @@ class TableSession:
 
     def _hand_label(self, public: PublicView) -> Text:
         number = public.hand_number + 1
-        if public.variant != "jiaxing":  # only Jiaxing has a prevailing wind 风圈
+        if not get_rules(public.variant).has_prevailing_wind:  # no 风圈 to name
             return Text(f"第{number}局", f"Hand {number}")
         zh_wind = "东南西北"[(public.prevailing_wind - 27) % 4]
         en_wind = ("East", "South", "West", "North")[(public.prevailing_wind - 27) % 4]
@@ -1158,10 +1155,11 @@ class TableSession:
                 if not await self._accept_or_retry(seat, action, due_at):
                     return
             else:
-                action = self.match.round.default_action(seat)
-                if action is None:
+                default = self.match.round.default_action(seat)
+                if default is None:
                     self._due.pop(seat, None)
                     continue
+                action = default
                 count = self._timeouts.get(seat, 0) + 1
                 self._timeouts[seat] = count
                 if not await self._accept_or_retry(seat, action, due_at):
@@ -1430,33 +1428,17 @@ class TableManager:
             raise SessionError(
                 Text("你已经在另一张桌上", "You are already seated at another table")
             )
-        option_values = dict(options or {})
-        if rounds is not None:
-            option_values["rounds"] = rounds
-        try:
-            parsed = make_options(variant, option_values)
-            engine_variant = variant_for(variant, parsed)
-        except OptionError as error:
-            raise SessionError(Text(f"选项无效：{error}", f"Invalid option: {error}")) from error
-        if num_seats not in engine_variant.allowed_seats:
-            allowed = ", ".join(map(str, engine_variant.allowed_seats))
-            zh_name, en_name = VARIANT_TEXT.get(variant, (variant, variant))
-            raise SessionError(
-                Text(f"{zh_name}只能 {allowed} 人玩", f"{en_name} is played with {allowed} seats")
-            )
-        if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
-            raise SessionError(
-                Text(
-                    f"底注必须是 1 到 {MAX_STAKE} 的整数",
-                    f"The stake must be a whole number from 1 to {MAX_STAKE}",
-                )
-            )
         discard = float(
             discard_timeout if discard_timeout is not None else settings.discard_timeout
         )
         claim = float(claim_timeout if claim_timeout is not None else settings.claim_timeout)
-        _check_range("出牌限时", "discard timeout", discard, DISCARD_TIMEOUT_RANGE)
-        _check_range("吃碰限时", "claim timeout", claim, CLAIM_TIMEOUT_RANGE)
+        request = TableOptions(
+            variant, num_seats, stake, rounds, discard, claim, options=dict(options or {})
+        )
+        try:
+            parsed = request.validate().options
+        except TableOptionsError as error:
+            raise SessionError(error.text) from error
         if seat_host and not await self.store.can_sit(guild_id, host_user_id):
             raise SessionError(
                 Text("你的余额不足以入座", "Your balance is below this server's minimum")
@@ -1535,7 +1517,7 @@ class TableManager:
             self._tables[table.table_id] = table
             self._recent.add(table)
             try:
-                await table._call(lambda table=table, record=record: table._restore(record))
+                await table._call(functools.partial(table._restore, record))
             except Exception:
                 log.exception("could not restore table %s", record.game_id)
                 self._tables.pop(table.table_id, None)
@@ -1549,17 +1531,6 @@ class TableManager:
         for table in list(self._tables.values()):
             await table.stop()
         self._tables.clear()
-
-
-def _check_range(zh: str, en: str, value: float, bounds: tuple[float, float]) -> None:
-    low, high = bounds
-    if not low <= value <= high:
-        raise SessionError(
-            Text(
-                f"{zh}必须在 {low:g} 到 {high:g} 秒之间",
-                f"The {en} must be {low:g} to {high:g} seconds",
-            )
-        )
 
 
 __all__ = [

@@ -25,9 +25,11 @@ from engine.types import (
     PUNG,
     WIN,
     Action,
+    ActionType,
     HandResult,
     Meld,
 )
+from engine.variants import get_rules
 from engine.views import PlayerView, PublicView
 
 from .presenter import LobbyInfo, PrivatePrompt, SeatInfo, TableStatus, Text
@@ -94,12 +96,12 @@ def table_text(
     """The public table: header, then one block per seat (wind, score, melds, river)."""
     wind = (public.prevailing_wind - 27) % 4
     hand = public.hand_number + 1
-    if public.variant == "jiaxing":
+    rules = get_rules(public.variant)
+    if rules.has_prevailing_wind:
         title = f"== {_WIND_ZH[wind]}风圈 第{hand}局 / {_WIND_EN[wind]} round, hand {hand} =="
-        wild_label = "百搭 Wild"
     else:
         title = f"== 第{hand}局 / Hand {hand} =="
-        wild_label = "财神 Wild"
+    wild_label = f"{rules.wild_name_zh} {rules.wild_name_en}"
     lines = [
         title,
         f"翻牌 Indicator {tile_text(public.indicator, plain)}   "
@@ -161,7 +163,7 @@ def hand_text(view: PlayerView, plain: bool = False) -> str:
 
 
 def _wild_name(variant: str) -> str:
-    return "百搭 wild" if variant == "jiaxing" else "财神 wild"
+    return f"{get_rules(variant).wild_name_zh} wild"
 
 
 def action_command(action: Action) -> str:
@@ -213,7 +215,7 @@ def result_text(
     lines = []
     if result.winner is None:
         lines.append("== 流局 / Exhaustive draw ==")
-        if result.variant == "jiaxing":  # a draw feeds the carried pool (黄番)
+        if get_rules(result.variant).has_carried_fan:  # a draw feeds the carried pool (黄番)
             lines.append("    番池 +1 / Carried fan +1")
     else:
         by = _both(WIN_BY, result.win_by or "")
@@ -228,15 +230,10 @@ def result_text(
             count = f" ×{item.count}" if item.count != 1 else ""
             unit = _both(UNIT_NAMES, item.unit)
             lines.append(f"    {item.name_zh} {item.name_en}{count}: {item.value} {unit}")
-        summary = []
-        if result.variant == "jiaxing":
-            summary.append(f"台 tai {result.tai}, 番 fan {result.fan}, 分 score {result.score}")
-            if result.carried_fan_used:
-                summary.append(f"用番池 carried fan used {result.carried_fan_used}")
-        else:
-            summary.append(
-                f"胡 points {result.points}, 台 tai {result.tai}, 共 total {result.total}"
-            )
+        terms = get_rules(result.variant).total_terms(result)
+        summary = [", ".join(f"{zh} {en} {value}" for zh, en, value in terms)]
+        if result.carried_fan_used:
+            summary.append(f"用番池 carried fan used {result.carried_fan_used}")
         lines.append("    " + "; ".join(summary))
         for payment in result.payments:
             lines.append(
@@ -315,7 +312,7 @@ class CommandError(ValueError):
     """An unreadable command; the message is shown as is."""
 
 
-_VERBS = {
+_VERBS: dict[str, ActionType] = {
     "d": DISCARD,
     "discard": DISCARD,
     "打": DISCARD,
@@ -398,7 +395,7 @@ def parse_command(line: str, view: PlayerView) -> Action | Command:
     return Action(action_type, seat)
 
 
-def _only(view: PlayerView, action_type: str, example: str) -> Action:
+def _only(view: PlayerView, action_type: ActionType, example: str) -> Action:
     matches = [a for a in view.legal if a.type == action_type]
     if len(matches) == 1:
         return matches[0]

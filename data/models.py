@@ -8,7 +8,8 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-VARIANTS = ("jiaxing", "taizhou")
+from engine.variants import RULE_SETS, default_rule_set
+
 GAME_STATUSES = ("lobby", "running", "finished", "abandoned")
 
 
@@ -65,7 +66,7 @@ class GuildSettings:
     leaderboard_channel: int | None = None
     discard_timeout: int = 30
     claim_timeout: int = 10
-    default_variant: str = "jiaxing"
+    default_variant: str = field(default_factory=default_rule_set)
     min_balance: int | None = None
     hand_cap: int | None = None
     day_cap: int | None = None
@@ -106,9 +107,9 @@ def validate_setting(name: str, value: Any) -> Any:
         validate_timezone(value)
         return value
     if name == "default_variant":
-        if value not in VARIANTS:
+        if value not in RULE_SETS:  # the registry, so a rule set added later is accepted
             raise SettingsError(
-                f"未知玩法 {value!r} / unknown variant {value!r} (one of {', '.join(VARIANTS)})"
+                f"未知玩法 {value!r} / unknown variant {value!r} (one of {', '.join(RULE_SETS)})"
             )
         return value
     if name == "last_leaderboard_week":

@@ -29,6 +29,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 from .shapes import (
     ALL_KINDS,
@@ -42,7 +43,8 @@ from .shapes import (
     shanten_restricted,
 )
 from .tiles import DRAGONS, GREEN, NUM_KINDS, RED, WHITE
-from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action, Meld
+from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action, Meld, MeldType
+from .variants import get_rules
 from .views import PlayerView, SeatView
 
 LEVELS = ("easy", "normal")
@@ -58,13 +60,9 @@ _MAX_OUTS = 60.0  # more improving tiles than any hand has: an upper bound for p
 _KONG_BONUS = 1.2  # a kong draws a replacement tile (and scores in Taizhou)
 _FEED_COST = 0.2  # Jiaxing: handing any opponent a claim in the suit it collects
 _DEAL_IN_COST = 0.5  # Taizhou: letting a threatening opponent win now
-# Share of the remaining wall a seat can expect to draw before the hand ends: Jiaxing
-# hands often run long (self-draw only, strict hand types), Taizhou hands end early
-# because any shape wins on any discard.
-_HORIZON = {"jiaxing": 0.8, "taizhou": 0.5}
-# A ready hand in Taizhou also wins on the other players' discards, so its last step
-# comes faster than draws alone suggest; Jiaxing wins by self-draw only.
-_READY_BOOST = {"jiaxing": 1.0, "taizhou": 2.5}
+# The share of the remaining wall a seat can expect to draw before the hand ends, and how
+# much faster a ready hand finishes, are the rule set's (``Variant.ai_horizon`` and
+# ``Variant.ai_ready_boost``), so a new rule set needs no entry here.
 
 
 class AIError(ValueError):
@@ -211,7 +209,7 @@ def _read_table(view: PlayerView, counts: list[int]) -> _Table:
         melds=view.melds,
         unseen=unseen,
         unseen_total=max(1, sum(unseen)),
-        draws_left=max(1.0, public.tiles_left / active * _HORIZON[public.variant]),
+        draws_left=max(1.0, public.tiles_left / active * get_rules(public.variant).ai_horizon),
         seat_wind=me.seat_wind,
         prevailing_wind=public.prevailing_wind,
         targets=_targets_for(public.variant, counts, view.melds),
@@ -278,7 +276,7 @@ def _win_chance(shanten_now: int, improving: float, table: _Table) -> float:
     steps = shanten_now + 1
     if steps <= 0:
         return 1.0
-    ready = _READY_BOOST[table.variant]
+    ready = get_rules(table.variant).ai_ready_boost
     inverse = 1.0 / max(improving * (ready if shanten_now == 0 else 1.0), 0.5)
     for later in range(shanten_now):
         typical = _INV_TYPICAL_OUTS[later if later < len(_INV_TYPICAL_OUTS) else -1]
@@ -507,7 +505,8 @@ def _after_claim(
         tiles = (claimed,) * 4
     public = view.public
     discarder = public.last_discard[0] if public.last_discard else None
-    meld = Meld(action.type, tiles, from_seat=discarder, claimed=claimed)
+    # Only chow, pung and kong claims reach here (``_claim_tiles`` returned None otherwise).
+    meld = Meld(cast(MeldType, action.type), tiles, from_seat=discarder, claimed=claimed)
     return new_counts, (*view.melds, meld)
 
 
@@ -548,9 +547,9 @@ def _choose_claim(
                 if not new_counts[kind]:
                     continue
                 new_counts[kind] -= 1
-                value = min(_shantens(new_counts, wilds, new_table))
+                shanten_after = min(_shantens(new_counts, wilds, new_table))
                 new_counts[kind] += 1
-                after_best = min(after_best, value)
+                after_best = min(after_best, shanten_after)
         # A claim must move us on (a kong may keep the shanten: it still draws a tile).
         improves = after_best < now_best or (action.type == KONG and after_best <= now_best)
         if not improves:

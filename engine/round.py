@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .tiles import NUM_KINDS, WHITE, format_tiles, from_counts, is_honor, kind_str
 from .types import (
@@ -36,6 +36,7 @@ from .types import (
     Action,
     HandResult,
     Meld,
+    Phase,
     PlayerHand,
     WinContext,
     WinInfo,
@@ -44,7 +45,11 @@ from .variants import OptionError, Variant, variant_for
 from .views import DiscardView, PlayerView, PublicView, SeatView
 from .wall import Wall
 
-TURN, CLAIM, ROB_KONG, SANTAN, ENDED = "turn", "claim", "rob_kong", "santan", "ended"
+TURN: Final = "turn"
+CLAIM: Final = "claim"
+ROB_KONG: Final = "rob_kong"
+SANTAN: Final = "santan"
+ENDED: Final = "ended"
 _PRIORITY = {WIN: 3, PUNG: 2, KONG: 2, CHOW: 1, PASS: 0}
 
 Event = dict[str, Any]
@@ -169,7 +174,7 @@ class Round:
         self.any_claim = False
         self.seen: set[int] = set()  # kinds discarded or exposed so far (Taizhou liability)
 
-        self.phase = TURN
+        self.phase: Phase = TURN
         self.current_seat: int | None = dealer
         self.after_claim = False  # a claimed chow/pung: discard only
         self.after_kong = False  # the drawn tile was a kong replacement

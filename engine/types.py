@@ -8,21 +8,29 @@ Tiles are kinds (ints 0..33, see ``engine.tiles``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 from .tiles import format_tiles, kind_str, parse_tile, parse_tiles
 
-# Meld types
-CHOW, PUNG, KONG = "chow", "pung", "kong"
+# Meld types. The constants are ``Final`` so the type checker reads each as its literal
+# and a misspelt type string is an error, not a silently dead branch.
+MeldType = Literal["chow", "pung", "kong"]
+CHOW: Final = "chow"
+PUNG: Final = "pung"
+KONG: Final = "kong"
 
 # Action types. Drawing is not an action: the round draws for the player whose turn
 # starts, so the only randomness is the seeded wall.
-DISCARD = "discard"
-WIN = "win"
-PASS = "pass"
-CONTINUE = "continue"  # three-claim liability: keep playing (跟)
-FOLD = "fold"  # three-claim liability: fold (不跟)
-ACTION_TYPES = (DISCARD, CHOW, PUNG, KONG, WIN, PASS, CONTINUE, FOLD)
+ActionType = Literal["discard", "chow", "pung", "kong", "win", "pass", "continue", "fold"]
+DISCARD: Final = "discard"
+WIN: Final = "win"
+PASS: Final = "pass"
+CONTINUE: Final = "continue"  # three-claim liability: keep playing (跟)
+FOLD: Final = "fold"  # three-claim liability: fold (不跟)
+ACTION_TYPES: tuple[ActionType, ...] = (DISCARD, CHOW, PUNG, KONG, WIN, PASS, CONTINUE, FOLD)
+
+# Phases of a round, as ``PublicView.phase`` reports them.
+Phase = Literal["turn", "claim", "rob_kong", "santan", "ended"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +43,7 @@ class Meld:
     (None for concealed kongs). ``added`` marks a kong made by adding to a pung.
     """
 
-    type: str
+    type: MeldType
     tiles: tuple[int, ...]
     from_seat: int | None = None
     claimed: int | None = None
@@ -91,7 +99,7 @@ class Action:
     - ``pass``, ``continue``, ``fold``.
     """
 
-    type: str
+    type: ActionType
     seat: int
     tile: int | None = None
     tiles: tuple[int, ...] | None = None
@@ -114,7 +122,7 @@ class Action:
         )
 
     def describe(self) -> str:
-        parts = [self.type]
+        parts: list[str] = [self.type]
         if self.tile is not None:
             parts.append(kind_str(self.tile))
         if self.tiles is not None:
@@ -155,7 +163,10 @@ class WinContext:
     """
 
     variant: str
-    options: Any  # JiaxingOptions | TaizhouOptions
+    # The rule set's own options class (``Variant.options_class``). Kept ``Any`` while the
+    # scorer bodies live in engine/scoring and read their own fields; the typed view is
+    # ``Variant.options`` (``Jiaxing.options: JiaxingOptions``).
+    options: Any
     seats: int
     indicator: int
     wild: int | None
@@ -260,12 +271,9 @@ class HandResult:
         )
         if self.win_by:
             data["by"] = self.win_by
-        if self.variant == "jiaxing":
-            data.update({"tai": self.tai, "fan": self.fan, "score": self.score})
-            data["carried_fan_used"] = self.carried_fan_used
-        else:
-            data.update({"points": self.points, "tai": self.tai, "total": self.total})
-            data["totals"] = list(self.totals or [0] * self.seats)
+        from .variants import get_rules  # the rule set says which totals it fills
+
+        data.update(get_rules(self.variant).result_json(self))
         if self.reason:
             data["reason"] = self.reason
         if self.arrangement is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .types import Action, HandResult, Meld
+from .types import Action, HandResult, Meld, Phase
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class PublicView:
     dice: tuple[int, int]
     tiles_left: int  # drawable tiles before the reserve
     carried_fan: int  # Jiaxing pool; 0 in Taizhou
-    phase: str  # "turn" | "claim" | "rob_kong" | "santan" | "ended"
+    phase: Phase
     current_seat: int | None  # whose turn it is (phase "turn")
     waiting_on: tuple[int, ...]  # seats that still have to answer (claim/rob/santan)
     last_discard: tuple[int, int] | None  # (seat, kind) of the discard on the table

@@ -19,6 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS
 from engine.tiles import WHITE
 from engine.types import DISCARD, HandResult, Meld
 from engine.views import PlayerView, PublicView, SeatView
@@ -34,12 +35,6 @@ from .text import (
     wind_name,
 )
 from .tiles import MARKERS, back_sprite, tile_height, tile_sprite
-
-try:  # the scoring module names payment reasons and invalid wins; fall back to ours
-    from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS
-except ImportError:  # pragma: no cover - only while scoring is absent
-    INVALID_REASONS: dict[str, tuple[str, str]] = {}
-    PAYMENT_REASONS: dict[str, tuple[str, str]] = {"win": ("胡牌", "win")}
 
 FELT = (22, 78, 58)
 PANEL = (31, 98, 74)
@@ -353,7 +348,7 @@ def compose_hand(
 
     # Header: name, seat wind, dealer, variant and hand number; indicator and wild at right.
     draw.rectangle((0, 0, HAND_WIDTH, header_h), fill=PANEL_DARK)
-    x = layout.margin
+    x: float = layout.margin
     x += _badge(draw, canvas, x, 14, wind_name(seat_view.seat_wind, locale), PANEL_EDGE, 24) + 8
     if seat_view.is_dealer:
         x += _badge(draw, canvas, x, 14, label("dealer", locale), RED_BADGE, 24) + 8
@@ -439,8 +434,8 @@ def compose_hand(
         x = _draw_meld(canvas, entries, x, bottom, meld_w, variant, wild) + 16
     right = HAND_WIDTH - layout.margin
     for caption, kinds, color in reversed(info):
-        room = right - x - 20
-        shown = kinds[: max(1, int(room // per))]
+        room_left = right - x - 20
+        shown = kinds[: max(1, int(room_left // per))]
         block_w = max(len(shown) * per, text_width(caption, 18))
         left = right - block_w
         _text(canvas, caption, left, bottom - small_h - 30, 18, color)
@@ -671,8 +666,8 @@ def _draw_centre(
     tile_w = 52
     tile_h = tile_height(tile_w)
     has_wild = view.wild is not None
-    slots = [("indicator", view.indicator, None)]
-    if has_wild:
+    slots: list[tuple[str, int, str | None]] = [("indicator", view.indicator, None)]
+    if view.wild is not None:
         wild_key = "wild_baida" if view.variant == "jiaxing" else "wild_caishen"
         slots.append((wild_key, view.wild, _marker_for(view.wild, view.variant, view.wild)))
     span = 120
@@ -876,7 +871,7 @@ def compose_result(
 
     # Title.
     draw.rectangle((0, 0, width, 64), fill=PANEL_DARK)
-    x = margin
+    x: float = margin
     if winner is None:
         key = "draw_title" if result.valid else "invalid_title"
         x += _text(canvas, label(key, locale), x, 10, 32, GOLD)

@@ -138,7 +138,7 @@ def text_sprite(text: str, size: int, color: Color) -> Image.Image:
         text = safe_text(text)
         left, _top, right, _bottom = font.getbbox(text)
         ascent, descent = font.getmetrics()
-        width = max(1, right - min(0, left) + 2)
+        width = int(max(1, right - min(0, left) + 2))
         canvas = Image.new("RGBA", (width, ascent + descent), (*color[:3], 0))
         ImageDraw.Draw(canvas).text((-min(0, left) + 1, 0), text, font=font, fill=color)
         return canvas

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import UserFacingError, require_manager
-from bot.cogs.tables import VARIANT_CHOICES
+from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.i18n import T, Text, msg
 from data import SettingsError
 
@@ -36,6 +36,7 @@ class AdminCog(commands.Cog):
 
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
+        refresh_variant_choices(self, "default_variant")
 
     @admin.command(
         name=T("settings", "设置"),

@@ -19,7 +19,7 @@ from engine.scoring.case import CaseError, parse_case
 from engine.scoring.names import INVALID_REASONS, UNIT_NAMES
 from engine.tiles import TileError, format_tiles, kind_str, parse_tile, parse_tiles, to_counts
 from engine.types import HandResult
-from engine.variants.options import VARIANTS
+from engine.variants import RULE_SETS, get_rules
 from engine.views import PublicView, SeatView
 
 WINDS = ("1z", "2z", "3z", "4z")
@@ -91,7 +91,7 @@ def build_case(
     seat_wind: str,
     prevailing_wind: str,
 ) -> dict[str, Any]:
-    if variant not in VARIANTS:
+    if variant not in RULE_SETS:
         raise _fail(f"未知玩法 {variant!r}", f"unknown variant {variant!r}")
     if by not in ("self_draw", "discard", "rob_kong"):
         raise _fail(f"未知胡牌方式 {by!r}", f"unknown way to win {by!r}")
@@ -189,11 +189,8 @@ def summary(result: HandResult, locale: discord.Locale | str | None) -> str:
         name = item.name_zh if zh else item.name_en
         count = f" ×{item.count}" if item.count > 1 else ""
         lines.append(f"· {name}{count}: {item.value} {unit[0] if zh else unit[1]}")
-    if result.variant == "jiaxing":
-        total = (f"合计 {result.tai} 台 × 2^{result.fan} 番 = {result.score} 分" if zh
-                 else f"Total {result.tai} tai × 2^{result.fan} fan = {result.score}")  # fmt: skip
-    else:  # tai double the points (2^tai), they do not multiply them
-        total = (f"合计 {result.points} 胡 × 2^{result.tai} 台 = {result.total}" if zh
-                 else f"Total {result.points} points × 2^{result.tai} tai = {result.total}")  # fmt: skip
+    # The rule set writes its own formula (tai × 2^fan, points × 2^tai and the limit).
+    formula = get_rules(result.variant).format_total(result, "zh" if zh else "en")
+    total = f"合计 {formula}" if zh else f"Total {formula}"
     lines.append(f"**{total}**")
     return "\n".join(lines)

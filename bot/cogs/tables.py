@@ -15,79 +15,52 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import UserFacingError, is_manager
-from bot.discord_presenter import VARIANT_NAMES, seat_names
+from bot.discord_presenter import seat_names, variant_names
 from bot.i18n import T, Text, msg, say
-from bot.session import CLAIM_TIMEOUT_RANGE, DISCARD_TIMEOUT_RANGE, MAX_STAKE, SessionError
-from engine.variants import variant_for
-from engine.variants.options import OPTIONS_BY_VARIANT, VARIANTS
+from bot.session import SessionError
+from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
+from engine.variants import RULE_SETS, default_rule_set, get_rules
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
 
-VARIANT_CHOICES = [
-    app_commands.Choice(name=T("Jiaxing Taitou Hu", "嘉兴台头胡"), value="jiaxing"),
-    app_commands.Choice(name=T("Taizhou", "台州麻将"), value="taizhou"),
+
+def variant_choices() -> list[app_commands.Choice[str]]:
+    """One slash-command choice per registered rule set, in registry order."""
+    return [
+        app_commands.Choice(name=T(rules.name_en, rules.name_zh), value=name)
+        for name, rules in RULE_SETS.items()
+    ]
+
+
+def refresh_variant_choices(cog: commands.Cog, *param_names: str) -> None:
+    """Rebuild the rule-set choices of ``cog``'s commands from the registry.
+
+    The decorators run when this module is imported; the cog is built later (when the
+    bot loads it), so a rule set registered in between still shows up in the menus."""
+    pending: list[Any] = list(cog.__cog_app_commands__)
+    while pending:
+        command = pending.pop()
+        if isinstance(command, app_commands.Group):
+            pending.extend(command.commands)
+            continue
+        for param in command._params.values():
+            if param.name in param_names and param.choices:
+                param.choices = variant_choices()
+
+
+VARIANT_CHOICES = variant_choices()
+WIND_CHOICES = [
+    app_commands.Choice(name=T("East", "东"), value="1z"),
+    app_commands.Choice(name=T("South", "南"), value="2z"),
+    app_commands.Choice(name=T("West", "西"), value="3z"),
+    app_commands.Choice(name=T("North", "北"), value="4z"),
 ]
 SEAT_CHOICES = [
     app_commands.Choice(name=T("4 players", "4 人"), value=4),
     app_commands.Choice(name=T("3 players (Taizhou)", "3 人（台州）"), value=3),
     app_commands.Choice(name=T("2 players (Taizhou)", "2 人（台州）"), value=2),
 ]
-
-RULES = {
-    "jiaxing": Text(
-        "**嘉兴台头胡**（硬自摸，两台起胡）\n"
-        "• 只能自摸；抢补杠算自摸（单吊或与百搭成对不能抢）。\n"
-        "• 翻开一张定百搭，同种其余三张为百搭，可当任何牌，不能用于吃碰杠。\n"
-        "• 必须是台型之一：清一色 4台、混一色 2台、全老头 10台、对对和 2台（对对和可与其他叠加）。\n"
-        "• 加台：中/发/白刻 各1台，门风刻 1台，风圈刻 1台，无百搭 1台。\n"
-        "• 番（每番翻倍）：三百搭、杠上开花、单吊、海底捞月 各1番；天和、地和 2番；"
-        "番池每胡取1番（老头黄、包子、百搭连庄、流局各加1番入池）。\n"
-        "• 得分 = 台 × 2^番，另外三家各付。\n"
-        "• 三摊：一家吃碰杠同一家的牌三次，两家互为承包方；其余玩家选择跟或不跟，不跟者自动摸打、不付分。",
-        "**Jiaxing Taitou Hu** (hard self-draw, two tai to win)\n"
-        "• Self-draw only; robbing an added kong counts as self-draw (not on a pair wait or a "
-        "wild pair).\n"
-        "• The flipped indicator makes the other three copies wild (百搭): any tile, never in "
-        "a claimed meld.\n"
-        "• The hand must be Full Flush 4, Half Flush 2, All Honors 10 or All Pungs 2 tai "
-        "(All Pungs stacks with the others).\n"
-        "• More tai: Red/Green/White pung 1 each, seat-wind pung 1, prevailing-wind pung 1, "
-        "No Wilds 1.\n"
-        "• Fan (each doubles): Three Wilds, Kong Replacement, Single Wait, Last Tile 1 each; "
-        "Heavenly/Earthly Hand 2; one fan from the carried pool per win.\n"
-        "• Score = tai × 2^fan, paid by each of the other three.\n"
-        "• Three claims between the same two players make them liable (三摊); the others "
-        "continue or fold (folded players auto-play and pay nothing).",
-    ),
-    "taizhou": Text(
-        "**台州麻将**（2–4 人，可点炮）\n"
-        "• 翻开一张定财神，同种其余三张为财神；白板可替代财神那张牌，也可还原为白板。\n"
-        "• 四副一将即可胡，自摸或点炮；一炮只一人胡，从庄家起按顺序优先；过胡后摸牌前不能再胡同一张。\n"
-        "• 胡数：明刻 2/4、暗刻 4/8、明杠 8/16、暗杠 16/32（么九字牌取大数）；门风/中发白对 2。"
-        "胡家另加：自摸 2、嵌档 2（自摸 4）、单吊门风或中发白 2、对对胡 4、胡牌 10。\n"
-        "• 台（每台翻倍）：门风刻、中、发 各1台，清一色 3台，混一色 1台。封顶 100（腊子）。\n"
-        "• 庄闲之间全额，闲闲之间一半；未胡者之间按胡数差互算。\n"
-        "• 全包：清一色吃碰同一家三次；碰了两种箭牌再点第三种；听牌时点生箭牌（3台以上或清一色听牌免包）。\n"
-        "• 最后留 16 张不摸；摸完最后一张再打一张，只能胡不能吃碰杠。",
-        "**Taizhou Mahjong** (2–4 players, discard wins)\n"
-        "• The indicator makes the other three copies wild (财神); White may stand for the "
-        "wild's own kind or stay White.\n"
-        "• Any four sets and a pair wins, by self-draw or on a discard; one winner per "
-        "discard, priority from the dealer; a skipped win locks that tile until your next "
-        "draw.\n"
-        "• Points (胡): exposed/concealed pung 2/4, exposed/concealed kong 8/16 (double for "
-        "terminals and honors); seat-wind or dragon pair 2. Winner adds self-draw 2, closed "
-        "wait 2 (4 on self-draw), single wait on seat wind/dragon 2, all pungs 4, win 10.\n"
-        "• Tai (each doubles): seat-wind, Red, Green pung 1 each; Full Flush 3; Half Flush 1. "
-        "Limit 100.\n"
-        "• Dealer pays and collects in full, non-dealers half; non-winners settle their "
-        "differences too.\n"
-        "• Full liability for feeding a full flush three times, the third dragon, or a live "
-        "dragon while waiting (exempt with 3+ tai or a full-flush wait).\n"
-        "• The last 16 tiles stay in the wall; the last discard may only be won on.",
-    ),
-}
 
 
 def _check(condition: bool, zh: str, en: str) -> None:
@@ -103,27 +76,13 @@ def validate_create(
     discard_timeout: int | None,
     claim_timeout: int | None,
 ) -> None:
-    """Discord does not enforce choices or ranges: check everything on our side."""
-    _check(variant in VARIANTS, f"未知玩法 {variant!r}", f"unknown variant {variant!r}")
-    allowed = variant_for(variant).allowed_seats
-    _check(
-        seats in allowed,
-        f"{VARIANT_NAMES[variant][0]} 只能 {'/'.join(map(str, allowed))} 人玩",
-        f"{VARIANT_NAMES[variant][1]} is played by {'/'.join(map(str, allowed))} players",
-    )
-    _check(1 <= stake <= MAX_STAKE, f"底注必须在 1 到 {MAX_STAKE} 之间",
-           f"the stake must be 1 to {MAX_STAKE}")  # fmt: skip
-    if rounds is not None:
-        low, high = OPTIONS_BY_VARIANT[variant].RANGES["rounds"]
-        _check(low <= rounds <= high, f"圈数必须在 {low} 到 {high} 之间",
-               f"rounds must be {low} to {high}")  # fmt: skip
-    for timeout, (low, high), zh, en in (
-        (discard_timeout, DISCARD_TIMEOUT_RANGE, "出牌限时", "discard timeout"),
-        (claim_timeout, CLAIM_TIMEOUT_RANGE, "吃碰限时", "claim timeout"),
-    ):
-        if timeout is not None:
-            _check(low <= timeout <= high, f"{zh}必须在 {low:g} 到 {high:g} 秒之间",
-                   f"the {en} must be {low:g} to {high:g} s")  # fmt: skip
+    """Discord does not enforce choices or ranges: check everything on our side, with
+    the same check the session runs (``TableOptions.validate``)."""
+    request = TableOptions(variant, seats, stake, rounds, discard_timeout, claim_timeout)
+    try:
+        request.validate()
+    except TableOptionsError as error:
+        raise UserFacingError(error.text) from None
 
 
 class TablesCog(commands.Cog):
@@ -135,6 +94,7 @@ class TablesCog(commands.Cog):
 
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
+        refresh_variant_choices(self, "variant")
 
     # ------------------------------------------------------------------ lobby
 
@@ -159,7 +119,8 @@ class TablesCog(commands.Cog):
         claim_timeout=T("Seconds to claim (3-300)", "吃碰胡限时（3-300 秒）"),
         ai_fill=T("Fill empty seats with AI at start", "开始时用电脑补满空位"),
     )
-    @app_commands.choices(variant=VARIANT_CHOICES, seats=SEAT_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    @app_commands.choices(seats=SEAT_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -190,7 +151,7 @@ class TablesCog(commands.Cog):
             ai_fill=ai_fill,
             seed=self.bot.next_seed(),
         )
-        name = VARIANT_NAMES[table.variant]
+        name = variant_names(table.variant)
         text = msg("table.created", variant=name[0], seats=seats, stake=stake)
         if not _is_zh(interaction):
             text = msg("table.created", variant=name[1], seats=seats, stake=stake)
@@ -246,7 +207,7 @@ class TablesCog(commands.Cog):
         lobby = table.lobby_info()
         if status is None:
             players = ", ".join(p.name for p in lobby.players) or "-"
-            name = VARIANT_NAMES[lobby.variant]
+            name = variant_names(lobby.variant)
             text = Text(
                 f"{name[0]} · 等待开始 · 玩家：{players}",
                 f"{name[1]} · waiting to start · players: {players}",
@@ -288,10 +249,11 @@ class TablesCog(commands.Cog):
     ) -> None:
         table = self.bot.manager.by_channel(interaction.channel_id or 0)
         if variant is None:
-            variant = table.variant if table is not None else "jiaxing"
-        if variant not in RULES:
+            variant = table.variant if table is not None else default_rule_set()
+        if variant not in RULE_SETS:
             raise UserFacingError(msg("error.bad_value", reason=str(variant)[:40]))
-        text = RULES[variant]
+        rules = get_rules(variant)
+        text = Text(rules.rules_text_zh or rules.name_zh, rules.rules_text_en or rules.name_en)
         content = say(text, interaction.locale)
         if table is not None and table.variant == variant:
             options = ", ".join(f"{k}={v}" for k, v in table.options.items())
@@ -364,15 +326,8 @@ class TablesCog(commands.Cog):
             app_commands.Choice(name=T("on a discard", "点炮"), value="discard"),
             app_commands.Choice(name=T("robbing a kong", "抢杠"), value="rob_kong"),
         ],
-        seat_wind=(
-            winds := [
-                app_commands.Choice(name=T("East", "东"), value="1z"),
-                app_commands.Choice(name=T("South", "南"), value="2z"),
-                app_commands.Choice(name=T("West", "西"), value="3z"),
-                app_commands.Choice(name=T("North", "北"), value="4z"),
-            ]
-        ),
-        prevailing_wind=winds,
+        seat_wind=WIND_CHOICES,
+        prevailing_wind=WIND_CHOICES,
     )
     async def score(
         self,
@@ -380,7 +335,7 @@ class TablesCog(commands.Cog):
         hand: app_commands.Range[str, 2, 80],
         win_tile: app_commands.Range[str, 1, 10],
         indicator: app_commands.Range[str, 1, 10],
-        variant: str = "jiaxing",
+        variant: str | None = None,
         melds: app_commands.Range[str, 0, 80] | None = None,
         by: str = "self_draw",
         seat_wind: str = "1z",
@@ -390,7 +345,7 @@ class TablesCog(commands.Cog):
 
         try:
             view, result = score_request(
-                variant=variant, hand=hand, win_tile=win_tile, indicator=indicator,
+                variant=variant or default_rule_set(), hand=hand, win_tile=win_tile, indicator=indicator,
                 melds=melds or "", by=by, seat_wind=seat_wind, prevailing_wind=prevailing_wind,
             )  # fmt: skip
         except CalculatorError as error:

@@ -28,6 +28,7 @@ from bot.terminal import (
     parse_command,
 )
 from data import Store
+from engine.variants import RULE_SETS, default_rule_set
 
 GUILD_ID = 1  # the terminal is its own little "server"
 CHANNEL_ID = 1
@@ -40,7 +41,7 @@ def _default_db() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", choices=("jiaxing", "taizhou"), default="jiaxing")
+    parser.add_argument("--variant", choices=tuple(RULE_SETS), default=default_rule_set())
     parser.add_argument("--seats", type=int, default=4, help="2-4 for Taizhou; Jiaxing is 4")
     parser.add_argument("--seed", type=int, default=None, help="wall and seating seed")
     parser.add_argument("--rounds", type=int, default=None, help="prevailing winds to play")

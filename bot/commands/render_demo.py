@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from engine.types import DISCARD, WIN, Action
+from engine.variants import RULE_SETS
 from engine.views import PlayerView, PublicView
 from render import (
     render_hand,
@@ -30,7 +31,12 @@ from render.samples import (
     sample_win_result,
 )
 
-VARIANT_SEATS = {"jiaxing": (4,), "taizhou": (4, 3, 2)}
+
+def variant_seats() -> dict[str, tuple[int, ...]]:
+    """Each registered rule set with its seat counts, most seats first."""
+    return {
+        name: tuple(sorted(rules.allowed_seats, reverse=True)) for name, rules in RULE_SETS.items()
+    }
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +63,7 @@ def _choose(rng: random.Random, view: PlayerView, legal: list[Action], allow_win
     hand = list(view.all_concealed)
 
     def after(action: Action) -> tuple[int, float]:
+        assert action.tile is not None  # a discard always names its tile
         rest = list(hand)
         rest.remove(action.tile)
         counts, wilds = count_hand(rest, wild)
@@ -120,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         path.write_bytes(data)
         written.append(path)
 
-    for variant, seat_counts in VARIANT_SEATS.items():
+    for variant, seat_counts in variant_seats().items():
         save(
             f"{variant}_hand.png",
             render_hand(sample_player_view(variant), names=SAMPLE_NAMES, locale=locale),

@@ -18,6 +18,7 @@ from engine.scoring.case import CaseError, parse_case, result_to_case_json
 from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS, TEXT, UNIT_NAMES, WIN_BY
 from engine.tiles import TileError
 from engine.types import HandResult, WinContext
+from engine.variants import get_rules
 
 PROG = "mahjong-bot score"
 
@@ -100,26 +101,21 @@ def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
         lines.append(
             f"  {item.name_zh:<6}{item.value:>4}{unit_zh}{count}   {item.name_en} {item.value} {unit_en}{count}"
         )
-    if ctx.variant == "jiaxing":
-        lines.append(
-            f"{TEXT['score'][0]} {TEXT['score'][1]}: {result.tai}台 × 2^{result.fan}番 = {result.score}"
-            f"   ({result.tai} tai × 2^{result.fan} fan)"
-        )
-    else:
-        lines.append(
-            f"{TEXT['total'][0]} {TEXT['total'][1]}: {result.points}胡 × 2^{result.tai}台 → {result.total}"
-            f"   ({result.points} points × 2^{result.tai} tai, limit {ctx.options.cap})"
-        )
-        if result.per_seat_items is not None and result.totals is not None:
-            lines.append(f"{TEXT['non_winners'][0]} {TEXT['non_winners'][1]}:")
-            for seat, items in enumerate(result.per_seat_items):
-                if seat == result.winner:
-                    continue
-                detail = ", ".join(
-                    f"{item.name_zh}/{item.name_en} {item.value}{'×' + str(item.count) if item.count > 1 else ''}"
-                    for item in items
-                )
-                lines.append(f"  {TEXT['seat'][0]} {seat}: {result.totals[seat]}  {detail}")
+    rules = get_rules(ctx.variant)  # each rule set writes its own total formula
+    lines.append(
+        f"{TEXT['total'][0]} {TEXT['total'][1]}: {rules.format_total(result, 'zh')}"
+        f"   ({rules.format_total(result, 'en')})"
+    )
+    if result.per_seat_items is not None and result.totals is not None:
+        lines.append(f"{TEXT['non_winners'][0]} {TEXT['non_winners'][1]}:")
+        for seat, items in enumerate(result.per_seat_items):
+            if seat == result.winner:
+                continue
+            detail = ", ".join(
+                f"{item.name_zh}/{item.name_en} {item.value}{'×' + str(item.count) if item.count > 1 else ''}"
+                for item in items
+            )
+            lines.append(f"  {TEXT['seat'][0]} {seat}: {result.totals[seat]}  {detail}")
     lines.append(f"{TEXT['payments'][0]} {TEXT['payments'][1]}:")
     for payment in result.payments:
         zh, en = PAYMENT_REASONS.get(payment.reason, (payment.reason, payment.reason))

@@ -30,7 +30,7 @@ from typing import Any
 from engine.ai import choose_action
 from engine.match import Match
 from engine.types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action
-from engine.variants.options import VARIANTS
+from engine.variants import RULE_SETS, default_rule_set
 from engine.views import PlayerView
 
 Player = Callable[[PlayerView, random.Random], Action]
@@ -279,7 +279,7 @@ def _play_hand(match: Match, players: list[Player], rngs: list[random.Random], s
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", choices=VARIANTS, default="jiaxing")
+    parser.add_argument("--variant", choices=tuple(RULE_SETS), default=default_rule_set())
     parser.add_argument("--seats", type=int, default=4, help="4 (Taizhou also 3 or 2)")
     parser.add_argument("--hands", type=int, default=100, help="hands to play in all")
     parser.add_argument("--seed", default="0", help="makes the whole run reproducible")

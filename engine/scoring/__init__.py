@@ -33,20 +33,20 @@ Rules read where RULES.md leaves room (each is implemented where named):
 
 from __future__ import annotations
 
+from .. import variants
 from ..types import HandResult, WinContext
-from .jiaxing import score_jiaxing
-from .taizhou import score_taizhou
 
 __all__ = ["is_valid_win", "score_hand"]
 
 
 def score_hand(ctx: WinContext) -> HandResult:
-    if ctx.variant == "jiaxing":
-        result = score_jiaxing(ctx)
-    elif ctx.variant == "taizhou":
-        result = score_taizhou(ctx)
-    else:
-        raise ValueError(f"unknown variant {ctx.variant!r} (jiaxing or taizhou)")
+    # Each rule set scores its own hands (``Variant.score``); a plain dict lookup keeps
+    # this on the hot path of the round's win checks.
+    rules = variants.RULE_SETS.get(ctx.variant)
+    if rules is None:
+        known = ", ".join(variants.RULE_SETS)
+        raise ValueError(f"unknown variant {ctx.variant!r} ({known})")
+    result = rules.score(ctx)
     result.win_tile = ctx.win.tile
     return result
 

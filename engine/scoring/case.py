@@ -311,7 +311,7 @@ def parse_case(data: Any) -> WinContext:
     for kind in physical:
         if kind < 27 and kind // 9 in removed:
             raise CaseError(
-                f"{kind_str(kind)} is on the table but remove_suits={options.remove_suits} took that suit out"
+                f"{kind_str(kind)} is on the table but remove_suits={getattr(options, 'remove_suits', 0)} took that suit out"
             )
     counts = to_counts(physical)
     for kind in range(NUM_KINDS):

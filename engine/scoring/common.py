@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import product
+from typing import cast
 
 from ..tiles import NUM_KINDS, format_tiles, kind_str
 from ..types import CHOW, HandResult, Meld, WinContext
@@ -213,7 +214,9 @@ _ALLOCATIONS: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
 def joker_allocations(jokers: int) -> tuple[tuple[int, int, int, int], ...]:
     if jokers not in _ALLOCATIONS:
         _ALLOCATIONS[jokers] = tuple(
-            alloc for alloc in product(range(jokers + 1), repeat=4) if sum(alloc) == jokers
+            cast(tuple[int, int, int, int], alloc)
+            for alloc in product(range(jokers + 1), repeat=4)
+            if sum(alloc) == jokers
         )
     return _ALLOCATIONS[jokers]
 

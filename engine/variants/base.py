@@ -1,25 +1,43 @@
-"""What a rule set must say about the mechanics of a hand.
+"""What a rule set must say: the mechanics of a hand, its scoring, its names and flags.
 
-The round asks these questions and nothing else, so adding a third regional rule set is
-one new file with one new subclass (its scoring lives beside the others in
-``engine.scoring``).
+The round, scoring, the AI, the renderer and the bot ask a rule set these questions and
+never compare its name to a literal, so adding a regional rule set is one new module
+(``engine/variants/<name>.py``) holding one subclass, plus one line in the registry
+(``engine.variants.RULE_SETS``) or a call to ``engine.variants.register``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from .options import OPTIONS_BY_VARIANT
+from .options import RuleOptions
+
+if TYPE_CHECKING:
+    from ..types import HandResult, WinContext
+
+
+def is_chinese_locale(locale: str) -> bool:
+    """``"zh-CN"``, ``"zh-TW"``, ``"zh"``: anything starting ``zh`` reads Chinese."""
+    return str(locale).lower().startswith("zh")
 
 
 @dataclass(frozen=True)
 class Variant:
+    # Names: the registry key, display names (Simplified, Traditional, English) and the
+    # short English name used inside sentences ("Jiaxing", "Taizhou").
     name: ClassVar[str] = ""
     name_zh: ClassVar[str] = ""
+    name_zh_tw: ClassVar[str] = ""
     name_en: ClassVar[str] = ""
+    short_name_en: ClassVar[str] = ""
     wild_name_zh: ClassVar[str] = ""
     wild_name_en: ClassVar[str] = ""
+    # The rules summary ``/table rules`` shows (Markdown), Chinese and English.
+    rules_text_zh: ClassVar[str] = ""
+    rules_text_en: ClassVar[str] = ""
+
+    # Capability flags the round, the views and the presenters read.
     allowed_seats: ClassVar[tuple[int, ...]] = (4,)
     discard_wins: ClassVar[bool] = False  # may a discard be won on?
     has_three_claim_liability: ClassVar[bool] = False
@@ -31,10 +49,18 @@ class Variant:
     )
     dealer_stays_on_draw: ClassVar[bool] = False
 
-    options: Any
+    options_class: ClassVar[type[RuleOptions]] = RuleOptions
 
+    # AI policy: the share of the remaining wall a seat can expect to draw before the
+    # hand ends, and how much faster a ready hand finishes than draws alone suggest.
+    ai_horizon: ClassVar[float] = 0.5
+    ai_ready_boost: ClassVar[float] = 1.0
+
+    options: RuleOptions
+
+    # ------------------------------------------------------------------ mechanics
     def reserve(self) -> int:
-        return int(self.options.reserve_tiles)
+        return int(getattr(self.options, "reserve_tiles", 0))
 
     def remove_suits(self) -> int:
         return int(getattr(self.options, "remove_suits", 0))
@@ -44,15 +70,58 @@ class Variant:
         start = (discarder + 1) % seats
         return [(start + i) % seats for i in range(seats) if (start + i) % seats != discarder]
 
+    # ------------------------------------------------------------------ scoring
+    @classmethod
+    def score(cls, ctx: WinContext) -> HandResult:
+        """Score and settle a won hand (``engine.scoring.score_hand`` dispatches here).
 
-def variant_for(name: str, options: Any | dict[str, Any] | None = None) -> Variant:
-    from .jiaxing import Jiaxing
-    from .taizhou import Taizhou
+        An illegal win comes back with ``valid`` False and zero deltas, never raised."""
+        raise NotImplementedError(f"rule set {cls.name!r} has no scorer")
 
-    classes: dict[str, type[Variant]] = {"jiaxing": Jiaxing, "taizhou": Taizhou}
-    if name not in classes:
-        raise ValueError(f"unknown variant {name!r} (jiaxing or taizhou)")
-    if options is None or isinstance(options, dict):
-        options = OPTIONS_BY_VARIANT[name].from_dict(options)
-    options.check_playable()
-    return classes[name](options)
+    @classmethod
+    def result_json(cls, result: HandResult) -> dict[str, Any]:
+        """The rule-set-specific fields of ``HandResult.to_json`` (points, tai, totals)."""
+        return {
+            "points": result.points,
+            "tai": result.tai,
+            "total": result.total,
+            "totals": list(result.totals or [0] * result.seats),
+        }
+
+    # ------------------------------------------------------------------ display
+    @classmethod
+    def format_total(cls, result: HandResult, locale: str) -> str:
+        """The displayed total formula of a won hand (a plain number by default)."""
+        return str(result.total)
+
+    @classmethod
+    def total_terms(cls, result: HandResult) -> tuple[tuple[str, str, int], ...]:
+        """The numbers a result line lists, as (zh, en, value): the terminal shows
+        ``台 tai 3, 番 fan 2, 分 score 12``."""
+        return (("共", "total", result.total),)
+
+    @classmethod
+    def display_name(cls, locale: str) -> str:
+        """The rule set's name for ``locale`` (zh-TW gets Traditional characters)."""
+        if str(locale).lower() in ("zh-tw", "zh_tw", "zh-hk", "zh_hk"):
+            return cls.name_zh_tw or cls.name_zh
+        return cls.name_zh if is_chinese_locale(locale) else cls.name_en
+
+    @classmethod
+    def wild_name(cls, locale: str) -> str:
+        return cls.wild_name_zh if is_chinese_locale(locale) else cls.wild_name_en
+
+    @classmethod
+    def make(cls, options: RuleOptions | dict[str, Any] | None = None) -> Variant:
+        """The mechanics object for one table: options parsed (a dict) and checked."""
+        if options is None or isinstance(options, dict):
+            options = cls.options_class.from_dict(options)
+        options.check_playable()
+        return cls(options)
+
+
+def variant_for(name: str, options: RuleOptions | dict[str, Any] | None = None) -> Variant:
+    """The mechanics object for rule set ``name`` (``ValueError`` if it is not registered)."""
+    from . import get_rules
+
+    return get_rules(name).make(options)

@@ -1,13 +1,15 @@
-"""Option dataclasses for each rule set, named exactly as in RULES.md.
+"""The shared base of every rule set's options dataclass, named exactly as in RULES.md.
 
-They live apart from the variant logic so that scoring, the round and the CLI can all
-validate an options dict the same way (an unknown option is an error, never ignored).
+Each rule set declares its own options class in its module (``engine/variants/<name>.py``)
+with its ranges and defaults; this base validates an options dict the same way for all
+of them (an unknown option is an error, never ignored), so scoring, the round, the CLI
+and the bot all refuse the same bad input.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 
 class OptionError(ValueError):
@@ -15,13 +17,25 @@ class OptionError(ValueError):
 
 
 @dataclass(frozen=True)
-class _Options:
+class RuleOptions:
+    """A rule set's options class subclasses this and declares its fields.
+
+    The round reads four options of every rule set, so each class must declare them with
+    its own defaults; they are only announced here (for the type checker), not declared,
+    so that each class keeps its own field order in stored options."""
+
+    if TYPE_CHECKING:
+        rounds: int  # prevailing-wind rounds (or dealer rotations) in a match
+        reserve_tiles: int  # tiles left in the wall when the hand is drawn
+        wild_copies: int  # 3: the indicator leaves play; 4: all four copies are wild
+        allow_seven_pairs: bool
+
     # name -> allowed values (a tuple) or a (min, max) range for ints.
     CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {}
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> _Options:
+    def from_dict(cls, data: dict[str, Any] | None) -> RuleOptions:
         data = dict(data or {})
         names = {f.name: f for f in fields(cls)}
         kwargs: dict[str, Any] = {}
@@ -45,6 +59,11 @@ class _Options:
             kwargs[key] = value
         return cls(**kwargs)
 
+    @classmethod
+    def rounds_range(cls) -> tuple[int, int]:
+        """How many rounds a table may be set to play (the slash command re-checks it)."""
+        return cls.RANGES.get("rounds", (1, 1))
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -52,81 +71,27 @@ class _Options:
         """Constraints a table must meet beyond scoring a single hand; ``OptionError``."""
 
 
-@dataclass(frozen=True)
-class JiaxingOptions(_Options):
-    """嘉兴台头胡 options (RULES.md §0, §1)."""
+if TYPE_CHECKING:
+    # Provided by ``__getattr__`` below from the registry; declared for the type checker.
+    VARIANTS: tuple[str, ...]
 
-    allow_seven_pairs: bool = False
-    wild_copies: int = 3
-    santan_profile: str = "five_x"
-    earthly_hand: str = "first_draw"
-    dealer_on_draw: str = "rotate"
-    rounds: int = 1
-    reserve_tiles: int = 0
-    flee_penalty: int = 32
-
-    CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
-        "wild_copies": (3, 4),
-        "santan_profile": ("five_x", "two_x"),
-        "earthly_hand": ("first_draw", "off"),
-        "dealer_on_draw": ("rotate", "stay"),
-    }
-    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
-        "rounds": (1, 4),
-        "reserve_tiles": (0, 40),
-        "flee_penalty": (0, 10000),
-    }
+# The name the options base had before the registry; kept so old imports keep working.
+_Options = RuleOptions
 
 
-@dataclass(frozen=True)
-class TaizhouOptions(_Options):
-    """台州麻将 options (RULES.md §0, §2)."""
+def make_options(variant: str, data: dict[str, Any] | None = None) -> RuleOptions:
+    """``data`` parsed by ``variant``'s options class (``OptionError`` on bad input)."""
+    from . import RULE_SETS
 
-    allow_seven_pairs: bool = False
-    wild_copies: int = 3
-    remove_suits: int = 0
-    multi_win_priority: str = "from_dealer"
-    all_pungs_bonus: int = 4
-    white_pung_tai: bool = False
-    cap: int = 100
-    half_rounding: str = "up"
-    liability: bool = True
-    rounds: int = 1
-    reserve_tiles: int = 16
-
-    CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
-        "wild_copies": (3, 4),
-        "remove_suits": (0, 1, 2),
-        "multi_win_priority": ("from_dealer", "after_discarder"),
-        "all_pungs_bonus": (2, 4),
-        "half_rounding": ("up", "exact"),
-    }
-
-    def check_playable(self) -> None:
-        # Every Taizhou total below the limit is even, so only an odd limit makes an exact
-        # half fractional; the calculator shows it, but the ledger books whole units.
-        if self.half_rounding == "exact" and self.cap % 2:
-            raise OptionError(
-                f"option 'cap' must be even with half_rounding 'exact' (got {self.cap}): "
-                "half of an odd limit is not a whole unit"
-            )
-
-    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
-        "cap": (1, 100000),
-        "rounds": (1, 8),
-        "reserve_tiles": (0, 60),
-    }
+    if variant not in RULE_SETS:
+        raise OptionError(f"unknown variant {variant!r} ({', '.join(RULE_SETS)})")
+    return RULE_SETS[variant].options_class.from_dict(data)
 
 
-OPTIONS_BY_VARIANT: dict[str, type[_Options]] = {
-    "jiaxing": JiaxingOptions,
-    "taizhou": TaizhouOptions,
-}
+def __getattr__(name: str) -> Any:
+    # ``VARIANTS`` follows the registry (a rule set registered later shows up too).
+    if name == "VARIANTS":
+        from . import RULE_SETS
 
-VARIANTS = tuple(OPTIONS_BY_VARIANT)
-
-
-def make_options(variant: str, data: dict[str, Any] | None = None) -> _Options:
-    if variant not in OPTIONS_BY_VARIANT:
-        raise OptionError(f"unknown variant {variant!r} (jiaxing or taizhou)")
-    return OPTIONS_BY_VARIANT[variant].from_dict(data)
+        return tuple(RULE_SETS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

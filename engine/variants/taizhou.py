@@ -1,27 +1,142 @@
-"""Taizhou mahjong 台州麻将 (RULES.md §2): 财神 wilds, White stands in for them, discard wins."""
+"""Taizhou mahjong 台州麻将 (RULES.md §2): 财神 wilds, White stands in for them, discard wins.
+
+Everything that differs from the other rule sets lives here: the options with their
+ranges and defaults, the names, the flags, the AI horizon and the total formula. The
+scorer body is in ``engine.scoring.taizhou`` (reached through ``Taizhou.score``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from .base import Variant
+from ..scoring.taizhou import score_taizhou
+from .base import Variant, is_chinese_locale
+from .options import OptionError, RuleOptions
+
+if TYPE_CHECKING:
+    from ..types import HandResult, WinContext
+
+
+@dataclass(frozen=True)
+class TaizhouOptions(RuleOptions):
+    """台州麻将 options (RULES.md §0, §2)."""
+
+    allow_seven_pairs: bool = False
+    wild_copies: int = 3
+    remove_suits: int = 0
+    multi_win_priority: str = "from_dealer"
+    all_pungs_bonus: int = 4
+    white_pung_tai: bool = False
+    cap: int = 100
+    half_rounding: str = "up"
+    liability: bool = True
+    rounds: int = 1
+    reserve_tiles: int = 16
+
+    CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
+        "wild_copies": (3, 4),
+        "remove_suits": (0, 1, 2),
+        "multi_win_priority": ("from_dealer", "after_discarder"),
+        "all_pungs_bonus": (2, 4),
+        "half_rounding": ("up", "exact"),
+    }
+
+    def check_playable(self) -> None:
+        # Every Taizhou total below the limit is even, so only an odd limit makes an exact
+        # half fractional; the calculator shows it, but the ledger books whole units.
+        if self.half_rounding == "exact" and self.cap % 2:
+            raise OptionError(
+                f"option 'cap' must be even with half_rounding 'exact' (got {self.cap}): "
+                "half of an odd limit is not a whole unit"
+            )
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "cap": (1, 100000),
+        "rounds": (1, 8),
+        "reserve_tiles": (0, 60),
+    }
 
 
 @dataclass(frozen=True)
 class Taizhou(Variant):
     name: ClassVar[str] = "taizhou"
     name_zh: ClassVar[str] = "台州麻将"
+    name_zh_tw: ClassVar[str] = "台州麻將"
     name_en: ClassVar[str] = "Taizhou Mahjong"
+    short_name_en: ClassVar[str] = "Taizhou"
     wild_name_zh: ClassVar[str] = "财神"
     wild_name_en: ClassVar[str] = "Wild"
     allowed_seats: ClassVar[tuple[int, ...]] = (2, 3, 4)
     discard_wins: ClassVar[bool] = True
     white_substitutes_wild: ClassVar[bool] = True
     last_discard_winnable: ClassVar[bool] = True
+    options_class: ClassVar[type[RuleOptions]] = TaizhouOptions
+    # Taizhou hands end early (any shape wins, on discards too), so a ready hand's last
+    # step comes faster than draws alone suggest.
+    ai_horizon: ClassVar[float] = 0.5
+    ai_ready_boost: ClassVar[float] = 2.5
+
+    options: TaizhouOptions
+
+    rules_text_zh: ClassVar[str] = (
+        "**台州麻将**（2–4 人，可点炮）\n"
+        "• 翻开一张定财神，同种其余三张为财神；白板可替代财神那张牌，也可还原为白板。\n"
+        "• 四副一将即可胡，自摸或点炮；一炮只一人胡，从庄家起按顺序优先；过胡后摸牌前不能再胡同一张。\n"
+        "• 胡数：明刻 2/4、暗刻 4/8、明杠 8/16、暗杠 16/32（么九字牌取大数）；门风/中发白对 2。"
+        "胡家另加：自摸 2、嵌档 2（自摸 4）、单吊门风或中发白 2、对对胡 4、胡牌 10。\n"
+        "• 台（每台翻倍）：门风刻、中、发 各1台，清一色 3台，混一色 1台。封顶 100（腊子）。\n"
+        "• 庄闲之间全额，闲闲之间一半；未胡者之间按胡数差互算。\n"
+        "• 全包：清一色吃碰同一家三次；碰了两种箭牌再点第三种；听牌时点生箭牌（3台以上或清一色听牌免包）。\n"
+        "• 最后留 16 张不摸；摸完最后一张再打一张，只能胡不能吃碰杠。"
+    )
+    rules_text_en: ClassVar[str] = (
+        "**Taizhou Mahjong** (2–4 players, discard wins)\n"
+        "• The indicator makes the other three copies wild (财神); White may stand for the "
+        "wild's own kind or stay White.\n"
+        "• Any four sets and a pair wins, by self-draw or on a discard; one winner per "
+        "discard, priority from the dealer; a skipped win locks that tile until your next "
+        "draw.\n"
+        "• Points (胡): exposed/concealed pung 2/4, exposed/concealed kong 8/16 (double for "
+        "terminals and honors); seat-wind or dragon pair 2. Winner adds self-draw 2, closed "
+        "wait 2 (4 on self-draw), single wait on seat wind/dragon 2, all pungs 4, win 10.\n"
+        "• Tai (each doubles): seat-wind, Red, Green pung 1 each; Full Flush 3; Half Flush 1. "
+        "Limit 100.\n"
+        "• Dealer pays and collects in full, non-dealers half; non-winners settle their "
+        "differences too.\n"
+        "• Full liability for feeding a full flush three times, the third dragon, or a live "
+        "dragon while waiting (exempt with 3+ tai or a full-flush wait).\n"
+        "• The last 16 tiles stay in the wall; the last discard may only be won on."
+    )
 
     def win_order(self, discarder: int, dealer: int, seats: int) -> list[int]:
         """``multi_win_priority``: from the dealer in play order (the seed), or after the discarder."""
         start = dealer if self.options.multi_win_priority == "from_dealer" else discarder + 1
         order = [(start + i) % seats for i in range(seats)]
         return [seat for seat in order if seat != discarder]
+
+    @classmethod
+    def score(cls, ctx: WinContext) -> HandResult:
+        return score_taizhou(ctx)
+
+    @classmethod
+    def total_terms(cls, result: HandResult) -> tuple[tuple[str, str, int], ...]:
+        return (
+            ("胡", "points", result.points),
+            ("台", "tai", result.tai),
+            ("共", "total", result.total),
+        )
+
+    @classmethod
+    def format_total(cls, result: HandResult, locale: str) -> str:
+        """Total = points × 2^tai, capped at the limit: zh ``52胡 × 2^1台 = 104 → 100（腊子）``,
+        en ``52 pts × 2^1 tai = 104 → 100 (limit)``."""
+        uncapped = result.points << result.tai
+        zh = is_chinese_locale(locale)
+        if zh:
+            text = f"{result.points}胡 × 2^{result.tai}台 = {uncapped}"
+        else:
+            text = f"{result.points} pts × 2^{result.tai} tai = {uncapped}"
+        if result.total < uncapped:
+            text += f" → {result.total}（腊子）" if zh else f" → {result.total} (limit)"
+        return text

@@ -1,0 +1,110 @@
+"""What a host asks for when opening a table, and the one check of it.
+
+``/table create`` checks the request before it answers (Discord shows ranges and
+choices to the client but does not enforce them) and the session checks it again when
+it opens the table; both call ``TableOptions.validate`` so the two can never disagree.
+Everything about the rule set (its name, seat counts, option ranges) comes from the
+registry, so a rule set added there is accepted here with no edit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.i18n import Text
+from engine.variants import RULE_SETS, OptionError, Variant, get_rules
+
+DISCARD_TIMEOUT_RANGE = (5.0, 600.0)
+CLAIM_TIMEOUT_RANGE = (3.0, 300.0)
+MAX_STAKE = 1_000_000
+
+
+class TableOptionsError(ValueError):
+    """A table request that cannot be opened; ``text`` says why, in both languages."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.both())
+        self.text = text
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """A table request. ``rounds`` and the timeouts may be left out (None): the rule
+    set's default and the server's settings fill them in."""
+
+    variant: str
+    num_seats: int = 4
+    stake: int = 1
+    rounds: int | None = None
+    discard_timeout: float | None = None
+    claim_timeout: float | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def validate(self) -> Variant:
+        """The table's mechanics (options parsed) if the request is playable, else
+        ``TableOptionsError``; nothing is created either way."""
+        if self.variant not in RULE_SETS:
+            known = ", ".join(RULE_SETS)
+            raise TableOptionsError(
+                Text(
+                    f"未知玩法 {self.variant!r}（可选：{known}）",
+                    f"unknown variant {self.variant!r} (one of {known})",
+                )
+            )
+        rules = get_rules(self.variant)
+        if self.rounds is not None:
+            fewest, most = rules.options_class.rounds_range()
+            if isinstance(self.rounds, bool) or not fewest <= self.rounds <= most:
+                raise TableOptionsError(
+                    Text(
+                        f"圈数必须在 {fewest} 到 {most} 之间", f"rounds must be {fewest} to {most}"
+                    )
+                )
+        option_values = dict(self.options)
+        if self.rounds is not None:
+            option_values["rounds"] = self.rounds
+        try:
+            mechanics = rules.make(option_values)
+        except OptionError as error:
+            raise TableOptionsError(
+                Text(f"选项无效：{error}", f"Invalid option: {error}")
+            ) from error
+        if self.num_seats not in rules.allowed_seats:
+            allowed = "/".join(map(str, rules.allowed_seats))
+            raise TableOptionsError(
+                Text(
+                    f"{rules.name_zh} 只能 {allowed} 人玩",
+                    f"{rules.short_name_en or rules.name_en} is played by {allowed} players",
+                )
+            )
+        stake = self.stake
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
+            raise TableOptionsError(
+                Text(
+                    f"底注必须是 1 到 {MAX_STAKE} 的整数",
+                    f"The stake must be a whole number from 1 to {MAX_STAKE}",
+                )
+            )
+        timeouts: tuple[tuple[float | None, tuple[float, float], str, str], ...] = (
+            (self.discard_timeout, DISCARD_TIMEOUT_RANGE, "出牌限时", "discard timeout"),
+            (self.claim_timeout, CLAIM_TIMEOUT_RANGE, "吃碰限时", "claim timeout"),
+        )
+        for timeout, (low, high), zh, en in timeouts:
+            if timeout is not None and not low <= timeout <= high:
+                raise TableOptionsError(
+                    Text(
+                        f"{zh}必须在 {low:g} 到 {high:g} 秒之间",
+                        f"The {en} must be {low:g} to {high:g} seconds",
+                    )
+                )
+        return mechanics
+
+
+__all__ = [
+    "CLAIM_TIMEOUT_RANGE",
+    "DISCARD_TIMEOUT_RANGE",
+    "MAX_STAKE",
+    "TableOptions",
+    "TableOptionsError",
+]
