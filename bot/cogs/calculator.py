@@ -14,9 +14,10 @@ from typing import Any
 import discord
 
 from bot.i18n import Text, is_chinese
+from bot.lines import item_unit, total_line
 from engine.scoring import score_hand
 from engine.scoring.case import CaseError, parse_case
-from engine.scoring.names import INVALID_REASONS, UNIT_NAMES
+from engine.scoring.names import INVALID_REASONS
 from engine.tiles import TileError, format_tiles, kind_str, parse_tile, parse_tiles, to_counts
 from engine.types import HandResult
 from engine.variants.options import VARIANTS
@@ -185,15 +186,10 @@ def summary(result: HandResult, locale: discord.Locale | str | None) -> str:
         return ("不成胡：" if zh else "Not a winning hand: ") + (reason[0] if zh else reason[1])
     lines = []
     for item in result.items:
-        unit = UNIT_NAMES.get(item.unit, (item.unit, item.unit))
+        unit = item_unit(item)
         name = item.name_zh if zh else item.name_en
         count = f" ×{item.count}" if item.count > 1 else ""
-        lines.append(f"· {name}{count}: {item.value} {unit[0] if zh else unit[1]}")
-    if result.variant == "jiaxing":
-        total = (f"合计 {result.tai} 台 × 2^{result.fan} 番 = {result.score} 分" if zh
-                 else f"Total {result.tai} tai × 2^{result.fan} fan = {result.score}")  # fmt: skip
-    else:  # tai double the points (2^tai), they do not multiply them
-        total = (f"合计 {result.points} 胡 × 2^{result.tai} 台 = {result.total}" if zh
-                 else f"Total {result.points} points × 2^{result.tai} tai = {result.total}")  # fmt: skip
-    lines.append(f"**{total}**")
+        lines.append(f"· {name}{count}: {item.value} {unit.zh if zh else unit.en}")
+    total = total_line(result)  # the rule set's own formula, as on the result card
+    lines.append(f"**合计 {total.zh}**" if zh else f"**Total {total.en}**")
     return "\n".join(lines)
