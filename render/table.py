@@ -358,6 +358,7 @@ def compose_table(
         )
         rivers.append((seat_view, river_box, toward))
     # One river tile size for the whole table, the largest every river fits in.
+    rules = get_rules(view.variant)
     river_w = min(
         _river_fit(len(seat_view.discards), box[2] - box[0], box[3] - box[1], 48)[0]
         for seat_view, box, _ in rivers
@@ -369,7 +370,7 @@ def compose_table(
             seat_view,
             river_box,
             toward=toward,
-            rules=get_rules(view.variant),
+            rules=rules,
             wild=view.wild,
             last_discard=view.last_discard,
             tile_w=river_w,
