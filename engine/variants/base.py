@@ -8,12 +8,9 @@ one new file with one new subclass (its scoring lives beside the others in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from .options import OPTIONS_BY_VARIANT
-
-if TYPE_CHECKING:
-    from engine.types import HandResult
 
 
 @dataclass(frozen=True)
@@ -21,8 +18,6 @@ class Variant:
     name: ClassVar[str] = ""
     name_zh: ClassVar[str] = ""
     name_en: ClassVar[str] = ""
-    name_zh_tw: ClassVar[str] = ""
-    options_class: ClassVar[type] = object
     wild_name_zh: ClassVar[str] = ""
     wild_name_en: ClassVar[str] = ""
     allowed_seats: ClassVar[tuple[int, ...]] = (4,)
@@ -37,11 +32,6 @@ class Variant:
     dealer_stays_on_draw: ClassVar[bool] = False
 
     options: Any
-
-    @classmethod
-    def format_total(cls, result: HandResult, locale: str) -> str:
-        """The displayed total formula of a scored hand, in Chinese or English."""
-        raise NotImplementedError
 
     def reserve(self) -> int:
         return int(self.options.reserve_tiles)

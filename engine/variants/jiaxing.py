@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from .base import Variant
-from .options import JiaxingOptions
-
-if TYPE_CHECKING:
-    from engine.types import HandResult
 
 
 @dataclass(frozen=True)
@@ -17,8 +13,6 @@ class Jiaxing(Variant):
     name: ClassVar[str] = "jiaxing"
     name_zh: ClassVar[str] = "嘉兴台头胡"
     name_en: ClassVar[str] = "Jiaxing Taitou Hu"
-    name_zh_tw: ClassVar[str] = "嘉興台頭胡"
-    options_class: ClassVar[type] = JiaxingOptions
     wild_name_zh: ClassVar[str] = "百搭"
     wild_name_en: ClassVar[str] = "Wild"
     allowed_seats: ClassVar[tuple[int, ...]] = (4,)
@@ -30,10 +24,3 @@ class Jiaxing(Variant):
     @property
     def dealer_stays_on_draw(self) -> bool:  # type: ignore[override]
         return self.options.dealer_on_draw == "stay"
-
-    @classmethod
-    def format_total(cls, result: HandResult, locale: str) -> str:
-        """Score = tai × 2^fan."""
-        if locale.startswith("zh"):
-            return f"{result.tai}台 × 2^{result.fan}番 = {result.score}"
-        return f"{result.tai} tai × 2^{result.fan} fan = {result.score}"
