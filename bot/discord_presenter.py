@@ -37,9 +37,11 @@ import discord
 
 from bot.discord_views import hand_view, lobby_view, prompt_headline, table_view
 from bot.i18n import MESSAGES, msg, public, say
+from bot.lines import changes_text, move_line, rule_set_name
 from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
 from engine.types import HandResult
+from engine.variants import RULE_SETS
 from engine.views import PlayerView, PublicView
 
 if TYPE_CHECKING:
@@ -54,7 +56,6 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 def variant_names(variant: str) -> tuple[str, str]:
     """(Chinese, short English) name of a rule set; an unknown name is shown as is."""
-    from engine.variants import RULE_SETS
 
     rules = RULE_SETS.get(variant)
     if rules is None:
@@ -698,7 +699,11 @@ class DiscordPresenter:
             variant, seats, stake = status.public.variant, status.public.num_seats, status.stake
         else:
             variant, seats, stake = "?", 0, 0
-        zh, en = variant_names(variant)
+        try:
+            name = rule_set_name(variant)
+        except ValueError:  # neither a lobby nor a status yet: nothing to name
+            name = Text(variant, variant)
+        zh, en = name.zh, name.en
         title = msg("lobby.title", variant=zh, seats=seats, stake=stake)
         title_en = msg("lobby.title", variant=en, seats=seats, stake=stake)
         lines.append(f"🀄 **{title.zh}** · {title_en.en}")
@@ -798,8 +803,7 @@ class DiscordPresenter:
             head = msg("result.win", name=names[result.winner])
         else:
             head = msg("result.draw")
-        changes = ", ".join(f"{names[i]} {p:+d}" for i, p in enumerate(points))
-        body = msg("result.points", changes=changes)
+        body = msg("result.points", changes=changes_text(names, points))
         content = f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}"
         png = await self._render(self.renderer.result, status.public, result, names, self.locale)
         channel = self.bot.get_partial_messageable(status.channel_id)
@@ -811,8 +815,7 @@ class DiscordPresenter:
         record.status = status
         record.final = True
         names = seat_names(status)
-        changes = ", ".join(f"{names[i]} {p:+d}" for i, p in enumerate(points))
-        text = msg("result.match", changes=changes)
+        text = msg("result.match", changes=changes_text(names, points))
         channel = self.bot.get_partial_messageable(status.channel_id)
         self._post_in_order(
             status.table_id, channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS)
@@ -862,17 +865,13 @@ def _describe_last(status: TableStatus) -> str:
     if action is None:
         return ""
     who = status.seats[action.seat].name if action.seat < len(status.seats) else "?"
-    verbs = {"discard": "打出 discards", "chow": "吃 chows", "pung": "碰 pungs",
-             "kong": "杠 kongs", "win": "胡 wins", "continue": "跟 continues",
-             "fold": "不跟 folds"}  # fmt: skip
-    verb = verbs.get(action.type, action.type)
-    tile = ""
-    if action.type == "kong" and any(e.get("type") == "concealed_kong" for e in status.events):
-        return f"-# {who} 暗杠 concealed kong"  # face down: the tile stays secret
-    if action.tile is not None:
-        tile = f" {kind_str(action.tile)} {name_zh(action.tile)}"
-    elif action.tiles is not None:
-        tile = f" {format_tiles(action.tiles)}"
     if action.type == "pass":
         return ""
-    return f"-# {who} {verb}{tile}"
+    if action.type == "kong" and any(e.get("type") == "concealed_kong" for e in status.events):
+        return f"-# {move_line(who, 'concealed_kong')}"  # face down: the tile stays secret
+    tile = ""
+    if action.tile is not None:
+        tile = f"{kind_str(action.tile)} {name_zh(action.tile)}"
+    elif action.tiles is not None:
+        tile = format_tiles(action.tiles)
+    return f"-# {move_line(who, action.type, tile)}"

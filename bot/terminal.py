@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.scoring.names import PAYMENT_REASONS, UNIT_NAMES, WIN_BY
 from engine.tiles import format_tiles, parse_tile, parse_tiles
 from engine.types import (
     CHOW,
@@ -31,12 +30,21 @@ from engine.types import (
 )
 from engine.variants import get_rules
 from engine.views import PlayerView, PublicView
+from engine.words import ACTIONS, WINDS
 
+from .lines import (
+    changes_text,
+    event_line,
+    hand_label,
+    item_unit,
+    payment_line,
+    total_line,
+    wild_name,
+    win_by_text,
+)
 from .presenter import LobbyInfo, PrivatePrompt, SeatInfo, TableStatus, Text
 
 _HONOR_LETTERS = ("E", "S", "W", "N", "P", "F", "C")  # what parse_tiles reads back
-_WIND_ZH = ("东", "南", "西", "北")
-_WIND_EN = ("E", "S", "W", "N")
 
 
 def tile_glyph(kind: int) -> str:
@@ -80,9 +88,7 @@ def glyphs_supported(stream: TextIO) -> bool:
 def meld_text(meld: Meld, plain: bool = False) -> str:
     if meld.concealed and not meld.tiles:
         return "[🀫🀫🀫🀫]" if not plain else "[? ? ? ?]"
-    label = {CHOW: "吃", PUNG: "碰", KONG: "杠"}.get(meld.type, meld.type)
-    if meld.concealed:
-        label = "暗杠"
+    label = ACTIONS["concealed_kong" if meld.concealed else meld.type].zh
     return f"{label}[{tiles_text(meld.tiles, plain)}]"
 
 
@@ -94,18 +100,15 @@ def table_text(
     public: PublicView, names: Sequence[str], plain: bool = False, me: int | None = None
 ) -> str:
     """The public table: header, then one block per seat (wind, score, melds, river)."""
-    wind = (public.prevailing_wind - 27) % 4
-    hand = public.hand_number + 1
-    rules = get_rules(public.variant)
-    if rules.has_prevailing_wind:
-        title = f"== {_WIND_ZH[wind]}风圈 第{hand}局 / {_WIND_EN[wind]} round, hand {hand} =="
-    else:
-        title = f"== 第{hand}局 / Hand {hand} =="
-    wild_label = f"{rules.wild_name_zh} {rules.wild_name_en}"
+    wild_label = wild_name(public.variant)
     lines = [
-        title,
+        f"== {hand_label(public).both()} ==",
         f"翻牌 Indicator {tile_text(public.indicator, plain)}   "
-        + (f"{wild_label} {tile_text(public.wild, plain)}   " if public.wild is not None else "")
+        + (
+            f"{wild_label.zh} {wild_label.en} {tile_text(public.wild, plain)}   "
+            if public.wild is not None
+            else ""
+        )
         + f"余牌 Tiles left {public.tiles_left}"
         + (f"   番池 Carried fan {public.carried_fan}" if public.carried_fan else ""),
     ]
@@ -120,9 +123,9 @@ def table_text(
             marks.append("你 you")
         if seat in public.waiting_on and public.phase != "ended":
             marks.append("等待 waiting")
-        wind_index = (seat_view.seat_wind - 27) % 4
+        wind = WINDS[seat_view.seat_wind]
         head = (
-            f"[{_WIND_ZH[wind_index]}{_WIND_EN[wind_index]}] {_name(names, seat)}"
+            f"[{wind.zh}{wind.short}] {_name(names, seat)}"
             f"  {seat_view.score:+d}  手牌 {seat_view.concealed_count}"
         )
         if marks:
@@ -146,7 +149,8 @@ def hand_text(view: PlayerView, plain: bool = False) -> str:
     if view.drawn is not None:
         line += f"  + {tile_text(view.drawn, plain, wild)}"
     if wild is not None and wild in view.all_concealed:
-        line += f"   ({WILD_MARK} = {_wild_name(view.public.variant)})"
+        wild_word = wild_name(view.public.variant)
+        line += f"   ({WILD_MARK} = {wild_word.zh} {wild_word.en})"
     lines = [line]
     if not plain:
         notation = format_tiles(view.concealed)
@@ -160,10 +164,6 @@ def hand_text(view: PlayerView, plain: bool = False) -> str:
     if view.waits:
         lines.append(f"听 Waiting on: {tiles_text(view.waits, plain)}")
     return "\n".join(lines)
-
-
-def _wild_name(variant: str) -> str:
-    return f"{get_rules(variant).wild_name_zh} wild"
 
 
 def action_command(action: Action) -> str:
@@ -195,12 +195,6 @@ def legal_text(view: PlayerView) -> str:
     return line
 
 
-def _both(names: dict[str, tuple[str, str]], key: str) -> str:
-    """ "胡牌 win" for a key the scoring names know, else the key itself."""
-    zh, en = names.get(key, (key, key))
-    return f"{zh} {en}" if zh != en else zh
-
-
 def result_text(
     result: HandResult,
     names: Sequence[str],
@@ -218,9 +212,7 @@ def result_text(
         if get_rules(result.variant).has_carried_fan:  # a draw feeds the carried pool (黄番)
             lines.append("    番池 +1 / Carried fan +1")
     else:
-        by = _both(WIN_BY, result.win_by or "")
-        if result.win_by != "self_draw" and result.from_seat is not None:
-            by += f" ← {_name(names, result.from_seat)}"  # whose discard (or kong) it was
+        by = win_by_text(result, names)  # and whose discard (or kong) it was
         lines.append(f"== {_name(names, result.winner)} 胡了 / wins ({by}) ==")
         if result.hand is not None:
             hand = tiles_text(result.hand.concealed, plain, wild)
@@ -228,61 +220,31 @@ def result_text(
             lines.append(f"    {hand}  {melds}".rstrip())
         for item in result.items:
             count = f" ×{item.count}" if item.count != 1 else ""
-            unit = _both(UNIT_NAMES, item.unit)
+            unit = item_unit(item).both()
             lines.append(f"    {item.name_zh} {item.name_en}{count}: {item.value} {unit}")
-        terms = get_rules(result.variant).total_terms(result)
-        summary = [", ".join(f"{zh} {en} {value}" for zh, en, value in terms)]
+        total = total_line(result)
+        summary = [f"{total.zh} / {total.en}"]
         if result.carried_fan_used:
             summary.append(f"用番池 carried fan used {result.carried_fan_used}")
         lines.append("    " + "; ".join(summary))
         for payment in result.payments:
-            lines.append(
-                f"    {_name(names, payment.payer)} → {_name(names, payment.payee)}: "
-                f"{payment.amount} ({_both(PAYMENT_REASONS, payment.reason)})"
-            )
-    lines.append(
-        "    输赢 Points: "
-        + ", ".join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(points))
-    )
+            lines.append(f"    {payment_line(payment, names)}")
+    lines.append("    输赢 Points: " + changes_text(names, points))
     if balance is not None:
-        lines.append(
-            "    本场累计 Match so far: "
-            + ", ".join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(balance))
-        )
+        lines.append("    本场累计 Match so far: " + changes_text(names, balance))
     return "\n".join(lines)
 
 
 def event_text(
     event: dict[str, Any], names: Sequence[str], plain: bool = False, wild: int | None = None
 ) -> str | None:
-    """One line for a public engine event, or None for the ones not worth a line."""
-    kind = event.get("type")
-    who = _name(names, int(event["seat"])) if "seat" in event else ""
-
-    def tile(key: str = "tile") -> str:
-        return tile_text(parse_tile(event[key]), plain, wild)
-
-    if kind == "discard":
-        return f"{who} 打 discards {tile()}"
-    if kind == "claim":
-        meld = Meld.from_json(event["meld"])
-        source = f" ← {_name(names, int(event['from']))}" if "from" in event else ""
-        return f"{who} {meld_text(meld, plain)}{source}"  # whose tile: 三摊 counts these
-    if kind == "concealed_kong":
-        return f"{who} 暗杠 concealed kong"
-    if kind in ("kong_made", "added_kong"):
-        return f"{who} 杠 kong {tile()}"
-    if kind == "win":
-        return f"{who} 胡 wins {tile()}"
-    if kind == "santan":
-        a, b = event["pair"]
-        return f"三摊 Three claims: {_name(names, a)} & {_name(names, b)}"
-    if kind == "santan_choice":
-        choice = "跟 continues" if event["choice"] == CONTINUE else "不跟 folds"
-        return f"{who} {choice}"
-    if kind == "exhaustive_draw":
-        return "流局 Exhaustive draw"
-    return None
+    """One line for a public engine event (``bot.lines.event_line``), tiles as typed here."""
+    return event_line(
+        event,
+        names,
+        lambda kind: tile_text(kind, plain, wild),
+        lambda kinds: tiles_text(kinds, plain),
+    )
 
 
 HELP = """\

@@ -3,11 +3,17 @@
 They are built the way the round builds them (a ``PublicView`` holds no concealed tiles
 and hides concealed kongs' kinds), so the images they produce look like real play without
 needing a game to be driven to a particular state.
+
+Every function takes a rule set's name and reads what it needs from the registry
+(``engine.variants.get_rules``): the carried pool, the prevailing wind and whether a
+White stands in for the wild. The sample hands come in two kinds, chosen by that last
+flag, since a hand that shows a White standing in needs other tiles than one that
+does not.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.tiles import parse_tile, parse_tiles
 from engine.types import (
@@ -19,14 +25,36 @@ from engine.types import (
     HandResult,
     Meld,
     PlayerHand,
-    ScoreItem,
 )
+from engine.variants import RULE_SETS, Variant, get_rules
 from engine.views import DiscardView, PlayerView, PublicView, SeatView
 
+DEFAULT_RULE_SET = next(iter(RULE_SETS))  # the registry's first
 SAMPLE_NAMES = ("小明 Ming", "Alice", "老王", "Bob the Builder")
-# Seat 0's concealed tiles (without the drawn one); 5p is Jiaxing's wild, 3s Taizhou's.
-JIAXING_CONCEALED = "1117s7s5p5p"
-TAIZHOU_CONCEALED = "45p3s5z"
+
+
+@dataclass(frozen=True)
+class _SampleHand:
+    """Seat 0's side of a sample: the wild, its concealed tiles (without the drawn one),
+    the tile it draws (and wins with), its waits between turns, and the dice."""
+
+    wild: str
+    concealed: str
+    drawn: str
+    win_tile: str
+    waits: str
+    dice: tuple[int, int]
+
+
+# Wilds only: two wild 5p make 777s and a 7z pair, any rule set with wilds scores it.
+_WILDS_ONLY = _SampleHand("5p", "1117s7s5p5p", "7z", "7z", "1s7s7z", (3, 3))
+# A White in a chow stands in for the wild 3s; the win is on a 5z pair.
+_WHITE_STANDS_IN = _SampleHand("3s", "45p3s5z", "8p", "5z", "3p6p5z", (2, 5))
+
+
+def _sample_hand(rules: type[Variant]) -> _SampleHand:
+    return _WHITE_STANDS_IN if rules.white_substitutes_wild else _WILDS_ONLY
+
 
 # Discard rivers per seat (rows of six when drawn).
 _RIVERS = (
@@ -35,17 +63,6 @@ _RIVERS = (
     "4z1p8m6z2s9p3p",
     "3z7m1s2z8p6s",
 )
-
-
-def _item(variant: str, key: str, value: int, unit: str) -> ScoreItem:
-    """A score item named as the scoring module names it (its table, when present)."""
-    try:
-        from engine.scoring.names import NAMES
-    except ImportError:  # pragma: no cover - only while scoring is absent
-        zh, en = key, key
-    else:
-        zh, en = NAMES[variant][key]
-    return ScoreItem(key, value, unit, zh, en)
 
 
 def _river(text: str, claimed_at: dict[int, int] | None = None) -> tuple[DiscardView, ...]:
@@ -60,14 +77,13 @@ def _hide_concealed_kongs(melds: tuple[Meld, ...]) -> tuple[Meld, ...]:
     return tuple(Meld(m.type, (), concealed=True) if m.concealed else m for m in melds)
 
 
-def sample_public_view(variant: str = "jiaxing", seats: int = 4) -> PublicView:
+def sample_public_view(variant: str = DEFAULT_RULE_SET, seats: int = 4) -> PublicView:
     """A mid-hand table: melds of every kind, claimed discards, seat 1 to play."""
-    if variant == "jiaxing":
-        indicator = wild = parse_tile("5p")  # the indicator's kind is wild (RULES §0)
-        carried_fan, prevailing = 2, 28
-    else:
-        indicator = wild = parse_tile("3s")
-        carried_fan, prevailing = 0, 27
+    rules = get_rules(variant)
+    sample = _sample_hand(rules)
+    indicator = wild = parse_tile(sample.wild)  # the indicator's kind is wild (RULES §0)
+    carried_fan = 2 if rules.has_carried_fan else 0
+    prevailing = 28 if rules.has_prevailing_wind else 27  # the South round shows the wind
     seat0_melds = own_melds(variant, seats)
     melds_by_seat: list[tuple[Meld, ...]] = [
         _hide_concealed_kongs(seat0_melds),
@@ -102,7 +118,7 @@ def sample_public_view(variant: str = "jiaxing", seats: int = 4) -> PublicView:
         round_index=0,
         indicator=indicator,
         wild=wild,
-        dice=(3, 3) if variant == "jiaxing" else (2, 5),
+        dice=sample.dice,
         tiles_left=47,
         carried_fan=carried_fan,
         phase="turn",
@@ -120,7 +136,7 @@ def own_melds(variant: str, seats: int = 4) -> tuple[Meld, ...]:
         Meld(PUNG, (32, 32, 32), from_seat=2, claimed=32),
         Meld(KONG, (parse_tile("9s"),) * 4, concealed=True),
     ]
-    if variant == "taizhou":
+    if get_rules(variant).white_substitutes_wild:
         # A White standing in for the wild kind (3s) inside a chow.
         melds.append(
             Meld(
@@ -134,16 +150,13 @@ def own_melds(variant: str, seats: int = 4) -> tuple[Meld, ...]:
     return tuple(melds)
 
 
-def sample_player_view(variant: str = "jiaxing", seats: int = 4) -> PlayerView:
-    """Seat 0 has just drawn: a concealed hand with wilds (and Whites in Taizhou)."""
+def sample_player_view(variant: str = DEFAULT_RULE_SET, seats: int = 4) -> PlayerView:
+    """Seat 0 has just drawn: a concealed hand with wilds (and Whites where they stand in)."""
     public = sample_public_view(variant, seats)
     public = replace(public, current_seat=0, turn_id=58)
-    if variant == "jiaxing":
-        concealed = tuple(sorted(parse_tiles(JIAXING_CONCEALED)))
-        drawn = parse_tile("7z")
-    else:
-        concealed = tuple(sorted(parse_tiles(TAIZHOU_CONCEALED)))
-        drawn = parse_tile("8p")
+    sample = _sample_hand(get_rules(variant))
+    concealed = tuple(sorted(parse_tiles(sample.concealed)))
+    drawn = parse_tile(sample.drawn)
     hand = (*concealed, drawn)
     legal = tuple(Action(DISCARD, 0, tile=kind) for kind in sorted(set(hand)))
     return PlayerView(
@@ -156,36 +169,30 @@ def sample_player_view(variant: str = "jiaxing", seats: int = 4) -> PlayerView:
     )
 
 
-def sample_waiting_view(variant: str = "jiaxing") -> PlayerView:
+def sample_waiting_view(variant: str = DEFAULT_RULE_SET) -> PlayerView:
     """Seat 0 between turns with 13 tiles and a wait, a discard on offer."""
     view = sample_player_view(variant)
-    if variant == "jiaxing":
-        concealed = tuple(sorted(parse_tiles(JIAXING_CONCEALED)))
-        waits = tuple(parse_tiles("1s7s7z"))
-    else:
-        concealed = tuple(sorted(parse_tiles(TAIZHOU_CONCEALED)))
-        waits = tuple(parse_tiles("3p6p5z"))
+    sample = _sample_hand(get_rules(variant))
+    concealed = tuple(sorted(parse_tiles(sample.concealed)))
+    waits = tuple(parse_tiles(sample.waits))
     return replace(view, concealed=concealed, drawn=None, legal=(), waits=waits, claim_tile=None)
 
 
 # Concealed tiles of seats 1-3 when seat 0 wins the sample hand (their melds are the
-# sample table's), so that the Taizhou non-winners' points and the payments are real.
+# sample table's), so that non-winners' points and the payments are real.
 _OTHER_CONCEALED = ("123m456p78p2z2z3z6z", "1m1m1m4p5p6p7s8s9s1z", "6m7m8m2p2p6s")
 
 
-def sample_win_result(variant: str = "jiaxing") -> tuple[PublicView, HandResult, int]:
+def sample_win_result(variant: str = DEFAULT_RULE_SET) -> tuple[PublicView, HandResult, int]:
     """An ended hand won by seat 0 by self-draw, scored by the real scorer."""
     from engine.scoring import score_hand
     from engine.types import WinContext, WinInfo
     from engine.variants import make_options
 
     public = sample_public_view(variant)
-    if variant == "jiaxing":
-        win_tile = parse_tile("7z")
-        concealed = JIAXING_CONCEALED
-    else:
-        win_tile = parse_tile("5z")
-        concealed = TAIZHOU_CONCEALED
+    sample = _sample_hand(get_rules(variant))
+    win_tile = parse_tile(sample.win_tile)
+    concealed = sample.concealed
     hand = PlayerHand(
         concealed=tuple(sorted((*parse_tiles(concealed), win_tile))),
         melds=own_melds(variant),
@@ -223,7 +230,7 @@ def sample_win_result(variant: str = "jiaxing") -> tuple[PublicView, HandResult,
     return ended, result, win_tile
 
 
-def sample_draw_result(variant: str = "jiaxing") -> tuple[PublicView, HandResult]:
+def sample_draw_result(variant: str = DEFAULT_RULE_SET) -> tuple[PublicView, HandResult]:
     public = sample_public_view(variant)
     result = HandResult.draw(variant, public.num_seats)
     ended = replace(public, phase="ended", current_seat=None, tiles_left=0, result=result)

@@ -13,6 +13,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.variants import Variant
+from engine.words import WINDS
+
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 UI_FONT_PATH = FONT_DIR / "MahjongBotSansCJKSubset-Bold.otf"
 FACE_FONT_PATH = FONT_DIR / "MahjongBotSerifCJKSubset-Bold.otf"
@@ -23,13 +26,10 @@ Color = tuple[int, int, int] | tuple[int, int, int, int]
 # threads (the bot uses asyncio.to_thread) from rasterising with one FreeType face at once.
 DRAW_LOCK = threading.RLock()
 
-# Every label the images draw, (zh, en). The font test walks this table.
+# Every label the images draw, (zh, en), beyond the domain words of ``engine.words`` and
+# the rule sets' own names (``engine.variants``). The font test walks all three.
 LABELS: dict[str, tuple[str, str]] = {
-    "jiaxing": ("嘉兴台头胡", "Jiaxing Taitou Hu"),
-    "taizhou": ("台州麻将", "Taizhou Mahjong"),
     "indicator": ("翻牌", "Indicator"),
-    "wild_baida": ("百搭", "Wild"),
-    "wild_caishen": ("财神", "Wild"),
     "white_stands_for": ("白板代", "White acts as"),
     "tiles_left": ("余牌", "Tiles left"),
     "prevailing": ("风圈", "Round wind"),
@@ -55,9 +55,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "your_seat": ("你的座位", "Your seat"),
     "score": ("分", "pts"),
     "seat": ("座位{n}", "Seat {n}"),
-    "self_draw": ("自摸", "Self-draw"),
-    "discard_win": ("点炮", "On discard"),
-    "rob_kong_win": ("抢杠胡", "Robbed kong"),
     "winner": ("胡牌", "Winner"),
     "draw_title": ("流局", "Exhaustive draw"),
     "draw_note": ("荒庄，无人胡牌，不结算", "Wall exhausted: no winner, no payments"),
@@ -67,11 +64,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "payments": ("结算", "Payments"),
     "pays": ("付", "pays"),
     "net": ("净得", "Net"),
-    "total_jiaxing": ("{tai}台 × 2^{fan}番 = {score}", "{tai} tai × 2^{fan} fan = {score}"),
-    "total_taizhou": (
-        "{points}胡 × 2^{tai}台 = {total}",
-        "{points} pts × 2^{tai} tai = {total}",
-    ),
     "totals": ("各家得分", "Each seat's score"),
     "leaderboard": ("排行榜", "Leaderboard"),
     "week": ("本周", "This week"),
@@ -85,12 +77,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "empty_board": ("暂无记录", "No games yet"),
 }
 
-# Wind names as one character: seat winds, the round wind and badges.
-WIND_ZH = {27: "东", 28: "南", 29: "西", 30: "北"}
-WIND_EN = {27: "E", 28: "S", 29: "W", 30: "N"}
-UNIT_ZH = {"tai": "台", "fan": "番", "points": "胡", "type": "台"}
-UNIT_EN = {"tai": "tai", "fan": "fan", "points": "pts", "type": "tai"}
-
 
 def label(key: str, locale: str = "zh", **values: object) -> str:
     zh, en = LABELS[key]
@@ -99,7 +85,17 @@ def label(key: str, locale: str = "zh", **values: object) -> str:
 
 
 def wind_name(wind: int, locale: str = "zh") -> str:
-    return WIND_ZH[wind] if locale.startswith("zh") else WIND_EN[wind]
+    """A wind as one character (东) or letter (E): seat badges and the round wind."""
+    return WINDS[wind].pick(locale, short=True)
+
+
+def rule_set_name(rules: type[Variant], locale: str = "zh") -> str:
+    return rules.name_zh if locale.startswith("zh") else rules.name_en
+
+
+def wild_label(rules: type[Variant], locale: str = "zh") -> str:
+    """What the rule set calls its wild (百搭, 财神) over the wild tile."""
+    return rules.wild_name_zh if locale.startswith("zh") else rules.wild_name_en
 
 
 @cache
@@ -138,7 +134,7 @@ def text_sprite(text: str, size: int, color: Color) -> Image.Image:
         text = safe_text(text)
         left, _top, right, _bottom = font.getbbox(text)
         ascent, descent = font.getmetrics()
-        width = int(max(1, right - min(0, left) + 2))
+        width = max(1, int(right - min(0, left)) + 2)
         canvas = Image.new("RGBA", (width, ascent + descent), (*color[:3], 0))
         ImageDraw.Draw(canvas).text((-min(0, left) + 1, 0), text, font=font, fill=color)
         return canvas

@@ -5,9 +5,9 @@ times any size the images use) and downscaled with LANCZOS, which gives smooth c
 strokes without any anti-aliasing of our own. Sprites are cached per (kind, width, marker,
 rotation, dimming), so composing an image is only pasting.
 
-Markers: ``"baida"`` (Jiaxing wild 百搭) and ``"caishen"`` (Taizhou wild 财神) get a gold
-frame and a tag; ``"white"`` marks a Taizhou White that may stand for the wild kind
-(白板代) with a teal frame and a 代 tag.
+Markers: a wild gets a gold frame and a tag with its rule set's name for it (the marker
+is that name, ``"百搭"`` or ``"财神"``, from ``engine.variants``); ``"white"`` marks a White
+that may stand for the wild kind (白板代) with a teal frame and a 代 tag.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import math
 from functools import cache
 
 from PIL import Image, ImageDraw
+
+from engine.variants import RULE_SETS
 
 from .text import DRAW_LOCK, face_font, ui_font
 
@@ -38,8 +40,24 @@ GOLD = (226, 168, 24)
 TEAL = (0, 150, 160)
 WHITE_FRAME = (44, 96, 170)
 
-MARKERS = (None, "baida", "caishen", "white")
-MARKER_TAGS = {"baida": "百搭", "caishen": "财神", "white": "代"}
+WHITE_MARKER = "white"
+WHITE_TAG = "代"
+
+
+def wild_markers() -> tuple[str, ...]:
+    """Every rule set's name for its wild, in registry order: the wild markers."""
+    names = (rules.wild_name_zh for rules in RULE_SETS.values() if rules.wild_name_zh)
+    return tuple(dict.fromkeys(names))
+
+
+# Every marker a face can carry (``None`` is a plain face).
+MARKERS: tuple[str | None, ...] = (None, *wild_markers(), WHITE_MARKER)
+
+
+def marker_tag(marker: str) -> str:
+    """The text on a marker's tag: the wild's own name, or 代 for a White stand-in."""
+    return WHITE_TAG if marker == WHITE_MARKER else marker
+
 
 Box = tuple[float, float, float, float]
 
@@ -393,10 +411,10 @@ def _draw_honor(draw: ImageDraw.ImageDraw, kind: int, box: Box) -> None:
 
 def _draw_marker(draw: ImageDraw.ImageDraw, marker: str) -> Box:
     """Frame and tag for a wild or a White stand-in; returns the box left for the face."""
-    color = GOLD if marker in ("baida", "caishen") else TEAL
+    color = TEAL if marker == WHITE_MARKER else GOLD
     right, bottom = MASTER_WIDTH - 1, MASTER_HEIGHT - 1 - EDGE - 5
     draw.rounded_rectangle((3, 2, right - 3, bottom), RADIUS - 3, outline=color, width=16)
-    tag = MARKER_TAGS[marker]
+    tag = marker_tag(marker)
     tag_h = 78
     tag_box = (3, bottom - tag_h, right - 3, bottom)
     draw.rounded_rectangle(tag_box, RADIUS - 3, fill=color)
@@ -405,7 +423,7 @@ def _draw_marker(draw: ImageDraw.ImageDraw, marker: str) -> Box:
         draw,
         tag,
         (tag_box[0] + 20, tag_box[1] + 10, tag_box[2] - 20, tag_box[3] - 10),
-        IVORY if marker == "white" else (120, 20, 10),
+        IVORY if marker == WHITE_MARKER else (120, 20, 10),
         font_getter=ui_font,
     )
     return (36.0, 34.0, MASTER_WIDTH - 36.0, bottom - tag_h - 10.0)
@@ -419,7 +437,7 @@ def master_face(kind: int, marker: str | None = None) -> Image.Image:
     """The full-size drawing of one face; everything smaller is resampled from it."""
     if not 0 <= kind < 34:
         raise ValueError(f"tile kind {kind} is out of range 0..33")
-    if marker not in MARKERS:
+    if marker is not None and marker != WHITE_MARKER and marker not in wild_markers():
         raise ValueError(f"unknown marker {marker!r}")
     with DRAW_LOCK:
         return _draw_face(kind, marker)

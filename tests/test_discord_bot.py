@@ -627,6 +627,5 @@ def test_calculator_summary_shows_taizhou_tai_as_doublings() -> None:
     result = HandResult(
         variant="taizhou", valid=True, winner=0, seats=2, deltas=[0, 0], points=20, tai=1, total=40
     )
-    # The rule set's one total formula (``Variant.format_total``), as the result card shows.
-    assert "20胡 × 2^1台 = 40" in summary(result, "zh-CN")
-    assert "20 pts × 2^1 tai = 40" in summary(result, "en-US")
+    assert "合计 20胡 × 2^1台 = 40" in summary(result, "zh-CN")  # as on the result card
+    assert "Total 20 pts × 2^1 tai = 40" in summary(result, "en-US")

@@ -130,7 +130,7 @@ def test_typed_move_then_quit(tmp_path: Path) -> None:
     # "d 1m" was either played (a line in the log) or refused with the reason.
     assert any(
         line in out
-        for line in ("Me 打 discards 1m", "You do not hold 1 Characters (1m)", "not legal now")
+        for line in ("Me 打出 discards 1m", "You do not hold 1 Characters (1m)", "not legal now")
     )
     ((status,),) = _db_rows(tmp_path / "play.db", "SELECT status FROM games")
     assert status == "abandoned"
@@ -213,7 +213,7 @@ def test_wilds_are_marked_in_the_hand() -> None:
     assert wild is not None
     marked = dataclasses.replace(view, concealed=(wild, *view.concealed[1:]))
     text = hand_text(marked, plain=True)
-    assert f"{tile_plain(wild)}* " in text and "(* = 百搭 wild)" in text
+    assert f"{tile_plain(wild)}* " in text and "(* = 百搭 Wild)" in text
     unmarked = dataclasses.replace(
         view, concealed=tuple(k for k in view.concealed if k != wild), drawn=None
     )
@@ -236,19 +236,20 @@ def test_result_names_payments_and_units_in_both_languages() -> None:
     text = result_text(result, ["A", "B"], [4, -4], plain=True, balance=[10, -10])
     assert "(自摸 self-draw)" in text
     assert "混一色 Half Flush: 2 台 tai" in text
+    assert "2台 × 2^0番 = 4 / 2 tai × 2^0 fan = 4" in text  # the rule set's own formula
     assert "B → A: 4 (胡牌 win)" in text
     assert "本场累计 Match so far: A +10, B -10" in text
     pooled = dataclasses.replace(result, carried_fan_used=1)
     assert "用番池 carried fan used 1" in result_text(pooled, ["A", "B"], [4, -4], plain=True)
     on_discard = dataclasses.replace(result, win_by="discard", from_seat=1)
-    assert "(放铳 on a discard ← B)" in result_text(on_discard, ["A", "B"], [4, -4], plain=True)
+    assert "(点炮 on a discard ← B)" in result_text(on_discard, ["A", "B"], [4, -4], plain=True)
 
 
 def test_a_discarded_wild_is_marked_in_the_move_log() -> None:
     line = event_text({"type": "discard", "seat": 1, "tile": "3s"}, ["A", "B"], True, wild=20)
-    assert line == "B 打 discards 3s*"
+    assert line == "B 打出 discards 3s*"
     assert event_text({"type": "discard", "seat": 1, "tile": "4s"}, ["A", "B"], True, wild=20) == (
-        "B 打 discards 4s"
+        "B 打出 discards 4s"
     )
 
 
@@ -288,7 +289,7 @@ def test_ctrl_c_at_the_prompt_ends_the_match_cleanly(tmp_path: Path) -> None:
 def test_a_claim_names_whose_discard_it_took() -> None:
     pung = {"type": "pung", "tiles": "333p"}
     event = {"type": "claim", "seat": 0, "meld": pung, "from": 1}
-    assert event_text(event, ["A", "B"], True) == "A 碰[3p 3p 3p] ← B"
+    assert event_text(event, ["A", "B"], True) == "A 碰 pungs 3p 3p 3p ← B"
 
 
 def test_the_three_claims_choice_explains_itself() -> None:

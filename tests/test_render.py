@@ -8,15 +8,20 @@ import inspect
 import io
 import math
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from engine.tiles import parse_tile
 from engine.types import CHOW, KONG, PUNG, HandResult, Meld, PlayerHand
+from engine.variants import get_rules
 from engine.views import DiscardView, PlayerView, PublicView
 from render import render_hand, render_leaderboard, render_result, render_table
-from render.images import _fit_meld_width, _meld_layout, _meld_width, _river_fit
+from render.layout import fit_meld_width as _fit_meld_width
+from render.layout import meld_layout as _meld_layout
+from render.layout import meld_width as _meld_width
 from render.samples import (
     SAMPLE_LEADERBOARD,
     SAMPLE_NAMES,
@@ -26,6 +31,7 @@ from render.samples import (
     sample_waiting_view,
     sample_win_result,
 )
+from render.table import _river_fit
 from render.text import safe_text
 from render.tiles import (
     GOLD,
@@ -138,8 +144,8 @@ def test_red_dragon_is_red_green_dragon_green_white_is_a_blank_frame() -> None:
 def test_wild_markers_add_a_gold_frame_and_differ_by_variant_tag() -> None:
     kind = parse_tile("5p")
     plain = tile_sprite(kind, 66)
-    baida = tile_sprite(kind, 66, "baida")
-    caishen = tile_sprite(kind, 66, "caishen")
+    baida = tile_sprite(kind, 66, get_rules("jiaxing").wild_name_zh)  # 百搭
+    caishen = tile_sprite(kind, 66, get_rules("taizhou").wild_name_zh)  # 财神
     white = tile_sprite(31, 66, "white")
     assert len({_digest(plain), _digest(baida), _digest(caishen)}) == 3
     assert _digest(white) != _digest(tile_sprite(31, 66))
@@ -407,3 +413,43 @@ def test_warm_up_fills_the_sprite_cache() -> None:
     tiles_module.clear_cache()
     warm_up()
     assert tiles_module.master_face.cache_info().currsize == 34 * len(tiles_module.MARKERS)
+
+
+def test_render_names_no_rule_set_and_reads_the_registry_instead() -> None:
+    """Render branches on a rule set's flags and names, never on its registry key."""
+    for module in sorted((Path(__file__).resolve().parent.parent / "render").glob("*.py")):
+        source = module.read_text(encoding="utf-8").lower()
+        assert "jiaxing" not in source and "taizhou" not in source, module.name
+
+
+def test_a_new_rule_set_renders_from_its_flags_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typing import ClassVar
+
+    from engine import variants
+    from engine.variants import Variant
+    from render import table as table_module
+
+    class SouthRound(Variant):
+        name: ClassVar[str] = "south_round"
+        name_zh: ClassVar[str] = "南风麻将"
+        name_en: ClassVar[str] = "South Round"
+        wild_name_zh: ClassVar[str] = "百搭"
+        wild_name_en: ClassVar[str] = "Joker"
+        has_prevailing_wind: ClassVar[bool] = True
+        has_carried_fan: ClassVar[bool] = False
+
+    monkeypatch.setitem(variants.RULE_SETS, "south_round", SouthRound)
+    drawn: list[str] = []
+    original = table_module.draw_text
+
+    def record(canvas: Any, text: str, *args: Any, **kwargs: Any) -> int:
+        drawn.append(text)
+        return original(canvas, text, *args, **kwargs)
+
+    monkeypatch.setattr(table_module, "draw_text", record)
+    view = sample_public_view("south_round")
+    assert render_table(view, locale="en").startswith(PNG_SIGNATURE)
+    assert "South Round" in drawn and "Joker" in drawn
+    assert any("Round wind S" in text for text in drawn)  # has_prevailing_wind
+    assert "Fan pool" not in drawn  # no carried pool
+    assert render_hand(sample_player_view("south_round")).startswith(PNG_SIGNATURE)

@@ -2,8 +2,10 @@
 
 A character missing from the subset would silently come out as an empty box, so every
 string the renderer can draw is checked against the font's character map: our labels,
-the score-item names of ``engine/scoring`` (collected from its source, so new items are
-covered as soon as they are written) and the tile names.
+the domain words of ``engine.words``, every rule set's names and total formula (from the
+registry, so a new rule set is covered as soon as it is registered), the score-item names
+of ``engine/scoring`` (collected from its source, so new items are covered as soon as they
+are written) and the tile names.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
+from engine import words
 from engine.tiles import name_en, name_zh
+from engine.types import HandResult
+from engine.variants import RULE_SETS
 from render import text, tiles
 from render.samples import SAMPLE_NAMES
 
@@ -58,15 +63,48 @@ def _drawable_strings() -> list[str]:
     strings: list[str] = []
     for zh, en in text.LABELS.values():
         strings += [zh, en]
-    strings += [*text.WIND_ZH.values(), *text.WIND_EN.values()]
-    strings += [*text.UNIT_ZH.values(), *text.UNIT_EN.values()]
-    strings += list(tiles.MARKER_TAGS.values())
+    strings += _word_strings()
+    strings += _rule_set_strings()
+    strings += [tiles.marker_tag(marker) for marker in tiles.MARKERS if marker is not None]
     strings += [name_zh(kind) for kind in range(34)] + [name_en(kind) for kind in range(34)]
     strings += list(SAMPLE_NAMES)
     strings += [str(n) for n in range(-100, 1000)] + ["+", "-", "%", "×", "→", "←", "…", "▶", "·"]
     for module in sorted((ROOT / "render").glob("*.py")):
         if module.name != "samples.py":  # its leaderboard has an emoji on purpose
             strings += _string_literals(module)
+    return strings
+
+
+def _word_strings() -> list[str]:
+    """The Simplified and English forms of every domain word (images never draw zh-TW)."""
+    tables = (
+        words.WINDS,
+        words.SEAT_WINDS,
+        words.PREVAILING_WINDS,
+        words.DRAGONS,
+        words.UNITS,
+        words.WIN_TYPES,
+        words.ACTIONS,
+    )
+    return [
+        form
+        for table in tables
+        for word in table.values()
+        for form in (word.zh, word.en, word.short)
+        if form
+    ]
+
+
+def _rule_set_strings() -> list[str]:
+    """Each rule set's names and its total formula, capped and not, in both languages."""
+    strings: list[str] = []
+    for name, rules in RULE_SETS.items():
+        strings += [rules.name_zh, rules.name_en, rules.wild_name_zh, rules.wild_name_en]
+        for total in (100, 10**6):  # at the limit (where a rule set has one) and below it
+            result = HandResult(
+                name, True, 0, 4, [0] * 4, tai=3, fan=2, score=12, points=52, total=total
+            )
+            strings += [rules.format_total(result, "zh"), rules.format_total(result, "en")]
     return strings
 
 

@@ -181,18 +181,12 @@ def test_a_whole_match_in_the_terminal_game(tmp_path: Path) -> None:
     assert code == 0, text[-2000:]
     assert "百搭 Wild" in text  # the table header names the rule set's wild
     assert "风圈" not in text  # Flat has no prevailing wind
-    assert f"共 total {FLAT_SCORE}" in text or "流局" in text
+    assert f"每家 {FLAT_SCORE} / {FLAT_SCORE} each" in text or "流局" in text
 
 
 # ---------------------------------------------------------------------- the renderer
 
 
-@pytest.mark.xfail(
-    raises=KeyError,
-    strict=True,
-    reason="render/ still looks rule-set names up in its own LABELS; it reads the registry "
-    "on branch issue-12t (drop this marker when that merges)",
-)
 def test_hand_table_and_result_images_render() -> None:
     from render import render_hand, render_result, render_table
 

@@ -14,12 +14,13 @@ from typing import Any
 import discord
 
 from bot.i18n import Text, is_chinese
+from bot.lines import item_unit, total_line
 from engine.scoring import score_hand
 from engine.scoring.case import CaseError, parse_case
-from engine.scoring.names import INVALID_REASONS, UNIT_NAMES
+from engine.scoring.names import INVALID_REASONS
 from engine.tiles import TileError, format_tiles, kind_str, parse_tile, parse_tiles, to_counts
 from engine.types import HandResult
-from engine.variants import RULE_SETS, get_rules
+from engine.variants import RULE_SETS
 from engine.views import PublicView, SeatView
 
 WINDS = ("1z", "2z", "3z", "4z")
@@ -185,12 +186,10 @@ def summary(result: HandResult, locale: discord.Locale | str | None) -> str:
         return ("不成胡：" if zh else "Not a winning hand: ") + (reason[0] if zh else reason[1])
     lines = []
     for item in result.items:
-        unit = UNIT_NAMES.get(item.unit, (item.unit, item.unit))
+        unit = item_unit(item)
         name = item.name_zh if zh else item.name_en
         count = f" ×{item.count}" if item.count > 1 else ""
-        lines.append(f"· {name}{count}: {item.value} {unit[0] if zh else unit[1]}")
-    # The rule set writes its own formula (tai × 2^fan, points × 2^tai and the limit).
-    formula = get_rules(result.variant).format_total(result, "zh" if zh else "en")
-    total = f"合计 {formula}" if zh else f"Total {formula}"
-    lines.append(f"**{total}**")
+        lines.append(f"· {name}{count}: {item.value} {unit.zh if zh else unit.en}")
+    total = total_line(result)  # the rule set's own formula, as on the result card
+    lines.append(f"**合计 {total.zh}**" if zh else f"**Total {total.en}**")
     return "\n".join(lines)

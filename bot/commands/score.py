@@ -3,7 +3,7 @@
 Prints JSON (one object, or a list for a list of cases) with the keys a case's ``expect``
 names plus the itemised breakdown; ``--explain`` prints a bilingual breakdown instead.
 Bad input is one line on stderr and exit code 2, never a traceback: the command is
-meant for people typing cases by hand. It imports only the engine, so it starts fast.
+meant for people typing cases by hand. It imports only the engine and the pure ``bot.lines``, so it starts fast.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import json
 import sys
 from typing import Any
 
+from bot.lines import item_unit, payment_line, rule_set_name, total_line, win_by_text
 from engine.scoring import score_hand
 from engine.scoring.case import CaseError, parse_case, result_to_case_json
-from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS, TEXT, UNIT_NAMES, WIN_BY
+from engine.scoring.names import INVALID_REASONS, TEXT
 from engine.tiles import TileError
 from engine.types import HandResult, WinContext
-from engine.variants import get_rules
 
 PROG = "mahjong-bot score"
 
@@ -72,16 +72,13 @@ def _one_line(text: str) -> str:
 
 
 def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
-    variant_zh, variant_en = TEXT[ctx.variant]
-    lines = [f"== {name} · {variant_zh} {variant_en} =="]
+    rule_set = rule_set_name(ctx.variant)
+    lines = [f"== {name} · {rule_set.zh} {rule_set.en} =="]
     winner_zh, winner_en = TEXT["winner"]
-    by_zh, by_en = WIN_BY.get(result.win_by or "", (result.win_by, result.win_by))
-    source = ""
-    if result.from_seat is not None:
-        source = f" ← {TEXT['seat'][0]} {result.from_seat}"
+    seats = [f"{TEXT['seat'][0]} {seat}" for seat in range(ctx.seats)]
     lines.append(
         f"{winner_zh} {winner_en}: {TEXT['seat'][0]} {result.winner} seat {result.winner}"
-        f"  {by_zh} {by_en}{source}"
+        f"  {win_by_text(result, seats)}"
     )
     if not result.valid:
         zh, en = INVALID_REASONS.get(result.reason, (result.reason, result.reason))
@@ -96,16 +93,14 @@ def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
         )
         lines.append(f"{TEXT['arrangement'][0]} {TEXT['arrangement'][1]}: {groups}")
     for item in result.items:
-        unit_zh, unit_en = UNIT_NAMES.get(item.unit, (item.unit, item.unit))
+        unit = item_unit(item)
+        unit_zh, unit_en = unit.zh, unit.en
         count = f" ×{item.count}" if item.count > 1 else ""
         lines.append(
             f"  {item.name_zh:<6}{item.value:>4}{unit_zh}{count}   {item.name_en} {item.value} {unit_en}{count}"
         )
-    rules = get_rules(ctx.variant)  # each rule set writes its own total formula
-    lines.append(
-        f"{TEXT['total'][0]} {TEXT['total'][1]}: {rules.format_total(result, 'zh')}"
-        f"   ({rules.format_total(result, 'en')})"
-    )
+    total = total_line(result)
+    lines.append(f"{TEXT['total'][0]} {TEXT['total'][1]}: {total.zh}   ({total.en})")
     if result.per_seat_items is not None and result.totals is not None:
         lines.append(f"{TEXT['non_winners'][0]} {TEXT['non_winners'][1]}:")
         for seat, items in enumerate(result.per_seat_items):
@@ -117,9 +112,9 @@ def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
             )
             lines.append(f"  {TEXT['seat'][0]} {seat}: {result.totals[seat]}  {detail}")
     lines.append(f"{TEXT['payments'][0]} {TEXT['payments'][1]}:")
+    numbers = [str(seat) for seat in range(ctx.seats)]
     for payment in result.payments:
-        zh, en = PAYMENT_REASONS.get(payment.reason, (payment.reason, payment.reason))
-        lines.append(f"  {payment.payer} → {payment.payee}: {payment.amount}  {zh} {en}")
+        lines.append(f"  {payment_line(payment, numbers)}")
     deltas = ", ".join(f"{delta:+}" for delta in result.deltas)  # x.5 under "exact"
     lines.append(f"{TEXT['deltas'][0]} {TEXT['deltas'][1]}: [{deltas}]")
     return "\n".join(lines)

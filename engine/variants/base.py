@@ -95,12 +95,6 @@ class Variant:
         return str(result.total)
 
     @classmethod
-    def total_terms(cls, result: HandResult) -> tuple[tuple[str, str, int], ...]:
-        """The numbers a result line lists, as (zh, en, value): the terminal shows
-        ``台 tai 3, 番 fan 2, 分 score 12``."""
-        return (("共", "total", result.total),)
-
-    @classmethod
     def display_name(cls, locale: str) -> str:
         """The rule set's name for ``locale`` (zh-TW gets Traditional characters)."""
         if str(locale).lower() in ("zh-tw", "zh_tw", "zh-hk", "zh_hk"):

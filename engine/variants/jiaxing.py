@@ -112,10 +112,6 @@ class Jiaxing(Variant):
         }
 
     @classmethod
-    def total_terms(cls, result: HandResult) -> tuple[tuple[str, str, int], ...]:
-        return (("台", "tai", result.tai), ("番", "fan", result.fan), ("分", "score", result.score))
-
-    @classmethod
     def format_total(cls, result: HandResult, locale: str) -> str:
         """Score = tai × 2^fan: zh ``3台 × 2^2番 = 12``, en ``3 tai × 2^2 fan = 12``."""
         if is_chinese_locale(locale):

@@ -120,14 +120,6 @@ class Taizhou(Variant):
         return score_taizhou(ctx)
 
     @classmethod
-    def total_terms(cls, result: HandResult) -> tuple[tuple[str, str, int], ...]:
-        return (
-            ("胡", "points", result.points),
-            ("台", "tai", result.tai),
-            ("共", "total", result.total),
-        )
-
-    @classmethod
     def format_total(cls, result: HandResult, locale: str) -> str:
         """Total = points × 2^tai, capped at the limit: zh ``52胡 × 2^1台 = 104 → 100（腊子）``,
         en ``52 pts × 2^1 tai = 104 → 100 (limit)``."""

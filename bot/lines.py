@@ -1,0 +1,149 @@
+"""The lines players read about a game, built once for every text surface.
+
+The terminal game (``bot.terminal``), the Discord presenter, ``mahjong-bot score
+--explain`` and the calculator cog all describe moves, hands and results; they build
+those lines here so that a move or a total reads the same everywhere. Words come from
+``engine.words`` (winds, units, win types, verbs) and from the rule set itself
+(``engine.variants.get_rules``: its name, its wild's name, its total formula), never from
+a comparison with a rule set's name.
+
+Pure: no discord.py, no PIL, no I/O. Each surface passes what only it knows, such as how
+it writes a tile (a glyph, ``5m`` or ``5m 五万``) or a player (a name or a mention).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.scoring.names import PAYMENT_REASONS
+from engine.tiles import parse_tile
+from engine.types import CONTINUE, HandResult, Meld, Payment, ScoreItem
+from engine.variants import get_rules
+from engine.views import PublicView
+from engine.words import ACTIONS, PREVAILING_WINDS, UNITS, WIN_TYPES, Word
+
+from .presenter import Text
+
+__all__ = [
+    "changes_text",
+    "event_line",
+    "hand_label",
+    "item_unit",
+    "move_line",
+    "payment_line",
+    "rule_set_name",
+    "total_line",
+    "wild_name",
+    "win_by_text",
+]
+
+
+def rule_set_name(variant: str) -> Text:
+    """The rule set's display name (嘉兴台头胡 / Jiaxing Taitou Hu)."""
+    rules = get_rules(variant)
+    return Text(rules.name_zh, rules.name_en)
+
+
+def wild_name(variant: str) -> Text:
+    """What the rule set calls its wild (百搭, 财神)."""
+    rules = get_rules(variant)
+    return Text(rules.wild_name_zh, rules.wild_name_en)
+
+
+def hand_label(public: PublicView) -> Text:
+    """``东风圈 第2局`` / ``East round, hand 2``; just the hand number where the rule set
+    has no prevailing wind."""
+    number = public.hand_number + 1
+    if not get_rules(public.variant).has_prevailing_wind:
+        return Text(f"第{number}局", f"Hand {number}")
+    wind = PREVAILING_WINDS[public.prevailing_wind]
+    return Text(f"{wind.zh} 第{number}局", f"{wind.en}, hand {number}")
+
+
+def total_line(result: HandResult) -> Text:
+    """The total formula as the rule set writes it (``3台 × 2^2番 = 12``)."""
+    rules = get_rules(result.variant)
+    return Text(rules.format_total(result, "zh"), rules.format_total(result, "en"))
+
+
+def item_unit(item: ScoreItem) -> Word:
+    """The unit a score item counts in (台, 番, 胡); an unknown unit reads as its key."""
+    return UNITS.get(item.unit) or Word(item.unit, item.unit)
+
+
+def win_by_text(result: HandResult, names: Sequence[str] | None = None) -> str:
+    """How the hand was won, and from whom when it was not a self-draw, bilingual
+    inline: ``点炮 on a discard ← B``."""
+    word = WIN_TYPES.get(result.win_by or "") or Word(result.win_by or "", result.win_by or "")
+    if result.win_by != "self_draw" and result.from_seat is not None:
+        return f"{word.both()} ← {_name(names, result.from_seat)}"
+    return word.both()
+
+
+def move_line(who: str, action: str, detail: str = "", source: str = "") -> str:
+    """One public move, bilingual inline: ``A 碰 pungs 3p 3p 3p ← B``.
+
+    ``action`` is an action type or ``"concealed_kong"``; ``detail`` is the tile(s) as the
+    surface writes them; ``source`` names whose discard was claimed.
+    """
+    word = ACTIONS.get(action) or Word(action, action)
+    line = f"{who} {word.both()}"
+    if detail:
+        line += f" {detail}"
+    if source:
+        line += f" ← {source}"
+    return line
+
+
+def event_line(
+    event: dict[str, Any],
+    names: Sequence[str],
+    tile: Callable[[int], str],
+    tiles: Callable[[Sequence[int]], str],
+) -> str | None:
+    """One line for a public engine event, or None for the ones not worth a line.
+
+    ``tile``/``tiles`` write tiles the surface's way (a glyph, plain notation).
+    """
+    kind = event.get("type")
+    who = _name(names, int(event["seat"])) if "seat" in event else ""
+    if kind == "discard":
+        return move_line(who, "discard", tile(parse_tile(event["tile"])))
+    if kind == "claim":
+        meld = Meld.from_json(event["meld"])
+        source = _name(names, int(event["from"])) if "from" in event else ""
+        return move_line(who, meld.type, tiles(meld.tiles), source)
+    if kind == "concealed_kong":
+        return move_line(who, "concealed_kong")
+    if kind in ("kong_made", "added_kong"):
+        return move_line(who, "kong", tile(parse_tile(event["tile"])))
+    if kind == "win":
+        return move_line(who, "win", tile(parse_tile(event["tile"])))
+    if kind == "santan":
+        first, second = event["pair"]
+        return f"三摊 Three claims: {_name(names, first)} & {_name(names, second)}"
+    if kind == "santan_choice":
+        return move_line(who, "continue" if event["choice"] == CONTINUE else "fold")
+    if kind == "exhaustive_draw":
+        return "流局 Exhaustive draw"
+    return None
+
+
+def payment_line(payment: Payment, names: Sequence[str] | None = None) -> str:
+    """``A → B: 8 (胡牌 win)``."""
+    zh, en = PAYMENT_REASONS.get(payment.reason, (payment.reason, payment.reason))
+    reason = zh if zh == en else f"{zh} {en}"
+    payer, payee = _name(names, payment.payer), _name(names, payment.payee)
+    return f"{payer} → {payee}: {payment.amount} ({reason})"
+
+
+def changes_text(names: Sequence[str], values: Sequence[int]) -> str:
+    """Each seat's change or total: ``A +8, B -4, C -4``."""
+    return ", ".join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(values))
+
+
+def _name(names: Sequence[str] | None, seat: int) -> str:
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat}"
