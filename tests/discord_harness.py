@@ -27,7 +27,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,7 +88,7 @@ CALLBACK_AUTOCOMPLETE = 8
 ACK_TYPES = {CALLBACK_MESSAGE, CALLBACK_DEFER_MESSAGE, CALLBACK_DEFER_UPDATE, CALLBACK_UPDATE}
 
 
-def _snowflakes(start: int) -> Iterable[int]:
+def _snowflakes(start: int) -> Iterator[int]:
     return itertools.count(start)
 
 
@@ -373,7 +373,9 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ fault injection
 
-    def fail_next(self, method: str, path: str, status: int, *, times: int = 1, code: int = 0) -> None:
+    def fail_next(
+        self, method: str, path: str, status: int, *, times: int = 1, code: int = 0
+    ) -> None:
         """Answer the next ``times`` requests of ``method`` on the discord.py route template
         ``path`` with ``status`` (a JSON body carrying ``code``). The answers are real HTTP
         answers, so discord.py's retries apply: a 502 once is retried and then succeeds; a
@@ -512,6 +514,7 @@ class FakeDiscord:
 
     async def serve(self, method: str, url: str, data: Any, params: Any) -> FakeResponse:
         """Answer one HTTP request as Discord would."""
+        arrived = time.perf_counter()  # when Discord has the request; checking it is ours
         path = url.split("/api/v10", 1)[-1].split("?", 1)[0]
         matched = match_route(method, path)
         if matched is None:
@@ -520,7 +523,7 @@ class FakeDiscord:
         body, files = _decode_body(data)
         webhook = template.startswith(("/webhooks/", "/interactions/"))
         request = Request("webhook" if webhook else "rest", method, template, url.split("?")[0],
-                          body, files, None, at=time.perf_counter())  # fmt: skip
+                          body, files, None, at=arrived)  # fmt: skip
         self.requests.append(request)
         fault = self._take_fault(method, template)
         if fault is not None:
@@ -757,7 +760,7 @@ class FakeDiscord:
         if callback_type in (CALLBACK_UPDATE, CALLBACK_DEFER_UPDATE) and record.message_id is None:
             raise HTTPError(400, 40004, "Interaction has no message to update")
         record.callback_type = callback_type
-        record.acked_at = time.perf_counter()
+        record.acked_at = request.at
         record.acked_clock = self.now()
         flags = data.get("flags") or 0
         result: dict[str, Any] = {
@@ -923,7 +926,7 @@ class Harness:
             module.asyncio = fast  # type: ignore[attr-defined, assignment]
         await bot._async_setup_hook()
         state = bot._connection
-        state.user = discord.ClientUser(state=state, data={**self.remote.user_payload(BOT_USER_ID),
+        state.user = discord.ClientUser(state=state, data={**self.remote.user_payload(BOT_USER_ID),  # type: ignore[typeddict-item]
                                                            "id": str(BOT_USER_ID),
                                                            "username": "mahjong", "bot": True,
                                                            "verified": True, "mfa_enabled": False})  # fmt: skip

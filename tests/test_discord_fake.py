@@ -63,7 +63,11 @@ def fast_retries(remote: FakeDiscord) -> Iterator[None]:
 
 
 async def send(
-    remote: FakeDiscord, method: str, path: str, body: Any, files: list[tuple[str, bytes]] = ()  # type: ignore[assignment]
+    remote: FakeDiscord,
+    method: str,
+    path: str,
+    body: Any,
+    files: list[tuple[str, bytes]] = (),  # type: ignore[assignment]
 ) -> tuple[int, Any]:
     """One request as discord.py encodes it: JSON, or multipart with payload_json."""
     data: Any = json.dumps(body)
@@ -375,9 +379,7 @@ def string_option(name: str, **fields: Any) -> dict[str, Any]:
 async def test_a_command_breaking_a_naming_rule_is_refused(
     remote: FakeDiscord, commands: list[dict[str, Any]], field: str, rule: str
 ) -> None:
-    status, answer = await send(
-        remote, "PUT", f"/applications/{APPLICATION_ID}/commands", commands
-    )
+    status, answer = await send(remote, "PUT", f"/applications/{APPLICATION_ID}/commands", commands)
     refused(remote, status, answer, field, rule)
     assert remote.commands == []
 
@@ -540,7 +542,7 @@ async def test_fault_injection_on_the_webhook_adapter(
     remote.fail_next("PATCH", ORIGINAL, 404, code=10008)
     with pytest.raises(discord.NotFound):
         await adapter.edit_original_interaction_response(
-            APPLICATION_ID, record.token, session=session, proxy=None, proxy_auth=None,
+            APPLICATION_ID, record.token, session=session, proxy=None, proxy_auth=None,  # type: ignore[arg-type]
             payload={"content": "edited"},
         )  # fmt: skip
 
