@@ -1175,6 +1175,11 @@ class Harness:
                     texts.append(embed.get("description") or "")
         return "\n".join(t for t in texts if t)
 
+    def failed_interactions(self) -> list[InteractionRecord]:
+        """Interactions Discord refused to acknowledge (too late: 10062) — clicks the user
+        saw fail with "This interaction failed"."""
+        return [record for record in self.remote.interactions.values() if record.failed]
+
     def ack_latencies(self) -> list[float]:
         """Seconds from dispatch to the acknowledging callback, per acknowledged interaction."""
         return [

@@ -573,3 +573,87 @@ async def test_a_violation_the_bot_swallows_still_fails_the_test(remote: FakeDis
 def test_fake_response_reads_like_aiohttp() -> None:
     response = FakeResponse(400, {"code": 50035})
     assert response.headers["content-type"] == "application/json"
+
+
+# ---------------------------------------------------------------------- through the harness
+
+
+class _SlowClient(discord.Client):
+    """Acknowledges every interaction with a deferred update, whenever it gets to run."""
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer()
+        except discord.NotFound as error:
+            self.refusals.append(error.code)
+
+    refusals: list[int]
+
+
+async def test_a_click_acknowledged_after_three_seconds_fails(tmp_path: Any) -> None:
+    clock = FakeClock()
+    client = _SlowClient(intents=discord.Intents.none())
+    client.refusals = []
+    harness = Harness(client, {USER: ("alice", 0)}, clock)
+    await harness.start()
+    try:
+        message = harness.remote._store(CHANNEL_ID, harness.remote.channel_audience(CHANNEL_ID),
+                                        {"components": [row(button("go"))]}, [])  # fmt: skip
+        on_time = await harness.click(USER, message, "go")
+        assert on_time.callback_type == 6 and not on_time.failed
+        late = await harness.click(USER, message, "go", settle=False)
+        clock._now += 3.5  # the bot's event loop was busy for 3.5 s before the handler ran
+        await harness.settle()
+        assert late.failed and late.callback_type is None
+        assert client.refusals == [10062]
+        assert harness.failed_interactions() == [late]
+    finally:
+        await harness.close()
+        await client.close()
+
+
+async def test_a_502_on_a_table_edit_is_retried_by_discord_py(tmp_path: Any) -> None:
+    from test_discord_bot import ALICE, open_table, start_bot, stop_bot
+
+    from bot.presenter import Text
+
+    env = await start_bot(tmp_path / "bot.db")
+    try:
+        await open_table(env, ALICE)
+        await env.h.advance(5)
+        table = env.bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None
+        env.h.remote.fail_next("PATCH", MESSAGE, 502)
+        await env.bot.presenter.notice(table.table_id, CHANNEL_ID, Text("通知", "notice"))
+        await env.h.settle()
+        edits = [r for r in env.h.remote.requests if r.method == "PATCH" and r.path == MESSAGE]
+        assert [r.status for r in edits[-2:]] == [502, 200]
+        assert env.h.remote.retry_sleeps == [1]
+        assert any("通知" in m.payload["content"] for m in env.h.channel_messages())
+    finally:
+        await stop_bot(env)
+
+
+async def test_a_503_on_a_table_edit_reaches_the_bot_which_carries_on(tmp_path: Any) -> None:
+    from test_discord_bot import ALICE, open_table, start_bot, stop_bot
+
+    from bot.presenter import Text
+
+    env = await start_bot(tmp_path / "bot.db")
+    try:
+        await open_table(env, ALICE)
+        await env.h.advance(5)
+        table = env.bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None
+        env.h.remote.fail_next("PATCH", MESSAGE, 503)
+        await env.bot.presenter.notice(table.table_id, CHANNEL_ID, Text("通知一", "notice 1"))
+        await env.h.settle()
+        edits = [r for r in env.h.remote.requests if r.method == "PATCH" and r.path == MESSAGE]
+        assert edits[-1].status == 503  # not retried: discord.py raises it to the bot
+        assert not any("通知一" in m.payload["content"] for m in env.h.channel_messages())
+        await env.h.advance(2)
+        await env.bot.presenter.notice(table.table_id, CHANNEL_ID, Text("通知二", "notice 2"))
+        await env.h.advance(2)
+        assert any("通知二" in m.payload["content"] for m in env.h.channel_messages())
+    finally:
+        await stop_bot(env)
