@@ -592,7 +592,7 @@ class FakeDiscord:
             assert channel_id is not None
             self._refuse(request, message_violations(route, payload, files,
                                                      allowed_flags=FLAGS_CHANNEL_CREATE,
-                                                     creating=True))  # fmt: skip
+                                                     creating=True, kind="channel-create"))  # fmt: skip
             owner = self.dm_owner.get(channel_id)
             if owner is not None and owner in self.dm_closed:
                 raise HTTPError(403, 50007, "Cannot send messages to this user")
@@ -617,7 +617,7 @@ class FakeDiscord:
                 del self.messages[stored.id]
                 return None
             self._refuse(request, message_violations(route, payload, files,
-                                                     allowed_flags=FLAGS_EDIT, creating=False))  # fmt: skip
+                                                     allowed_flags=FLAGS_EDIT, creating=False, kind="channel-edit"))  # fmt: skip
             return self._edit(stored.id, payload or {}, files).payload
         if template == "/channels/{channel_id}/messages/{message_id}/threads":
             assert channel_id is not None
@@ -700,7 +700,7 @@ class FakeDiscord:
                 del self.messages[stored.id]
                 return None
             self._refuse(request, message_violations(route, body, files, allowed_flags=FLAGS_EDIT,
-                                                     creating=False))  # fmt: skip
+                                                     creating=False, kind="webhook-edit"))  # fmt: skip
             if stored.payload.get("flags", 0) & LOADING:
                 stored.payload["flags"] &= ~LOADING
             self._edit(stored.id, _keep_flags(body or {}, stored), files)
@@ -709,7 +709,7 @@ class FakeDiscord:
         if record.callback_type is None:
             raise HTTPError(404, 10015, "Unknown Webhook")
         self._refuse(request, message_violations(route, body, files, allowed_flags=FLAGS_FOLLOWUP,
-                                                 creating=True))  # fmt: skip
+                                                 creating=True, kind="followup"))  # fmt: skip
         original = self.messages.get(record.original_message_id or 0)
         if (record.callback_type == CALLBACK_DEFER_MESSAGE and original is not None
                 and original.payload.get("flags", 0) & LOADING):  # fmt: skip
@@ -747,14 +747,14 @@ class FakeDiscord:
         if callback_type == CALLBACK_MESSAGE:
             self._refuse(request, message_violations(route, data, files,
                                                      allowed_flags=FLAGS_INTERACTION_REPLY,
-                                                     creating=True, prefix="data."))  # fmt: skip
+                                                     creating=True, prefix="data.", kind="interaction-reply"))  # fmt: skip
         elif callback_type == CALLBACK_DEFER_MESSAGE:
             self._refuse(request, message_violations(route, data, files,
                                                      allowed_flags=FLAGS_DEFERRED_REPLY,
-                                                     creating=False, prefix="data."))  # fmt: skip
+                                                     creating=False, prefix="data.", kind="interaction-reply"))  # fmt: skip
         elif callback_type == CALLBACK_UPDATE:
             self._refuse(request, message_violations(route, data, files, allowed_flags=FLAGS_EDIT,
-                                                     creating=False, prefix="data."))  # fmt: skip
+                                                     creating=False, prefix="data.", kind="interaction-update"))  # fmt: skip
         elif callback_type == CALLBACK_AUTOCOMPLETE:
             self._refuse(request, autocomplete_violations(route, data))
         if callback_type in (CALLBACK_UPDATE, CALLBACK_DEFER_UPDATE) and record.message_id is None:

@@ -249,6 +249,41 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     return error
 
 
+# Allowances: fields Discord accepts in a message body although the body's schema does not
+# list them. Discord ignores unknown fields, but the fake refuses them (a misspelt
+# "component" would otherwise vanish silently); these are the known, harmless ones.
+EXTRA_MESSAGE_FIELDS = {
+    # discord.py's handle_message_parameters puts ``tts`` in every message body, edits and
+    # interaction updates included; the spec lists it only where a message is created.
+    "tts",
+}
+
+# The schema of the message body of each kind of request (for the unknown-field check).
+MESSAGE_SCHEMAS = {
+    "channel-create": "MessageCreateRequest",
+    "channel-edit": "MessageEditRequestPartial",
+    "interaction-reply": "IncomingWebhookInteractionRequest",
+    "interaction-update": "IncomingWebhookUpdateForInteractionCallbackRequestPartial",
+    "followup": "IncomingWebhookRequestPartial",
+    "webhook-edit": "IncomingWebhookUpdateRequestPartial",
+}
+
+
+def unknown_field_violations(
+    route: str, body: dict[str, Any] | None, kind: str, prefix: str = ""
+) -> list[Violation]:
+    known = set(_spec()["components"]["schemas"][MESSAGE_SCHEMAS[kind]].get("properties", {}))
+    return [
+        Violation(
+            route,
+            prefix + key,
+            f"unknown field for {MESSAGE_SCHEMAS[kind]} (Discord ignores it; a typo?)",
+        )
+        for key in (body or {})
+        if key not in known and key not in EXTRA_MESSAGE_FIELDS
+    ]
+
+
 # ---------------------------------------------------------------------- documented limits
 
 
@@ -260,10 +295,14 @@ def message_violations(
     allowed_flags: int,
     creating: bool,
     prefix: str = "",
+    kind: str | None = None,
 ) -> list[Violation]:
-    """Limits of a message body (create or edit) that the schema does not encode."""
+    """Limits of a message body (create or edit) that the schema does not encode, and
+    (given its ``kind``, a key of ``MESSAGE_SCHEMAS``) fields its schema does not know."""
     found: list[Violation] = []
     body = body or {}
+    if kind is not None:
+        found.extend(unknown_field_violations(route, body, kind, prefix))
 
     def bad(field: str, rule: str) -> None:
         found.append(Violation(route, prefix + field, rule))

@@ -657,3 +657,28 @@ async def test_a_503_on_a_table_edit_reaches_the_bot_which_carries_on(tmp_path: 
         assert any("通知二" in m.payload["content"] for m in env.h.channel_messages())
     finally:
         await stop_bot(env)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "field"),
+    [
+        (
+            "POST",
+            f"/channels/{CHANNEL_ID}/messages",
+            {"content": "a", "component": []},
+            "component",
+        ),
+        ("POST", f"/channels/{CHANNEL_ID}/messages", {"content": "a", "embed": {}}, "embed"),
+    ],
+)
+async def test_an_unknown_message_field_is_refused_but_tts_is_allowed(
+    remote: FakeDiscord, method: str, path: str, body: dict[str, Any], field: str
+) -> None:
+    """Discord drops unknown fields silently; the fake refuses them so a typo shows. The
+    allowance: discord.py's ``tts`` on every message body, edits included."""
+    status, answer = await send(remote, method, path, body)
+    refused(remote, status, answer, field, "unknown field")
+    message_id = channel_message(remote)
+    status, _ = await send(remote, "PATCH", f"/channels/{CHANNEL_ID}/messages/{message_id}",
+                           {"content": "b", "tts": False})  # fmt: skip
+    assert status == 200 and remote.violations == []
