@@ -525,6 +525,8 @@ class FakeDiscord:
         request = Request("webhook" if webhook else "rest", method, template, url.split("?")[0],
                           body, files, None, at=arrived)  # fmt: skip
         self.requests.append(request)
+        if webhook and parts["webhook_token"] in self.by_token:
+            request.interaction_id = self.by_token[parts["webhook_token"]].id
         fault = self._take_fault(method, template)
         if fault is not None:
             request.status = fault.status
