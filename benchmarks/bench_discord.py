@@ -1,7 +1,8 @@
 """Discord API requests per turn at a four-human table, and interaction ack latency.
 
 Runs whole matches through the offline harness (``tests/discord_harness.py``: real
-discord.py dispatch, the HTTP layer replaced by a recording fake Discord), four humans
+discord.py dispatch and HTTP client, answered by a strict fake Discord that validates every
+request against Discord's OpenAPI spec and documented limits), four humans
 playing from their DM hands, the real Pillow renderer. Every request the bot makes counts:
 interaction callbacks, DM sends and edits, table edits, result posts.
 

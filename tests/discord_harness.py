@@ -1,17 +1,23 @@
-"""An offline Discord for full-stack tests: real discord.py dispatch, no network.
+"""An offline Discord for full-stack tests: real discord.py dispatch and HTTP, no network.
 
 Raw ``INTERACTION_CREATE`` payloads go through the client's own ``ConnectionState``
 (``parse_interaction_create``), so the command tree, the transformers, autocomplete and
-dynamic components all run exactly as in production. The two seams where discord.py
-talks to Discord are replaced:
+dynamic components all run exactly as in production. Discord's servers are replaced one
+level below discord.py: :class:`FakeSession` stands where aiohttp's ``ClientSession``
+stands, so discord.py's ``HTTPClient.request`` (bot-token routes) and its interaction
+webhook adapter (callbacks, followups, ``@original``) run for real, with their rate-limit
+buckets and retries, and :class:`FakeDiscord` answers what Discord would answer:
 
-- ``HTTPClient.request`` (bot-token REST: channel messages, DMs, command sync), and
-- the interaction webhook adapter (``discord.webhook.async_.async_context``: interaction
-  callbacks, followups, ``@original`` edits).
+- every body is checked against Discord's OpenAPI request schema of its route and the
+  documented limits (``discord_rules``); a violation is answered 400 / 50035 and recorded,
+  and :meth:`Harness.close` fails the test on any (even if the bot swallowed the error);
+- an interaction not acknowledged within 3 s of the fake clock gets 10062, a token older
+  than 15 minutes gets 50027, a deferred reply's first followup replaces the "thinking"
+  message with the defer's visibility;
+- messages live in their channel: an edit through another channel is 404 / 10008;
+- ``fail_next`` injects HTTP failures that discord.py's own retry logic sees.
 
-Both record every request with its *audience* (a channel, one user's DM, or one user's
-ephemeral view) and answer with realistic payloads. The harness touches discord.py
-internals, which is why the project pins discord.py (2.7.1).
+The harness touches discord.py internals, which is why the project pins discord.py (2.7.1).
 """
 
 from __future__ import annotations
@@ -19,14 +25,32 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
-from discord.http import Route
+import discord.http
 from discord.webhook import async_ as webhook_async
+from discord_rules import (
+    FLAGS_CHANNEL_CREATE,
+    FLAGS_DEFERRED_REPLY,
+    FLAGS_EDIT,
+    FLAGS_FOLLOWUP,
+    FLAGS_INTERACTION_REPLY,
+    LOADING,
+    Violation,
+    autocomplete_violations,
+    command_violations,
+    form_errors,
+    message_violations,
+    schema_violations,
+    spec_has_route,
+)
+from multidict import CIMultiDict
 
 if not discord.__version__.startswith("2.7."):  # pragma: no cover - a loud, early failure
     raise RuntimeError(
@@ -64,7 +88,7 @@ CALLBACK_AUTOCOMPLETE = 8
 ACK_TYPES = {CALLBACK_MESSAGE, CALLBACK_DEFER_MESSAGE, CALLBACK_DEFER_UPDATE, CALLBACK_UPDATE}
 
 
-def _snowflakes(start: int) -> Iterable[int]:
+def _snowflakes(start: int) -> Iterator[int]:
     return itertools.count(start)
 
 
@@ -146,18 +170,180 @@ class InteractionRecord:
     acked_at: float | None = None
     callback_type: int | None = None
     original_message_id: int | None = None
+    kind: int = 3  # the interaction type: 2 command, 3 component, 4 autocomplete
+    dispatched_clock: float = 0.0  # on the fake clock: Discord's 3 s and 15 min count from here
+    acked_clock: float | None = None
+    failed: bool = False  # acknowledged too late: Discord answered 10062 and the user saw a failure
+    followup_ids: list[int] = field(default_factory=list)
 
 
-class _FakeResponse:
-    """Just enough of aiohttp's response for discord.HTTPException."""
+@dataclass
+class FaultRule:
+    """``fail_next``'s pending answers for one (method, route template)."""
 
-    def __init__(self, status: int, reason: str = "") -> None:
+    method: str
+    path: str
+    status: int
+    remaining: int
+    code: int
+
+
+@dataclass
+class Thread:
+    id: int
+    parent_id: int
+    name: str
+    archived: bool = False
+    locked: bool = False
+
+
+# (method, discord.py's route template, the spec's path for the same route)
+ROUTES: list[tuple[str, str, str]] = [
+    ("POST", "/users/@me/channels", "/users/@me/channels"),
+    ("POST", "/channels/{channel_id}/messages", "/channels/{channel_id}/messages"),
+    ("GET", "/channels/{channel_id}/messages/{message_id}",
+     "/channels/{channel_id}/messages/{message_id}"),
+    ("PATCH", "/channels/{channel_id}/messages/{message_id}",
+     "/channels/{channel_id}/messages/{message_id}"),
+    ("DELETE", "/channels/{channel_id}/messages/{message_id}",
+     "/channels/{channel_id}/messages/{message_id}"),
+    ("POST", "/channels/{channel_id}/messages/{message_id}/threads",
+     "/channels/{channel_id}/messages/{message_id}/threads"),
+    ("PATCH", "/channels/{channel_id}", "/channels/{channel_id}"),
+    ("GET", "/applications/{application_id}/commands", "/applications/{application_id}/commands"),
+    ("PUT", "/applications/{application_id}/commands", "/applications/{application_id}/commands"),
+    ("GET", "/applications/{application_id}/guilds/{guild_id}/commands",
+     "/applications/{application_id}/guilds/{guild_id}/commands"),
+    ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands",
+     "/applications/{application_id}/guilds/{guild_id}/commands"),
+    ("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
+     "/interactions/{interaction_id}/{interaction_token}/callback"),
+    ("POST", "/webhooks/{webhook_id}/{webhook_token}", "/webhooks/{webhook_id}/{webhook_token}"),
+    ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+     "/webhooks/{webhook_id}/{webhook_token}/messages/@original"),
+    ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+     "/webhooks/{webhook_id}/{webhook_token}/messages/@original"),
+    ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+     "/webhooks/{webhook_id}/{webhook_token}/messages/@original"),
+    ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+     "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),
+    ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+     "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),
+]  # fmt: skip
+
+
+def _template_regex(template: str) -> re.Pattern[str]:
+    pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
+    return re.compile(f"^{pattern}$")
+
+
+_ROUTE_PATTERNS = [(m, t, s, _template_regex(t)) for m, t, s in ROUTES]
+
+
+def match_route(method: str, path: str) -> tuple[str, str, dict[str, str]] | None:
+    """(discord.py template, spec path, parameters) of a request path; literal segments
+    such as ``@original`` win over a parameter because they are listed first."""
+    for route_method, template, spec_path, pattern in _ROUTE_PATTERNS:
+        found = pattern.match(path)
+        if route_method == method and found:
+            return template, spec_path, found.groupdict()
+    return None
+
+
+class HTTPError(Exception):
+    """An answer other than 2xx; ``violations`` are the rules the body broke."""
+
+    def __init__(
+        self, status: int, code: int, message: str, violations: list[Violation] | None = None
+    ) -> None:
+        super().__init__(f"{status} {code} {message}")
         self.status = status
-        self.reason = reason
+        self.code = code
+        self.message = message
+        self.violations = violations or []
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.violations:
+            body["errors"] = form_errors(self.violations)
+        return body
+
+
+REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 401: "Unauthorized",
+           403: "Forbidden", 404: "Not Found", 429: "Too Many Requests",
+           500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+           504: "Gateway Timeout"}  # fmt: skip
+
+
+class FakeResponse:
+    """What discord.py reads of an aiohttp response: status, reason, headers, text."""
+
+    def __init__(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.reason = REASONS.get(status, "")
+        self.headers: CIMultiDict[str] = CIMultiDict(headers or {})
+        self._text = "" if body is None else json.dumps(body)
+        if body is not None:
+            self.headers["Content-Type"] = "application/json"
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._text
+
+    async def json(self) -> Any:
+        return json.loads(self._text)
+
+    async def read(self) -> bytes:
+        return self._text.encode()
+
+    def release(self) -> None:
+        return None
+
+
+class _RequestContext:
+    def __init__(self, remote: FakeDiscord, method: str, url: str, kwargs: dict[str, Any]):
+        self._call = (remote, method, url, kwargs)
+
+    async def __aenter__(self) -> FakeResponse:
+        remote, method, url, kwargs = self._call
+        return await remote.serve(method, url, kwargs.get("data"), kwargs.get("params"))
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class FakeSession:
+    """Stands where discord.py's ``aiohttp.ClientSession`` stands: every request discord.py
+    makes (its bot-token ``HTTPClient`` and the interaction webhook adapter alike) arrives
+    here as method, URL and body, after discord.py's own rate limiting and before its retry
+    logic, and the answer goes back as an HTTP response."""
+
+    closed = False
+
+    def __init__(self, remote: FakeDiscord) -> None:
+        self.remote = remote
+
+    def request(self, method: str, url: str, **kwargs: Any) -> _RequestContext:
+        return _RequestContext(self.remote, method, url, kwargs)
+
+    async def close(self) -> None:
+        self.closed = True
+
+    async def ws_connect(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the offline harness has no gateway")
 
 
 class FakeDiscord:
-    """The remote side: users, channels, messages, and a log of every request."""
+    """The remote side: users, channels, messages, and a log of every request.
+
+    It answers HTTP through :meth:`session`; bodies are checked against Discord's request
+    schemas and documented limits (``discord_rules``). A broken rule is answered 400/50035
+    and kept in ``violations``, which :meth:`Harness.close` turns into a test failure.
+    ``clock`` (a ``FakeClock`` or None for real time) times the 3-second acknowledgement
+    and the 15-minute token life.
+    """
+
+    ACK_DEADLINE = 3.0
+    TOKEN_LIFETIME = 15 * 60.0
 
     def __init__(self) -> None:
         self.requests: list[Request] = []
@@ -166,13 +352,78 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.dm_owner: dict[int, int] = {}  # DM channel id -> user id
         self.dm_closed: set[int] = set()
+        self.threads: dict[int, Thread] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self.by_token: dict[str, InteractionRecord] = {}
         self.commands: list[dict[str, Any]] = []
+        self.violations: list[Violation] = []
+        self.faults: list[FaultRule] = []
+        self.retry_sleeps: list[float] = []  # seconds discord.py asked to sleep before a retry
+        self.clock: Any = None
         self._ids = _snowflakes(1_000_000_000_000_000_000)
 
     def next_id(self) -> int:
         return next(self._ids)
+
+    def now(self) -> float:
+        return float(self.clock.now()) if self.clock is not None else time.monotonic()
+
+    def session(self) -> FakeSession:
+        return FakeSession(self)
+
+    # ------------------------------------------------------------------ fault injection
+
+    def fail_next(
+        self, method: str, path: str, status: int, *, times: int = 1, code: int = 0
+    ) -> None:
+        """Answer the next ``times`` requests of ``method`` on the discord.py route template
+        ``path`` with ``status`` (a JSON body carrying ``code``). The answers are real HTTP
+        answers, so discord.py's retries apply: a 502 once is retried and then succeeds; a
+        429 carries ``retry_after`` and is waited out."""
+        if not any(m == method and t == path for m, t, _s in ROUTES):
+            raise AssertionError(f"the fake Discord has no route {method} {path}")
+        self.faults.append(FaultRule(method, path, status, times, code))
+
+    def _take_fault(self, method: str, template: str) -> FaultRule | None:
+        for rule in self.faults:
+            if rule.method == method and rule.path == template and rule.remaining > 0:
+                rule.remaining -= 1
+                if rule.remaining == 0:
+                    self.faults.remove(rule)
+                return rule
+        return None
+
+    def new_interaction(
+        self,
+        kind: int,
+        user_id: int,
+        channel_id: int | None,
+        *,
+        in_dm: bool = False,
+        message_id: int | None = None,
+    ) -> InteractionRecord:
+        """Register an interaction Discord is about to deliver; its clocks start now."""
+        interaction_id = self.next_id() + 4_000_000_000_000_000_000
+        record = InteractionRecord(
+            interaction_id, f"tok{interaction_id}", user_id, channel_id, in_dm, message_id,
+            time.perf_counter(), kind=kind, dispatched_clock=self.now(),
+        )  # fmt: skip
+        self.interactions[interaction_id] = record
+        self.by_token[record.token] = record
+        return record
+
+    def connect(self, http: discord.http.HTTPClient) -> None:
+        """What ``HTTPClient.static_login`` sets up, with the fake session in aiohttp's
+        place (interactions take their session from the client too)."""
+        http._HTTPClient__session = self.session()  # type: ignore[attr-defined]
+        http._global_over = asyncio.Event()
+        http._global_over.set()
+        http.token = "offline-harness-token"
+
+    def take_violations(self) -> list[Violation]:
+        """The violations so far, forgotten (for tests that provoke them on purpose)."""
+        found, self.violations = self.violations, []
+        return found
 
     # ------------------------------------------------------------------ payload builders
 
@@ -236,7 +487,8 @@ class FakeDiscord:
             if key in body and body[key] is not None:
                 stored.payload[key] = body[key]
             elif key in body:
-                stored.payload[key] = [] if key != "content" else ""
+                stored.payload[key] = [] if key not in ("content", "flags") else (
+                    "" if key == "content" else 0)  # fmt: skip
         if files or "attachments" in body:
             # Attachments the edit names by id are kept; new files are added; the rest go.
             kept_ids = {
@@ -254,21 +506,83 @@ class FakeDiscord:
             return Audience("dm", channel_id, self.dm_owner[channel_id])
         return Audience("channel", channel_id)
 
-    # ------------------------------------------------------------------ REST (bot token)
+    def messages_in(self, channel_id: int) -> list[StoredMessage]:
+        """The messages one channel (or thread, or DM) holds, oldest first."""
+        return [m for m in self.messages.values() if m.channel_id == channel_id]
 
-    async def rest(
-        self, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any
-    ) -> Any:
-        payload, file_list = _decode(kwargs.get("json"), form, files)
-        channel_id = int(route.channel_id) if route.channel_id is not None else None
-        audience = self.channel_audience(channel_id) if channel_id is not None else None
-        request = Request(
-            "rest", route.method, route.path, route.url, payload, file_list, audience,
-            at=time.perf_counter(),
-        )  # fmt: skip
+    # ------------------------------------------------------------------ HTTP
+
+    async def serve(self, method: str, url: str, data: Any, params: Any) -> FakeResponse:
+        """Answer one HTTP request as Discord would."""
+        arrived = time.perf_counter()  # when Discord has the request; checking it is ours
+        path = url.split("/api/v10", 1)[-1].split("?", 1)[0]
+        matched = match_route(method, path)
+        if matched is None:
+            raise AssertionError(f"the fake Discord does not know {method} {path}")
+        template, spec_path, parts = matched
+        body, files = _decode_body(data)
+        webhook = template.startswith(("/webhooks/", "/interactions/"))
+        request = Request("webhook" if webhook else "rest", method, template, url.split("?")[0],
+                          body, files, None, at=arrived)  # fmt: skip
         self.requests.append(request)
-        method, path = route.method, route.path
-        if method == "POST" and path == "/users/@me/channels":
+        if webhook and parts["webhook_token"] in self.by_token:
+            request.interaction_id = self.by_token[parts["webhook_token"]].id
+        fault = self._take_fault(method, template)
+        if fault is not None:
+            request.status = fault.status
+            if fault.status == 429:
+                retry_after = 0.25
+                return FakeResponse(429, {"message": "You are being rate limited.",
+                                          "retry_after": retry_after, "global": False,
+                                          "code": fault.code},
+                                    {"Via": "1.1 google", "Retry-After": str(retry_after)})  # fmt: skip
+            return FakeResponse(fault.status, {"code": fault.code,
+                                               "message": REASONS.get(fault.status, "error")})  # fmt: skip
+        route_name = f"{method} {template}"
+        try:
+            # PATCH /channels/{id} is a union of every channel kind's update; a thread is
+            # held to the thread's own schema.
+            thread_update = (template == "/channels/{channel_id}"
+                             and int(parts["channel_id"]) in self.threads)  # fmt: skip
+            violations = schema_violations(
+                route_name, spec_path, method, body,
+                schema_name="UpdateThreadRequestPartial" if thread_update else None,
+            ) if method in ("POST", "PATCH", "PUT") and spec_has_route(spec_path, method) else []  # fmt: skip
+            if violations:
+                raise HTTPError(400, 50035, "Invalid Form Body", violations)
+            if webhook:
+                result = self._webhook(request, template, parts, body, files)
+            else:
+                result = self._rest(request, template, parts, body, files)
+        except HTTPError as error:
+            request.status = error.status
+            self.violations.extend(error.violations)
+            return FakeResponse(error.status, error.body())
+        if result is None:
+            request.status = 204
+            return FakeResponse(204, None)
+        return FakeResponse(200, result)
+
+    def _refuse(self, request: Request, violations: list[Violation]) -> None:
+        if violations:
+            raise HTTPError(400, 50035, "Invalid Form Body", violations)
+
+    # ------------------------------------------------------------------ bot-token routes
+
+    def _rest(
+        self,
+        request: Request,
+        template: str,
+        parts: dict[str, str],
+        payload: Any,
+        files: list[tuple[str, bytes]],
+    ) -> Any:
+        method = request.method
+        route = f"{method} {template}"
+        channel_id = int(parts["channel_id"]) if "channel_id" in parts else None
+        if channel_id is not None:
+            request.audience = self.channel_audience(channel_id)
+        if template == "/users/@me/channels":
             user_id = int(payload["recipient_id"])
             channel = self.dm_channels.get(user_id) or self.next_id()
             self.dm_channels[user_id] = channel
@@ -276,106 +590,205 @@ class FakeDiscord:
             request.audience = Audience("dm", channel, user_id)
             return {"id": str(channel), "type": 1, "recipients": [self.user_payload(user_id)],
                     "last_message_id": None}  # fmt: skip
-        if method == "POST" and path == "/channels/{channel_id}/messages":
+        if template == "/channels/{channel_id}/messages":
             assert channel_id is not None
+            self._refuse(request, message_violations(route, payload, files,
+                                                     allowed_flags=FLAGS_CHANNEL_CREATE,
+                                                     creating=True, kind="channel-create"))  # fmt: skip
             owner = self.dm_owner.get(channel_id)
             if owner is not None and owner in self.dm_closed:
-                request.status = 403
-                raise discord.Forbidden(
-                    _FakeResponse(403, "Forbidden"),
-                    {"code": 50007, "message": "Cannot send messages to this user"},
-                )
+                raise HTTPError(403, 50007, "Cannot send messages to this user")
+            thread = self.threads.get(channel_id)
+            if thread is not None and thread.archived:
+                if thread.locked:
+                    raise HTTPError(400, 50083, "Thread is archived")
+                thread.archived = False  # a message unarchives an unlocked thread
             return self._store(channel_id, self.channel_audience(channel_id), payload or {},
-                               file_list).payload  # fmt: skip
-        if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
-            message_id = int(route.url.rsplit("/", 1)[1])
-            if message_id not in self.messages:
-                request.status = 404
-                raise discord.NotFound(
-                    _FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"}
-                )
-            return self._edit(message_id, payload or {}, file_list).payload
-        if method == "PUT" and path.endswith("/commands"):
-            self.commands = [
-                {**command, "id": str(self.next_id()), "application_id": str(APPLICATION_ID),
-                 "version": "1"}
-                for command in payload or []
-            ]  # fmt: skip
+                               files).payload  # fmt: skip
+        if template == "/channels/{channel_id}/messages/{message_id}":
+            assert channel_id is not None
+            stored = self._message_in(channel_id, int(parts["message_id"]))
+            if stored.audience.kind == "ephemeral":
+                raise HTTPError(404, 10008, "Unknown Message", [Violation(
+                    route, "message_id",
+                    "an ephemeral message cannot be reached with the bot token "
+                    "(edit it through its interaction token)")])  # fmt: skip
+            if method == "GET":
+                return stored.payload
+            if method == "DELETE":
+                del self.messages[stored.id]
+                return None
+            self._refuse(request, message_violations(route, payload, files,
+                                                     allowed_flags=FLAGS_EDIT, creating=False, kind="channel-edit"))  # fmt: skip
+            return self._edit(stored.id, payload or {}, files).payload
+        if template == "/channels/{channel_id}/messages/{message_id}/threads":
+            assert channel_id is not None
+            stored = self._message_in(channel_id, int(parts["message_id"]))
+            if stored.id in self.threads:
+                raise HTTPError(400, 160004, "A thread has already been created for this message")
+            thread = Thread(stored.id, channel_id, str(payload["name"]))
+            self.threads[thread.id] = thread
+            return self._thread_payload(thread)
+        if template == "/channels/{channel_id}":
+            assert channel_id is not None
+            thread = self.threads.get(channel_id)
+            if thread is None:
+                raise HTTPError(404, 10003, "Unknown Channel")
+            for key in ("archived", "locked"):
+                if payload.get(key) is not None:
+                    setattr(thread, key, bool(payload[key]))
+            if payload.get("name"):
+                thread.name = str(payload["name"])
+            return self._thread_payload(thread)
+        if template.endswith("/commands"):
+            if method == "PUT":
+                self._refuse(request, command_violations(route, payload))
+                self.commands = [
+                    {**command, "id": str(self.next_id()), "application_id": str(APPLICATION_ID),
+                     "version": "1"}
+                    for command in payload or []
+                ]  # fmt: skip
             return self.commands
-        if method == "GET" and path.endswith("/commands"):
-            return self.commands
-        raise AssertionError(f"the fake Discord does not know {method} {path}")
+        raise AssertionError(f"the fake Discord does not serve {route}")
+
+    def _message_in(self, channel_id: int, message_id: int) -> StoredMessage:
+        """A message through its own channel; any other channel does not know it."""
+        stored = self.messages.get(message_id)
+        if stored is None or stored.channel_id != channel_id:
+            raise HTTPError(404, 10008, "Unknown Message")
+        return stored
+
+    def _thread_payload(self, thread: Thread) -> dict[str, Any]:
+        return {"id": str(thread.id), "type": 11, "guild_id": str(GUILD_ID),
+                "parent_id": str(thread.parent_id), "name": thread.name,
+                "owner_id": str(BOT_USER_ID), "message_count": 0, "member_count": 1,
+                "rate_limit_per_user": 0, "flags": 0,
+                "thread_metadata": {"archived": thread.archived, "locked": thread.locked,
+                                    "auto_archive_duration": 1440,
+                                    "archive_timestamp": "2026-01-05T12:00:00.000000+00:00"}}  # fmt: skip
 
     # ------------------------------------------------------------------ interaction webhooks
 
-    async def webhook(
+    def _webhook(
         self,
-        route: Route,
-        *,
-        payload: dict[str, Any] | None = None,
-        multipart: list[dict[str, Any]] | None = None,
-        files: Any = None,
-        **kwargs: Any,
+        request: Request,
+        template: str,
+        parts: dict[str, str],
+        body: Any,
+        files: list[tuple[str, bytes]],
     ) -> Any:
-        body, file_list = _decode(payload, multipart, files)
-        path, method = route.path, route.method
-        now = time.perf_counter()
-        request = Request("webhook", method, path, route.url, body, file_list, None, at=now)
-        self.requests.append(request)
-        token = str(route.webhook_token)
-        record = self.by_token.get(token)
+        method = request.method
+        route = f"{method} {template}"
+        record = self.by_token.get(parts["webhook_token"])
         if record is None:
-            raise AssertionError(f"unknown interaction token {token!r}")
+            raise HTTPError(401, 50027, "Invalid Webhook Token")
         request.interaction_id = record.id
-        if path.endswith("/callback"):
-            callback_type = int((body or {})["type"])
-            data = (body or {}).get("data") or {}
-            request.callback_type = callback_type
-            if record.callback_type is not None:
-                request.status = 400
-                raise discord.HTTPException(
-                    _FakeResponse(400, "Bad Request"),
-                    {"code": 40060, "message": "Interaction has already been acknowledged."},
-                )
-            record.callback_type = callback_type
-            record.acked_at = now
-            result: dict[str, Any] = {
-                "interaction": {"id": str(record.id), "type": 3,
-                                "response_message_loading": callback_type == CALLBACK_DEFER_MESSAGE,
-                                "response_message_ephemeral": bool(data.get("flags", 0) & EPHEMERAL_FLAG)},
-            }  # fmt: skip
-            if callback_type in (CALLBACK_MESSAGE, CALLBACK_DEFER_MESSAGE):
-                audience = self._reply_audience(record, data.get("flags", 0))
-                request.audience = audience
-                channel = record.channel_id or 0
-                stored = self._store(channel, audience, data, file_list)
-                record.original_message_id = stored.id
-                result["interaction"]["response_message_id"] = str(stored.id)
-                result["resource"] = {"type": callback_type, "message": stored.payload}
-            elif callback_type in (CALLBACK_UPDATE, CALLBACK_DEFER_UPDATE):
-                assert record.message_id is not None, "update on an interaction with no message"
-                stored = self.messages[record.message_id]
-                request.audience = stored.audience
-                record.original_message_id = stored.id
-                if callback_type == CALLBACK_UPDATE:
-                    self._edit(stored.id, data, file_list)
-                    result["resource"] = {"type": 7, "message": stored.payload}
-            return result
-        if "/messages/@original" in path:
-            if record.original_message_id is None:
-                raise discord.NotFound(
-                    _FakeResponse(404), {"code": 10008, "message": "Unknown Message"}
-                )
-            stored = self.messages[record.original_message_id]
+        if self.now() - record.dispatched_clock > self.TOKEN_LIFETIME:
+            raise HTTPError(401, 50027, "Invalid Webhook Token")
+        if template.endswith("/callback"):
+            return self._callback(request, record, route, body or {}, files)
+        if template.endswith("/messages/@original") or template.endswith("/{message_id}"):
+            message_id = (
+                record.original_message_id if template.endswith("@original")
+                else int(parts["message_id"])
+            )  # fmt: skip
+            stored = self.messages.get(message_id) if message_id is not None else None
+            if stored is None or not self._answers(record, stored.id):
+                raise HTTPError(404, 10008, "Unknown Message")
             request.audience = stored.audience
-            if method == "PATCH":
-                self._edit(stored.id, body or {}, file_list)
+            if method == "GET":
+                return stored.payload
+            if method == "DELETE":
+                del self.messages[stored.id]
+                return None
+            self._refuse(request, message_violations(route, body, files, allowed_flags=FLAGS_EDIT,
+                                                     creating=False, kind="webhook-edit"))  # fmt: skip
+            if stored.payload.get("flags", 0) & LOADING:
+                stored.payload["flags"] &= ~LOADING
+            self._edit(stored.id, _keep_flags(body or {}, stored), files)
             return stored.payload
-        if method == "POST":  # followup
-            audience = self._reply_audience(record, (body or {}).get("flags", 0))
+        # POST /webhooks/{id}/{token}: a followup
+        if record.callback_type is None:
+            raise HTTPError(404, 10015, "Unknown Webhook")
+        self._refuse(request, message_violations(route, body, files, allowed_flags=FLAGS_FOLLOWUP,
+                                                 creating=True, kind="followup"))  # fmt: skip
+        original = self.messages.get(record.original_message_id or 0)
+        if (record.callback_type == CALLBACK_DEFER_MESSAGE and original is not None
+                and original.payload.get("flags", 0) & LOADING):  # fmt: skip
+            # The first followup after a deferred reply *is* the reply: it replaces the
+            # "thinking" message and keeps the defer's visibility, whatever its own flags.
+            original.payload["flags"] &= ~LOADING
+            request.audience = original.audience
+            self._edit(original.id, _keep_flags(body or {}, original), files)
+            return original.payload
+        audience = self._reply_audience(record, (body or {}).get("flags") or 0)
+        request.audience = audience
+        stored = self._store(record.channel_id or 0, audience, body or {}, files)
+        record.followup_ids.append(stored.id)
+        return stored.payload
+
+    def _answers(self, record: InteractionRecord, message_id: int) -> bool:
+        return message_id == record.original_message_id or message_id in record.followup_ids
+
+    def _callback(
+        self,
+        request: Request,
+        record: InteractionRecord,
+        route: str,
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+    ) -> Any:
+        callback_type = int(body["type"])
+        data = body.get("data") or {}
+        request.callback_type = callback_type
+        if record.callback_type is not None:
+            raise HTTPError(400, 40060, "Interaction has already been acknowledged.")
+        if self.now() - record.dispatched_clock > self.ACK_DEADLINE:
+            record.failed = True
+            raise HTTPError(404, 10062, "Unknown interaction")
+        if callback_type == CALLBACK_MESSAGE:
+            self._refuse(request, message_violations(route, data, files,
+                                                     allowed_flags=FLAGS_INTERACTION_REPLY,
+                                                     creating=True, prefix="data.", kind="interaction-reply"))  # fmt: skip
+        elif callback_type == CALLBACK_DEFER_MESSAGE:
+            self._refuse(request, message_violations(route, data, files,
+                                                     allowed_flags=FLAGS_DEFERRED_REPLY,
+                                                     creating=False, prefix="data.", kind="interaction-reply"))  # fmt: skip
+        elif callback_type == CALLBACK_UPDATE:
+            self._refuse(request, message_violations(route, data, files, allowed_flags=FLAGS_EDIT,
+                                                     creating=False, prefix="data.", kind="interaction-update"))  # fmt: skip
+        elif callback_type == CALLBACK_AUTOCOMPLETE:
+            self._refuse(request, autocomplete_violations(route, data))
+        if callback_type in (CALLBACK_UPDATE, CALLBACK_DEFER_UPDATE) and record.message_id is None:
+            raise HTTPError(400, 40004, "Interaction has no message to update")
+        record.callback_type = callback_type
+        record.acked_at = request.at
+        record.acked_clock = self.now()
+        flags = data.get("flags") or 0
+        result: dict[str, Any] = {
+            "interaction": {"id": str(record.id), "type": record.kind,
+                            "response_message_loading": callback_type == CALLBACK_DEFER_MESSAGE,
+                            "response_message_ephemeral": bool(flags & EPHEMERAL_FLAG)},
+        }  # fmt: skip
+        if callback_type in (CALLBACK_MESSAGE, CALLBACK_DEFER_MESSAGE):
+            audience = self._reply_audience(record, flags)
             request.audience = audience
-            return self._store(record.channel_id or 0, audience, body or {}, file_list).payload
-        raise AssertionError(f"the fake Discord does not know webhook {method} {path}")
+            stored_body = dict(data)
+            if callback_type == CALLBACK_DEFER_MESSAGE:
+                stored_body["flags"] = flags | LOADING
+            stored = self._store(record.channel_id or 0, audience, stored_body, files)
+            record.original_message_id = stored.id
+            result["interaction"]["response_message_id"] = str(stored.id)
+            result["resource"] = {"type": callback_type, "message": stored.payload}
+        elif callback_type in (CALLBACK_UPDATE, CALLBACK_DEFER_UPDATE):
+            assert record.message_id is not None
+            stored = self.messages[record.message_id]
+            request.audience = stored.audience
+            record.original_message_id = stored.id
+            if callback_type == CALLBACK_UPDATE:
+                self._edit(stored.id, _keep_flags(data, stored), files)
+                result["resource"] = {"type": 7, "message": stored.payload}
+        return result
 
     def _reply_audience(self, record: InteractionRecord, flags: int) -> Audience:
         if flags & EPHEMERAL_FLAG:
@@ -385,38 +798,54 @@ class FakeDiscord:
         return Audience("channel", record.channel_id)
 
 
-def _decode(
-    payload: dict[str, Any] | None, form: Any, files: Any
-) -> tuple[dict[str, Any] | None, list[tuple[str, bytes]]]:
-    """The JSON body and the files of a request, however discord.py packed them."""
-    body = payload
-    for part in form or []:
-        if part.get("name") == "payload_json":
-            body = json.loads(part["value"])
-    file_list: list[tuple[str, bytes]] = []
-    for file in files or []:
-        fp = file.fp
-        position = fp.tell()
-        fp.seek(0)
-        file_list.append((file.filename, fp.read()))
-        fp.seek(position)
-    return body, file_list
+def _keep_flags(body: dict[str, Any], stored: StoredMessage) -> dict[str, Any]:
+    """An edit cannot change a message's visibility: EPHEMERAL stays as it was."""
+    if "flags" not in body or body["flags"] is None:
+        return body
+    kept = stored.payload.get("flags", 0) & EPHEMERAL_FLAG
+    return {**body, "flags": (body["flags"] & ~EPHEMERAL_FLAG) | kept}
 
 
-class _FakeWebhookAdapter(webhook_async.AsyncWebhookAdapter):
+def _decode_body(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
+    """The JSON body and the files of a request, as discord.py put them on the wire."""
+    if data is None:
+        return None, []
+    if isinstance(data, (str, bytes)):
+        return json.loads(data), []
+    if isinstance(data, aiohttp.FormData):
+        body: Any = None
+        files: list[tuple[str, bytes]] = []
+        for type_options, _headers, value in data._fields:
+            name = type_options.get("name")
+            if name == "payload_json":
+                body = json.loads(value if isinstance(value, str) else value.decode())
+            elif type_options.get("filename") is not None:
+                position = value.tell()
+                files.append((str(type_options["filename"]), value.read()))
+                value.seek(position)
+        return body, files
+    raise AssertionError(f"the fake Discord cannot read a body of type {type(data).__name__}")
+
+
+class _FastSleep:
+    """``asyncio`` as seen by discord.http and discord.webhook.async_: the same module, but
+    ``sleep`` (the waits before a retry and on a 429) is recorded and returns at once,
+    so retry tests take no real time while discord.py's retry logic runs unchanged."""
+
     def __init__(self, remote: FakeDiscord) -> None:
-        super().__init__()
-        self.remote = remote
+        self._remote = remote
 
-    async def request(self, route: Route, session: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        return await self.remote.webhook(route, **kwargs)
-
-
-class _NoSession:
-    """Stands where aiohttp's session would be; any use of it is a bug in the harness."""
+    async def sleep(self, delay: float, result: Any = None) -> Any:
+        if delay > 0:
+            self._remote.retry_sleeps.append(delay)
+        await _real_asyncio.sleep(0)
+        return result
 
     def __getattr__(self, name: str) -> Any:
-        raise AssertionError(f"the offline harness has no network session ({name})")
+        return getattr(_real_asyncio, name)
+
+
+_real_asyncio = asyncio
 
 
 def guild_payload(members: dict[int, tuple[str, int]]) -> dict[str, Any]:
@@ -481,21 +910,25 @@ class Harness:
         self.remote = remote or FakeDiscord()  # pass the old one to "restart" against it
         self.users = users
         self.clock = clock
+        self.remote.clock = clock
         for user_id, (name, _perms) in users.items():
             self.remote.users[user_id] = {"id": str(user_id), "username": name,
                                           "discriminator": "0", "global_name": name,
                                           "avatar": None}  # fmt: skip
-        self._token = None
+        self._patched: list[tuple[Any, Any]] = []
 
     async def start(self) -> None:
-        """What ``login`` + ``connect`` would do, without a gateway or a token."""
+        """What ``login`` + ``connect`` would do, without a gateway or a token: discord.py's
+        HTTP client gets the fake session (interactions take theirs from it)."""
         bot = self.bot
-        bot.http.request = self.remote.rest  # type: ignore[method-assign]
-        bot.http._HTTPClient__session = _NoSession()  # type: ignore[attr-defined]
-        self._token = webhook_async.async_context.set(_FakeWebhookAdapter(self.remote))
+        self.remote.connect(bot.http)
+        fast = _FastSleep(self.remote)
+        for module in (discord.http, webhook_async):
+            self._patched.append((module, module.asyncio))
+            module.asyncio = fast  # type: ignore[attr-defined, assignment]
         await bot._async_setup_hook()
         state = bot._connection
-        state.user = discord.ClientUser(state=state, data={**self.remote.user_payload(BOT_USER_ID),
+        state.user = discord.ClientUser(state=state, data={**self.remote.user_payload(BOT_USER_ID),  # type: ignore[typeddict-item]
                                                            "id": str(BOT_USER_ID),
                                                            "username": "mahjong", "bot": True,
                                                            "verified": True, "mfa_enabled": False})  # fmt: skip
@@ -505,12 +938,20 @@ class Harness:
         await self.settle()
 
     async def close(self) -> None:
+        """Shut the bot down; then fail if any request broke Discord's rules, even one whose
+        400 the bot caught and carried on from."""
         close = getattr(self.bot, "shutdown", None)
         if close is not None:
             await close()
-        if self._token is not None:
-            webhook_async.async_context.reset(self._token)
-            self._token = None
+        while self._patched:
+            module, original = self._patched.pop()
+            module.asyncio = original
+        violations = self.remote.take_violations()
+        if violations:
+            raise AssertionError(
+                "Discord would have refused these requests:\n"
+                + "\n".join(f"  - {violation}" for violation in violations)
+            )
 
     # ------------------------------------------------------------------ dispatch
 
@@ -527,9 +968,11 @@ class Harness:
     def _base(
         self, kind: int, user_id: int, channel_id: int | None, locale: str
     ) -> tuple[dict[str, Any], InteractionRecord]:
-        interaction_id = self.remote.next_id() + 4_000_000_000_000_000_000
-        token = f"tok{interaction_id}"
         in_dm = channel_id is not None and channel_id in self.remote.dm_owner
+        record = self.remote.new_interaction(
+            kind, user_id, channel_id if in_dm else (channel_id or CHANNEL_ID), in_dm=in_dm
+        )
+        interaction_id, token = record.id, record.token
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
             "token": token, "version": 1, "locale": locale, "app_permissions": str(ADMIN_PERMISSIONS),
@@ -550,11 +993,6 @@ class Harness:
                                         "guild_id": str(GUILD_ID), "position": 0,
                                         "permission_overwrites": []},
                             "context": 0})  # fmt: skip
-        record = InteractionRecord(
-            interaction_id, token, user_id, channel_id, in_dm, None, time.perf_counter()
-        )
-        self.remote.interactions[interaction_id] = record
-        self.remote.by_token[token] = record
         return payload, record
 
     async def command(
@@ -574,6 +1012,7 @@ class Harness:
         if "guild_id" in payload:
             payload["data"]["guild_id"] = payload["guild_id"]
         record.dispatched_at = time.perf_counter()
+        record.dispatched_clock = self.remote.now()
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         if settle:
             await self.settle()
@@ -629,6 +1068,7 @@ class Harness:
             message_payload["flags"] = message_payload.get("flags", 0) | EPHEMERAL_FLAG
         payload["message"] = message_payload
         record.dispatched_at = time.perf_counter()
+        record.dispatched_clock = self.remote.now()
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         if settle:
             await self.settle()
@@ -736,6 +1176,11 @@ class Harness:
                     texts.append(embed.get("title") or "")
                     texts.append(embed.get("description") or "")
         return "\n".join(t for t in texts if t)
+
+    def failed_interactions(self) -> list[InteractionRecord]:
+        """Interactions Discord refused to acknowledge (too late: 10062) — clicks the user
+        saw fail with "This interaction failed"."""
+        return [record for record in self.remote.interactions.values() if record.failed]
 
     def ack_latencies(self) -> list[float]:
         """Seconds from dispatch to the acknowledging callback, per acknowledged interaction."""
