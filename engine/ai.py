@@ -481,7 +481,7 @@ def _claim_tiles(action: Action, claimed: int, wild: int | None = None) -> list[
     if action.type == CHOW:
         tiles = list(action.tiles or ())
         # A discarded White chowed in Taizhou stands for the wild's kind in the chow.
-        tiles.remove(claimed if claimed in tiles else wild)
+        tiles.remove(claimed if claimed in tiles or wild is None else wild)
         return tiles
     if action.type == PUNG:
         return [claimed, claimed]

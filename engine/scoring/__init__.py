@@ -21,7 +21,8 @@ Rules read where RULES.md leaves room (each is implemented where named):
 - Taizhou ``half_rounding = "exact"`` pays the unrounded half (x.5, a float; whole
   amounts stay ints); totals are even unless ``cap`` is odd, so it only matters then.
 - A Taizhou chow case meld holding a White (or the wild's kind) without ``white_as`` is
-  the White standing for the wild (``case._parse_meld``): nothing else is possible.
+  the White standing for the wild (``case._parse_meld``): nothing else is possible. Its
+  ``claimed`` may be the White itself: a discarded White chowed as the wild's kind.
 - Taizhou full liability: case 1 counts the winner's exposed melds claimed from one seat
   in the flush suit (self-draw included); case 2 needs exposed pungs/kongs of the other
   two dragons; case 3 judges the discarded dragon by its face (a White counts even when
