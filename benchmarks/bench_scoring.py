@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.scoring import score_hand
-from engine.scoring.common import component_complete, decompose
+from engine.scoring.common import decompose
 from engine.scoring.jiaxing import _summaries as jiaxing_summaries
 from engine.scoring.taizhou import _summaries as taizhou_summaries
 from engine.types import CHOW, KONG, PUNG, Meld, PlayerHand, WinContext, WinInfo
@@ -138,7 +138,7 @@ def make_corpus(seed: int, hands_per_variant: int) -> dict[str, list[WinContext]
 
 
 def clear_caches() -> None:
-    for cached in (decompose, component_complete, jiaxing_summaries, taizhou_summaries):
+    for cached in (decompose, jiaxing_summaries, taizhou_summaries):
         cached.cache_clear()
 
 

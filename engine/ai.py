@@ -474,11 +474,12 @@ def _current_value(counts: list[int], wilds: int, table: _Table, precise: bool) 
     return _hand_value(counts, wilds, table, _shantens(counts, wilds, table), precise)
 
 
-def _claim_tiles(action: Action, claimed: int) -> list[int]:
+def _claim_tiles(action: Action, claimed: int, wild: int | None = None) -> list[int]:
     """Own tiles a claim uses (the claimed tile excluded)."""
     if action.type == CHOW:
         tiles = list(action.tiles or ())
-        tiles.remove(claimed)
+        # A discarded White chowed in Taizhou stands for the wild's kind in the chow.
+        tiles.remove(claimed if claimed in tiles or wild is None else wild)
         return tiles
     if action.type == PUNG:
         return [claimed, claimed]
@@ -491,7 +492,7 @@ def _after_claim(
     """Own counts and melds after a claim, or None if the tiles are not held naturally
     (a Taizhou White standing in for the wild's kind is read as that White)."""
     new_counts = list(counts)
-    for kind in _claim_tiles(action, claimed):
+    for kind in _claim_tiles(action, claimed, view.public.wild):
         if new_counts[kind] > 0:
             new_counts[kind] -= 1
         elif new_counts[WHITE] > 0:

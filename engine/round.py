@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .shapes import hand_waits, is_win_reading
 from .tiles import NUM_KINDS, WHITE, format_tiles, from_counts, is_honor, kind_str
 from .types import (
     CHOW,
@@ -280,30 +281,30 @@ class Round:
         return tuple(hands)
 
     def waits(self, seat: int) -> list[int]:
-        """Kinds that would complete ``seat``'s 3n+1 concealed tiles (empty otherwise).
+        """Kinds that would complete ``seat``'s 3n+1 concealed tiles (empty otherwise):
+        ``shapes.hand_waits``, the rule scoring and liability use too."""
+        counts, wilds = self._natural_counts(seat)
+        return hand_waits(
+            counts,
+            wilds,
+            self.wild,
+            seven_pairs=self._seven_pairs_allowed(seat),
+            white_stands_in=self.variant.white_substitutes_wild,
+        )
 
-        Taizhou: a White may stand for the wild kind, so every reading of the Whites
-        counts, exactly as when a win is checked.
-        """
-        from .shapes import waits_counts
-
+    def _natural_counts(self, seat: int, extra: int | None = None) -> tuple[list[int], int]:
+        """(natural counts, wilds) of ``seat``'s concealed tiles, plus ``extra`` if given."""
         counts = list(self.hands[seat])
-        if sum(counts) % 3 != 1:
-            return []
+        if extra is not None:
+            counts[extra] += 1
         wilds = 0
         if self.wild is not None:
             wilds = counts[self.wild]
             counts[self.wild] = 0
-        seven = bool(self.options.allow_seven_pairs) and not self.melds[seat]
-        found = set(waits_counts(counts, wilds, self.wild, seven))
-        if self._white_can_stand_for(self.wild or 0) and counts[WHITE]:
-            assert self.wild is not None
-            for as_wild_kind in range(1, counts[WHITE] + 1):
-                trial = list(counts)
-                trial[WHITE] -= as_wild_kind
-                trial[self.wild] += as_wild_kind
-                found.update(waits_counts(trial, wilds, self.wild, seven))
-        return sorted(found)
+        return counts, wilds
+
+    def _seven_pairs_allowed(self, seat: int) -> bool:
+        return bool(self.options.allow_seven_pairs) and not self.melds[seat]
 
     def _tenpai_seats(self) -> frozenset[int]:
         return frozenset(seat for seat in range(self.num_seats) if self.waits(seat))
@@ -313,7 +314,15 @@ class Round:
     ) -> WinContext:
         extra = tile if by != "self_draw" else None
         last = self.wall.drawable == 0 if by == "self_draw" else final
-        first_draw = by == "self_draw" and not self.has_discarded[seat] and not self.any_claim
+        # Heavenly/Earthly Hand: no discard of one's own yet, no chow, pung or exposed kong
+        # by anyone (``any_claim``), and no kong of one's own (the win would be on its
+        # replacement, not the first draw). Another seat's concealed kong is not a claim.
+        first_draw = (
+            by == "self_draw"
+            and not self.has_discarded[seat]
+            and not self.any_claim
+            and not self.melds[seat]
+        )
         return WinContext(
             variant=self.variant.name,
             options=self.options,
@@ -341,29 +350,16 @@ class Round:
         )
 
     def _shape_ok(self, seat: int, extra: int | None) -> bool:
-        from .shapes import is_win_counts
-
-        counts = list(self.hands[seat])
-        if extra is not None:
-            counts[extra] += 1
-        wilds = 0
-        if self.wild is not None:
-            wilds = counts[self.wild]
-            counts[self.wild] = 0
-        seven = bool(self.options.allow_seven_pairs) and not self.melds[seat]
-        if is_win_counts(counts, wilds, seven_pairs=seven):
-            return True
-        if self._white_can_stand_for(self.wild or 0) and counts[WHITE]:
-            # Taizhou: some Whites may be read as the wild's kind.
-            assert self.wild is not None
-            whites = counts[WHITE]
-            for as_wild_kind in range(1, whites + 1):
-                trial = list(counts)
-                trial[WHITE] -= as_wild_kind
-                trial[self.wild] += as_wild_kind
-                if is_win_counts(trial, wilds, seven_pairs=seven):
-                    return True
-        return False
+        """A cheap gate before scoring: the same readings scoring maximises over, so it
+        never turns away a win scoring would accept."""
+        counts, wilds = self._natural_counts(seat, extra)
+        return is_win_reading(
+            counts,
+            wilds,
+            self.wild,
+            seven_pairs=self._seven_pairs_allowed(seat),
+            white_stands_in=self.variant.white_substitutes_wild,
+        )
 
     def _scored_win(
         self,
@@ -439,19 +435,32 @@ class Round:
             options.append(Action(PUNG, seat))
         if natural >= 3 and self.wall.drawable > 0:
             options.append(Action(KONG, seat))
-        if seat == (discarder + 1) % self.num_seats and tile < 27:
-            base = tile - tile % 9
-            for low in range(max(base, tile - 2), min(tile, base + 6) + 1):
+        chow_kind = self._chow_kind(tile)
+        if seat == (discarder + 1) % self.num_seats and chow_kind is not None:
+            base = chow_kind - chow_kind % 9
+            for low in range(max(base, chow_kind - 2), min(chow_kind, base + 6) + 1):
                 chow = (low, low + 1, low + 2)
-                if self._chow_source(seat, chow, tile) is not None:
+                if self._chow_source(seat, chow, chow_kind) is not None:
                     options.append(Action(CHOW, seat, tiles=chow))
         if options:
             options.append(Action(PASS, seat))
         return options
 
+    def _chow_kind(self, tile: int) -> int | None:
+        """The kind a discard counts as in a chow, or None if it cannot be chowed.
+
+        A suited tile is itself. In Taizhou a discarded White may be chowed as the wild's
+        kind, as it may be won on (RULES.md §2): the White fills the gap of the wilds.
+        """
+        if tile < 27:
+            return tile
+        if tile == WHITE and self.wild is not None and self._white_can_stand_for(self.wild):
+            return self.wild if self.wild < 27 else None
+        return None
+
     def _chow_source(self, seat: int, chow: tuple[int, int, int], claimed: int) -> int | None:
-        """How a chow would be made from the hand: None if impossible, else the kind a
-        White stands for in it (-1 when no White is used)."""
+        """How a chow would be made from the hand around the ``claimed`` kind: None if
+        impossible, else the kind a White from the hand stands for (-1: no White used)."""
         white_as = -1
         for kind in chow:
             if kind == claimed:
@@ -596,10 +605,9 @@ class Round:
                 else:
                     self._complete_added_kong(seat, index, events)
                 return
-        # Concealed kong.
+        # Concealed kong: not a claim, so it leaves others' Earthly Hand alone (RULES §1).
         self.hands[seat][kind] -= 4
         self.drawn[seat] = None
-        self.any_claim = True
         self.melds[seat].append(Meld(KONG, (kind,) * 4, concealed=True))
         events.append({"type": "concealed_kong", "seat": seat})
         self._replacement_draw(seat, events)
@@ -730,16 +738,21 @@ class Round:
         white_as: int | None = None
         if action.type == CHOW:
             assert action.tiles is not None
-            source = self._chow_source(seat, action.tiles, tile)  # type: ignore[arg-type]
+            chow_kind = self._chow_kind(tile)
+            assert chow_kind is not None
+            source = self._chow_source(seat, action.tiles, chow_kind)  # type: ignore[arg-type]
             assert source is not None
+            if chow_kind != tile:
+                white_as = chow_kind  # the discarded White stands for the wild's kind
             for kind in action.tiles:
-                if kind == tile:
+                if kind == chow_kind:
                     continue
                 if kind == source:
                     hand[WHITE] -= 1
                     white_as = kind
                 else:
                     hand[kind] -= 1
+            # ``claimed`` is the face taken from the river: a White when it stood in.
             meld = Meld(
                 CHOW, tuple(action.tiles), from_seat=discarder, claimed=tile, white_as=white_as
             )
@@ -757,14 +770,17 @@ class Round:
         self.skipped_win[seat].clear()
         events.append({"type": "claim", "seat": seat, "meld": meld.to_json(), "from": discarder})
         is_kong = action.type == KONG
-        if self.variant.has_three_claim_liability:
+        # Claims on a folded player's discards do not count toward three-claim liability.
+        if self.variant.has_three_claim_liability and discarder not in self.folded:
             key = (seat, discarder)
             self.claim_counts[key] = self.claim_counts.get(key, 0) + 1
             pair = (min(seat, discarder), max(seat, discarder))
             if self.claim_counts[key] == 3 and pair not in self.santan_pairs:
                 self.santan_pairs.append(pair)
+                # Asked: whoever is neither a liable party (of any pair) nor folded.
+                liable = {party for liable_pair in self.santan_pairs for party in liable_pair}
                 pending = {
-                    s for s in range(self.num_seats) if s not in pair and s not in self.folded
+                    s for s in range(self.num_seats) if s not in liable and s not in self.folded
                 }
                 events.append({"type": "santan", "pair": list(pair)})
                 if pending:

@@ -18,6 +18,11 @@ Count-vector API (the hot path):
     shanten_restricted(counts, wilds, allowed, pungs_only=False) -> int
     shanten_pungs(counts, wilds) -> int
 
+Hand API (the one place the round, scoring, liability and the calculator ask):
+    white_readings(counts, wild_kind) -> list[list[int]]
+    is_win_reading(counts, wilds, wild_kind, seven_pairs, white_stands_in) -> bool
+    hand_waits(counts, wilds, wild_kind, seven_pairs, white_stands_in) -> list[int]
+
 Notation API: is_winning_hand(tiles, wild=None) and winning_tiles(tiles, wild=None).
 """
 
@@ -40,7 +45,7 @@ from ._shape_tables import (
     load_tables,
     needs_scalar,
 )
-from .tiles import NUM_KINDS, TileError, kind_str, parse_tile, parse_tiles
+from .tiles import NUM_KINDS, WHITE, TileError, kind_str, parse_tile, parse_tiles
 
 __all__ = [
     "ALL_KINDS",
@@ -49,7 +54,9 @@ __all__ = [
     "PIN_KINDS",
     "SOU_KINDS",
     "count_hand",
+    "hand_waits",
     "is_win_counts",
+    "is_win_reading",
     "is_winning_hand",
     "kinds_mask",
     "preload",
@@ -57,6 +64,7 @@ __all__ = [
     "shanten_pungs",
     "shanten_restricted",
     "waits_counts",
+    "white_readings",
     "winning_tiles",
 ]
 
@@ -226,6 +234,77 @@ def _add_seven_pairs_waits(result: list[int], counts: Sequence[int], wilds: int)
     if len(singles) - 1 <= wilds:
         return sorted(set(result).union(singles))
     return result
+
+
+def white_readings(counts: Sequence[int], wild_kind: int | None) -> list[list[int]]:
+    """Natural counts with 0, 1, … of the Whites read as the wild's kind (RULES.md §2).
+
+    Taizhou's White fills the gap the three wild copies leave: each White may stay White
+    or count as a natural tile of the wild's kind, so a hand with w Whites has w + 1
+    readings. The first reading is the hand as printed. When the wild kind is White
+    itself (or there is no wild) the White stands only for itself: one reading.
+    """
+    readings = [list(counts)]
+    if wild_kind is None or wild_kind == WHITE:
+        return readings
+    for as_wild in range(1, counts[WHITE] + 1):
+        reading = list(counts)
+        reading[WHITE] -= as_wild
+        reading[wild_kind] += as_wild
+        readings.append(reading)
+    return readings
+
+
+def is_win_reading(
+    counts: Sequence[int],
+    wilds: int,
+    wild_kind: int | None,
+    *,
+    seven_pairs: bool = False,
+    white_stands_in: bool = False,
+) -> bool:
+    """Whether some reading of the hand wins: jokers as anything (a fifth copy too) and,
+    with ``white_stands_in`` (Taizhou), each White as itself or the wild's kind.
+
+    This is the legality rule of RULES.md §0 ("if any reading makes a legal win, the hand
+    wins"); scoring maximises over exactly these readings, so a shape this accepts is
+    one scoring can read.
+    """
+    readings = white_readings(counts, wild_kind) if white_stands_in else [counts]
+    return any(is_win_counts(reading, wilds, seven_pairs) for reading in readings)
+
+
+def hand_waits(
+    counts: Sequence[int],
+    wilds: int,
+    wild_kind: int | None,
+    *,
+    seven_pairs: bool = False,
+    white_stands_in: bool = False,
+) -> list[int]:
+    """The tiles (kinds, sorted) whose draw or discard completes a 3n+1 hand: the one
+    waits/tenpai rule (tenpai when not empty) of the round, scoring and liability.
+
+    ``seven_pairs`` is the ``allow_seven_pairs`` option for a hand with no melds; with
+    ``white_stands_in`` (Taizhou) the Whites held are read both ways, and a White that
+    arrives counts as a wait too whenever a natural tile of the wild's kind would
+    complete the hand, since it may be read as one. The wild kind itself is listed
+    whenever anything is (an arriving wild is a joker).
+    """
+    total = sum(counts) + wilds
+    if total % 3 != 1 or total > _MAX_HAND - 1:
+        return []
+    found: set[int] = set()
+    readings = white_readings(counts, wild_kind) if white_stands_in else [list(counts)]
+    for reading in readings:
+        found.update(waits_counts(reading, wilds, None, seven_pairs))
+    if not found:
+        return []
+    if white_stands_in and wild_kind is not None and wild_kind != WHITE and wild_kind in found:
+        found.add(WHITE)
+    if wild_kind is not None:
+        found.add(wild_kind)
+    return sorted(found)
 
 
 def shanten(counts: Sequence[int], wilds: int) -> int:

@@ -216,11 +216,8 @@ def meld_layout(
     if meld.claimed is None or meld.from_seat is None:
         return entries
     claimed_index = next(
-        (
-            i
-            for i, (kind, _, stand_in) in enumerate(entries)
-            if kind == meld.claimed and not stand_in
-        ),
+        # A chowed discarded White (白板代 rule sets) is the stand-in itself: it lies sideways.
+        (i for i, (kind, _, _) in enumerate(entries) if kind == meld.claimed),
         0,
     )
     claimed = entries.pop(claimed_index)

@@ -324,6 +324,14 @@ def test_taizhou_white_stand_in_is_drawn_as_a_marked_white() -> None:
     assert 20 not in [kind for kind, _, _ in entries]
 
 
+def test_taizhou_a_chowed_discarded_white_lies_sideways_as_the_claimed_tile() -> None:
+    # Wild 5p: the left player's discarded White was chowed as 5p beside 4p 6p (RULES §2).
+    chow = Meld(CHOW, (12, 13, 14), from_seat=3, claimed=31, white_as=13)
+    entries = _meld_layout(chow, 0, 4, own=True)
+    assert entries[0] == (31, True, True)  # the left player's tile, leftmost and sideways
+    assert [kind for kind, sideways, _ in entries if not sideways] == [12, 14]
+
+
 def test_long_rivers_shrink_to_fit_in_rows_of_six() -> None:
     width, rows = _river_fit(40, 976, 180, 48)
     height = tile_height(width)

@@ -363,3 +363,127 @@ def test_carried_pool_grows_on_draw_and_gives_one_to_a_win() -> None:
     round_.carried_fan = 2
     act(round_, "win", 0)
     assert round_.carried_fan_after == 1
+
+
+# ---------------------------------------------------------------- rules settled in issue 12
+
+# Hands that hold no 5p, 7p, 1s, 1z or 9s and claim nothing.
+PLAIN = ["1m3m5m7m9m2p4p6p8p2s4s6s8s", "2m4m6m8m1p3p3s5s7s2z3z4z5z"]
+
+
+def test_round_offers_a_win_whose_only_qualifying_reading_needs_a_fifth_copy() -> None:
+    # RULES.md §0, issue 12: wild 9s; the dealer self-draws 5p holding 5p 7777p 111s
+    # 111z and three wilds. Only 555p 777p 111s 111z + 77p (a fifth 7p) qualifies: All
+    # Pungs 2 + seat wind 1 + prevailing wind 1 = 4 tai, Three Wilds 1 fan = 8 from each.
+    round_ = stage(
+        "jiaxing", ["5p7777p111s111z9s9s9s", PLAIN[0], PLAIN[1], PLAIN[0]], drawn="5p", wild="9s"
+    )
+    round_.carried_fan = 0
+    assert "win" in types_of(round_.legal_actions(0))
+    act(round_, "win", 0)
+    assert round_.result is not None and round_.result.score == 8
+    assert round_.result.deltas == [24, -8, -8, -8]
+
+
+def test_earthly_hand_survives_another_players_concealed_kong() -> None:
+    # The dealer declares a concealed kong on its first turn; seat 1 then self-draws a
+    # Full Flush on its first draw: a concealed kong is not a claim, so Earthly Hand.
+    recorder = Recorder()
+    round_ = stage(
+        "jiaxing",
+        ["1111m2p4p6p8p2s4s6s8s3s5z", "2223334445556m", NEUTRAL[1], NEUTRAL[2]],
+        drawn="5z",
+        draws="6m",
+        back="7z",
+        first_turn=True,
+        scorer=recorder,
+    )
+    round_.carried_fan = 0
+    act(round_, "kong", 0, "1m")
+    act(round_, "discard", 0, "7z")
+    assert "win" in types_of(round_.legal_actions(1))
+    act(round_, "win", 1)
+    assert recorder.contexts[-1].win.first_draw
+    result = round_.result
+    assert result is not None and "earthly_hand" in {item.key for item in result.items}
+
+
+def test_earthly_hand_not_after_ones_own_kong() -> None:
+    # Seat 1 declares a concealed kong on its first draw and wins on the replacement:
+    # that is not its first draw.
+    recorder = Recorder()
+    round_ = stage(
+        "jiaxing",
+        ["1z111p234p567p789p5p", "222333444555m6m", NEUTRAL[1], NEUTRAL[2]],
+        draws="5m",
+        back="6m",
+        first_turn=True,
+        scorer=recorder,
+    )
+    act(round_, "discard", 0, "1z")
+    act(round_, "kong", 1, "5m")
+    act(round_, "win", 1)
+    assert not recorder.contexts[-1].win.first_draw
+
+
+def test_second_liable_pair_asks_only_players_neither_liable_nor_folded() -> None:
+    # Seats 0 and 1 are already liable to each other. Seat 2 has claimed twice from seat
+    # 1 and now pungs seat 1's 5m: a second pair (1, 2). Seat 0 is a liable party, so
+    # only seat 3 is asked to continue or fold.
+    round_ = stage(
+        "jiaxing",
+        [
+            "1m3m7m9m2p4p6p1s5s7s9s6z7z",
+            "5m6z1z2z3z",
+            "55m1p3p9p7z4z",
+            "2m4m6m8m1p3p5p2s4s6s8s1z2z",
+        ],
+        melds={
+            1: [
+                meld("pung", "222p", from_seat=0),
+                meld("pung", "777s", from_seat=0),
+                meld("pung", "333s", from_seat=0),
+            ],
+            2: [meld("pung", "888p", from_seat=1), meld("pung", "444s", from_seat=1)],
+        },
+        turn=1,
+        drawn="6z",
+    )
+    round_.santan_pairs = [(0, 1)]
+    round_.claim_counts = {(1, 0): 3, (2, 1): 2}
+    act(round_, "discard", 1, "5m")
+    assert round_.waiting_on == (2,)
+    events = act(round_, "pung", 2)
+    assert "santan" in event_types(events) and round_.santan_pairs == [(0, 1), (1, 2)]
+    assert round_.phase == "santan" and round_.waiting_on == (3,)
+    assert round_.legal_actions(0) == []
+    act(round_, "continue", 3)
+    assert round_.phase == "turn" and round_.current_seat == 2
+
+
+def test_claims_on_a_folded_players_discards_do_not_count_toward_liability() -> None:
+    # Seat 2 has folded (seats 0 and 1 are liable). Seat 3 has claimed twice from seat 2
+    # before; its pung of seat 2's automatic discard is not a third claim.
+    round_ = stage(
+        "jiaxing",
+        [
+            "1m3m7m9m2p4p6p1s5s7s9s6z7z",
+            "9m1p3p7p9p1s3s5s7s2z3z4z6z7z",
+            "1m3m7m2p4p6p8p2s4s6s8s2z3z",
+            "55m1p3p9p7z4z4z",
+        ],
+        melds={3: [meld("pung", "888p", from_seat=2), meld("pung", "444s", from_seat=2)]},
+        turn=1,
+        drawn="9m",
+        draws="5m",
+    )
+    round_.santan_pairs = [(0, 1)]
+    round_.folded = {2}
+    round_.claim_counts = {(3, 2): 2}
+    events = act(round_, "discard", 1, "9m")
+    assert event_types(events)[:4] == ["discard", "draw", "auto_discard", "discard"]
+    assert round_.waiting_on == (3,)
+    events = act(round_, "pung", 3)
+    assert "santan" not in event_types(events)
+    assert round_.santan_pairs == [(0, 1)] and round_.claim_counts == {(3, 2): 2}
+    assert round_.phase == "turn" and round_.current_seat == 3

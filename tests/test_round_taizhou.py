@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import pytest
 from scenario import act, event_types, meld, stage, types_of
+from test_scoring_helpers import make_case
 
 from engine.round import Round
 from engine.scoring import score_hand
+from engine.scoring.case import parse_case
 from engine.tiles import WHITE, parse_tile, parse_tiles
-from engine.types import HandResult, WinContext
+from engine.types import HandResult, Meld, WinContext
 
 # Seat 0 (the dealer, in turn) discards 5m. Seat 1 waits on 2m/5m (wins on it, may also
 # chow), seat 2 holds 55m (pung), seat 3 waits on 5m as well.
@@ -390,3 +392,103 @@ def test_kong_replacement_respects_the_reserve_and_its_discard_is_the_last() -> 
     assert round_.window is not None and round_.window.final
     assert types_of(round_.legal_actions(1)) == {"win", "pass"}
     assert round_.legal_actions(2) == []  # no pung on the last discard
+
+
+# ---------------------------------------------------------------- a discarded White chowed
+
+
+def _white_discard_position(wild: str = "5p", variant: str = "taizhou") -> Round:
+    """Seat 0 discards a White; seat 1 (its right player) holds 4p and 6p and nothing
+    else that could claim it; seats 2 and 3 cannot claim a White either."""
+    return stage(
+        variant,
+        [
+            "5z111m234m567m789m1z",
+            "4p6p1s2s3s4s6s7s8s2z3z4z6z",
+            "1m3m7p8p2s5s7s8s9s1z2z3z4z",
+            "1p2p3p7p8p1s3s5s6s7s2z3z4z",
+        ],
+        wild=wild,
+        draws="9m",
+    )
+
+
+def test_taizhou_a_discarded_white_may_be_chowed_as_the_wilds_kind() -> None:
+    # RULES.md §2: wild 5p, the left player discards White, a player holding 4p 6p is
+    # offered chow 456p; the meld records the White standing in as the claimed tile.
+    round_ = _white_discard_position()
+    act(round_, "discard", 0, "5z")
+    assert round_.phase == "claim" and round_.waiting_on == (1,)
+    chows = [a.tiles for a in round_.legal_actions(1) if a.type == "chow"]
+    assert chows == [tuple(parse_tiles("456p"))]
+    events = act(round_, "chow", 1, tiles="456p")
+    chow = round_.melds[1][0]
+    assert chow.tiles == tuple(parse_tiles("456p"))
+    assert chow.white_as == parse_tile("5p") and chow.claimed == WHITE and chow.from_seat == 0
+    assert events[-1]["type"] == "claim" and events[-1]["meld"]["claimed"] == "5z"
+    assert round_.hands[1][parse_tile("4p")] == 0 and round_.hands[1][parse_tile("6p")] == 0
+    assert round_.discards[0][-1].claimed and round_.discards[0][-1].tile == WHITE
+    assert all(count == 4 for count in round_.tile_census())
+    assert Meld.from_json(chow.to_json()) == chow
+
+
+def test_taizhou_a_chowed_white_scores_as_the_wilds_kind() -> None:
+    # The meld the round stores, written into a case as the round serialises it: the
+    # claimed White counts as 5p, so 456p keeps the hand a Full Flush in dots.
+    round_ = _white_discard_position()
+    act(round_, "discard", 0, "5z")
+    act(round_, "chow", 1, tiles="456p")
+    chow = round_.melds[1][0].to_json()
+    case = make_case(
+        "taizhou",
+        "123p789p234p55p",
+        "9p",
+        by="discard",
+        winner=1,
+        from_seat=0,
+        melds=[chow],
+        indicator="5p",
+    )
+    result = score_hand(parse_case(case))
+    # 10 bonus, Full Flush 3 tai: 80; the dealer (discarder) pays it in full.
+    assert result.valid and result.total == 80 and result.tai == 3
+    assert result.deltas[1] == 80 + 40 + 40
+
+
+@pytest.mark.parametrize(("variant", "wild"), [("jiaxing", "5p"), ("taizhou", "1z")])
+def test_a_discarded_white_is_not_chowed_in_jiaxing_or_with_an_honor_wild(
+    variant: str, wild: str
+) -> None:
+    round_ = _white_discard_position(wild=wild, variant=variant)
+    events = act(round_, "discard", 0, "5z")
+    assert event_types(events) == ["discard", "draw"]
+
+
+def test_taizhou_a_white_arriving_completes_a_wait_on_the_wilds_kind() -> None:
+    # 4p 6p wait on 5p; a White read as 5p completes it too (drawn or discarded).
+    hand = "4p6p111m222m333m44s"
+    others = ["1s3s5s7s9s1p3p7p9p2z3z4z6z", "5s7s9s1p3p7p9p5m7m9m2z3z4z"]
+    round_ = stage("taizhou", [IDLE, hand, *others], wild="5p")
+    assert round_.waits(1) == sorted(parse_tiles("5p5z"))
+
+
+# ---------------------------------------------------------------- full liability, live game
+
+
+def test_taizhou_liability_waiting_is_the_rounds_waits_with_seven_pairs() -> None:
+    """One waits rule: with ``allow_seven_pairs`` the round counts a seven-pairs wait as
+    tenpai, and so does scoring's liability check when it reads the hand itself."""
+    discarder = "1122m3355p779s11z"  # seven pairs, waits 9s; no sets-and-a-pair wait
+    for allowed in (False, True):
+        round_ = stage(
+            "taizhou",
+            [
+                "7z2p4p6p8p2s4s6s8s3s5s6z4z",
+                "1p3p5p7p1s3s5s7s2z3z4z6z7z",
+                "1m3m5m7m9m2p4p6p8p2s4s6s8s",
+                discarder,
+            ],
+            options={"allow_seven_pairs": allowed},
+            turn=0,
+        )
+        assert bool(round_.waits(3)) is allowed

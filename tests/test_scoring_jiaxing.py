@@ -363,24 +363,43 @@ def test_jiaxing_seven_pairs_only_with_the_option() -> None:
     assert result.score == 3
 
 
-def test_jiaxing_wild_never_reads_as_a_fifth_copy() -> None:
-    # Four wilds (wild_copies 4) beside a natural East pung: they may not make a second
-    # East pung. Best: East pung 2 tai (seat + round), wilds as White pung 1 and 1m pair.
-    case = jx("1234567m5555p111z", "5p", winner=0, indicator="5p", options={"wild_copies": 4})
+def test_jiaxing_wild_stands_for_a_fifth_copy_whose_only_qualifying_reading_needs_it() -> None:
+    # RULES.md §0 (issue 12): wild 9s, the dealer self-draws 5p holding 5p 7777p 111s 111z
+    # and three wilds. Within four copies the only shapes hold a chow (567p or 789p) and
+    # are no qualifying type; reading 555p 777p 111s 111z + 77p (a fifth 7p) is All Pungs
+    # 2 + seat wind 1 + prevailing wind 1 = 4 tai, Three Wilds 1 fan -> 8 from each.
+    case = jx("5p7777p111s111z9s9s9s", "5p", winner=0, indicator="9s")
     result = score(case)
+    assert result.valid
     assert item_values(result) == {
-        "half_flush": 2,
-        "white_pung": 1,
+        "all_pungs": 2,
         "seat_wind": 1,
         "prevailing_wind": 1,
         "three_wilds": 1,
     }
-    assert result.score == 10
+    assert (result.tai, result.fan, result.score) == (4, 1, 8)
+    assert result.deltas == [24, -8, -8, -8]
+    sevens = sum(str(group["tiles"]).count("7") for group in result.arrangement or [])
+    assert sevens >= 5  # 7777p and at least one wild read as a further 7p
 
 
-def test_jiaxing_fifth_copy_reading_only_when_nothing_else_completes() -> None:
-    # Four natural Easts and a wild: only a fifth East completes it. The shape rule of
-    # engine.shapes accepts that, so scoring does too rather than refuse the win.
+def test_jiaxing_wild_stands_for_any_tile_when_that_scores_more() -> None:
+    # Four wilds (wild_copies 4) beside a natural East pung read best as a second East
+    # pung (copies five to seven): Half Flush 2 + East pungs 2 × (seat 1 + round 1) = 6
+    # tai, Three Wilds 1 fan -> 12 (four copies at most gave a White pung: 5 tai, 10).
+    case = jx("1234567m5555p111z", "5p", winner=0, indicator="5p", options={"wild_copies": 4})
+    result = score(case)
+    assert item_values(result) == {
+        "half_flush": 2,
+        "seat_wind": 2,
+        "prevailing_wind": 2,
+        "three_wilds": 1,
+    }
+    assert result.score == 12
+
+
+def test_jiaxing_fifth_copy_reading_when_nothing_else_completes() -> None:
+    # Four natural Easts and a wild: only a fifth East completes it.
     result = score(jx("123456789m1111z9p", "1z", winner=0))
     assert result.valid
     assert result.score == 4

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from engine.scoring import score_hand
 from engine.scoring.case import parse_case, result_to_case_json
-from engine.shapes import is_win_counts
+from engine.shapes import is_win_counts, is_win_reading
 from engine.tiles import GREEN, RED, WHITE, is_terminal_or_honor, kind_str, to_counts
 from engine.types import CHOW, KONG, PUNG, WinContext
 
@@ -270,6 +270,21 @@ def test_jiaxing_winning_shape_agrees_with_engine_shapes(seed: int) -> None:
     assert (result.reason != "not_a_winning_hand") == is_win_counts(counts, jokers)
 
 
+@PROPERTY_SETTINGS
+@given(seed=seeds)
+def test_taizhou_scoring_accepts_exactly_the_readings_legality_accepts(seed: int) -> None:
+    """The round offers a win when ``shapes.is_win_reading`` says so (wilds as anything,
+    Whites either way); scoring must accept exactly those hands (RULES.md §0)."""
+    ctx = parse_case(random_case(seed, "taizhou"))
+    if ctx.win.by != "self_draw" and ctx.win.tile == ctx.wild:
+        return  # a discarded wild is never won on, whatever the shape
+    hand = ctx.players[ctx.winner]
+    jokers = sum(1 for tile in hand.concealed if tile == ctx.wild)
+    counts = to_counts(tile for tile in hand.concealed if tile != ctx.wild)
+    legal = is_win_reading(counts, jokers, ctx.wild, white_stands_in=True)
+    assert score_hand(ctx).valid == legal
+
+
 # --- brute force ------------------------------------------------------------------------------
 
 
@@ -303,21 +318,15 @@ def _group_has(group: tuple[str, int], kind: int) -> bool:
     return base == kind
 
 
-def _within_four(tiles: list[int], ctx: WinContext) -> bool:
-    melded = [kind for meld in ctx.players[ctx.winner].melds for kind in meld.tiles]
-    return max(to_counts(tiles + melded)) <= 4
-
-
 def brute_jiaxing(ctx: WinContext) -> int | None:
     """The most tai of any qualifying reading (robbed tile in a set), or None.
 
-    Readings within four copies of a kind, unless none of them completes the hand.
+    A wild reads as any kind, a fifth copy included (RULES.md §0).
     """
-    shape, best = _brute_jiaxing(ctx, limited=True)
-    return best if shape else _brute_jiaxing(ctx, limited=False)[1]
+    return _brute_jiaxing(ctx)[1]
 
 
-def _brute_jiaxing(ctx: WinContext, limited: bool) -> tuple[bool, int | None]:
+def _brute_jiaxing(ctx: WinContext) -> tuple[bool, int | None]:
     hand = ctx.players[ctx.winner]
     wild = ctx.wild
     jokers = [tile for tile in hand.concealed if tile == wild]
@@ -326,8 +335,6 @@ def _brute_jiaxing(ctx: WinContext, limited: bool) -> tuple[bool, int | None]:
     best = None
     shape = False
     for reading in product(range(34), repeat=len(jokers)):
-        if limited and not _within_four(naturals + list(reading), ctx):
-            continue
         counts = to_counts(naturals + list(reading))
         win_kind = reading[0] if ctx.win.tile == wild else ctx.win.tile
         kinds = set(naturals) | set(reading) | {k for m in hand.melds for k in m.tiles}
@@ -364,12 +371,12 @@ def _brute_jiaxing(ctx: WinContext, limited: bool) -> tuple[bool, int | None]:
 
 
 def brute_taizhou(ctx: WinContext) -> tuple[int, int, int] | None:
-    """The best (total, points, tai) of the winner over every reading, or None."""
-    best = _brute_taizhou(ctx, limited=True)
-    return best if best is not None else _brute_taizhou(ctx, limited=False)
+    """The best (total, points, tai) of the winner over every reading (a wild as any
+    kind, a fifth copy included), or None."""
+    return _brute_taizhou(ctx)
 
 
-def _brute_taizhou(ctx: WinContext, limited: bool) -> tuple[int, int, int] | None:
+def _brute_taizhou(ctx: WinContext) -> tuple[int, int, int] | None:
     options = ctx.options
     hand = ctx.players[ctx.winner]
     wild = ctx.wild
@@ -400,8 +407,6 @@ def _brute_taizhou(ctx: WinContext, limited: bool) -> tuple[int, int, int] | Non
     for white_reading in product((WHITE, wild), repeat=len(whites)):
         for reading in product(range(34), repeat=len(jokers)):
             tiles = rest + list(white_reading) + list(reading)
-            if limited and not _within_four(tiles, ctx):
-                continue
             counts = to_counts(tiles)
             if ctx.win.tile == wild:
                 win_kind = reading[0]

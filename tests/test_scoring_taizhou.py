@@ -509,3 +509,45 @@ def test_taizhou_chow_meld_with_white_standing_for_the_wild() -> None:
         result = score(tz("123456p234p55p", "4p", melds=[meld], from_seat=3))
         assert item_values(result) == {"win_bonus": 10, "full_flush": 3}
         assert result.total == 80
+
+
+# --- rules settled in issue 12 ------------------------------------------------------------------
+
+
+def test_taizhou_wild_reads_as_a_fifth_copy_when_that_scores_more() -> None:
+    # RULES.md §0: wild 5s, the dealer self-draws 3m holding 2222m 333m 444m 99p + two
+    # wilds. Within four copies the best is 222m 234m* 33m 444m(w) 999p(w): pungs 4+4+8,
+    # closed wait 4, self-draw 2, bonus 10 = 32. A wild read as a fifth 2m gives All Pungs:
+    # 22m 222m(w) 333m* 444m 999p(w): pungs 4+4+4+8 = 20, All Pungs 4, self-draw 2,
+    # bonus 10 = 36 points, no tai -> 36 from each other seat.
+    case = tz("2222m333m444m99p5s5s", "3m", winner=0, by="self_draw", indicator="5s")
+    result = score(case)
+    assert item_values(result) == {
+        "concealed_pung": 20,
+        "all_pungs": 4,
+        "self_draw": 2,
+        "win_bonus": 10,
+    }
+    assert (result.points, result.tai, result.total) == (36, 0, 36)
+    assert result.deltas == [108, -36, -36, -36]
+
+
+def test_taizhou_liability_case_3_judges_a_discarded_white_by_its_face() -> None:
+    # Wild 5p. Seat 1 (waiting on 1p/4p) discards a live White; the winner reads it as 5p
+    # in 4p-5p-6p (closed wait 2 + bonus 10 = 12). The tile is a dragon by its face, so
+    # seat 1 pays what all owed: 12 (dealer) + 6 + 6.
+    others = {1: {"concealed": "123456789m1234p"}}
+    result = score(tz("123m456s789s11z46p5z", "5z", indicator="5p", others=others))
+    assert (result.points, result.total) == (12, 12)
+    assert [(p.payer, p.amount, p.reason) for p in result.payments] == [(1, 24, "liability")]
+    assert result.deltas == [0, -24, 24, 0]
+
+
+def test_taizhou_liability_waiting_uses_the_one_waits_rule_seven_pairs_with_the_option() -> None:
+    # Seat 1 waits on 9s only as seven pairs; it discards the live Red the winner pairs.
+    # Waiting (tenpai) is the round's rule: with allow_seven_pairs it is waiting, so liable.
+    others = {1: {"concealed": "1122m3355p779s11z"}}
+    off = score(tz("123m456p789s234m77z", "7z", others=others))
+    assert off.deltas == [-14, -7, 28, -7]
+    on = score(tz("123m456p789s234m77z", "7z", others=others, options={"allow_seven_pairs": True}))
+    assert on.deltas == [0, -28, 28, 0]

@@ -24,14 +24,17 @@ from engine.shapes import (
     MAN_KINDS,
     PIN_KINDS,
     count_hand,
+    hand_waits,
     is_win_counts,
+    is_win_reading,
     kinds_mask,
     shanten,
     shanten_pungs,
     shanten_restricted,
     waits_counts,
+    white_readings,
 )
-from engine.tiles import to_counts
+from engine.tiles import from_counts, parse_tile, to_counts
 
 SETTINGS = settings(
     derandomize=True,
@@ -522,3 +525,43 @@ def test_all_pungs_shanten_known_values() -> None:
     # 666z, a joker and three of the pairs make four pungs after two draws
     assert shanten_pungs(to_counts(parse_tiles("11m22p33s44z55z666z")), 1) == 1
     assert shanten_pungs(to_counts(parse_tiles("11m22p33s44z666z")), 2) == 0
+
+
+# --- the one waits rule (issue 12) --------------------------------------------------------------
+
+
+def test_one_waits_rule_seven_pairs_only_with_the_option() -> None:
+    # 11m 22m 33p 55p 77s 11z and a single 9s: a seven-pairs wait on 9s and no
+    # sets-and-a-pair wait. RULES.md §0: seven pairs only under allow_seven_pairs, so the
+    # hand waits on 9s exactly when the option is on (round, scoring and liability alike).
+    counts, wilds = count_hand(parse_tiles("1122m3355p779s11z"), None)
+    assert hand_waits(counts, wilds, None, seven_pairs=True) == parse_tiles("9s")
+    assert hand_waits(counts, wilds, None, seven_pairs=False) == []
+
+
+def test_white_readings_keep_the_printed_hand_first() -> None:
+    counts, _ = count_hand(parse_tiles("5z5z4p"), None)
+    readings = white_readings(counts, parse_tile("5p"))
+    assert [from_counts(reading) for reading in readings] == [
+        parse_tiles("4p5z5z"),
+        parse_tiles("4p5p5z"),
+        parse_tiles("4p5p5p"),
+    ]
+    assert white_readings(counts, parse_tile("5z")) == [counts]  # White wild: only White
+    assert white_readings(counts, None) == [counts]
+
+
+def test_a_white_standing_in_joins_the_waits_and_the_wins() -> None:
+    # Wild 5p: 4p 6p wait on 5p; a White read as 5p completes them too.
+    counts, wilds = count_hand(parse_tiles("4p6p111m222m333m44s"), parse_tile("5p"))
+    assert hand_waits(counts, wilds, parse_tile("5p")) == parse_tiles("5p")
+    assert hand_waits(counts, wilds, parse_tile("5p"), white_stands_in=True) == parse_tiles("5p5z")
+    won, wilds = count_hand(parse_tiles("4p5z6p111m222m333m44s"), parse_tile("5p"))
+    assert not is_win_reading(won, wilds, parse_tile("5p"))
+    assert is_win_reading(won, wilds, parse_tile("5p"), white_stands_in=True)
+
+
+def test_hand_waits_of_a_hand_of_the_wrong_size_are_empty() -> None:
+    for tiles in ("11m2m", "11122233344455m"):  # 3n and 3n+2 tiles: no waits
+        counts, wilds = count_hand(parse_tiles(tiles), None)
+        assert hand_waits(counts, wilds, None) == []

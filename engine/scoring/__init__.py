@@ -9,9 +9,10 @@ Rules read where RULES.md leaves room (each is implemented where named):
 - Best reading: Jiaxing maximises tai × 2^fan over qualifying readings (ties: more tai);
   Taizhou maximises (total after tai and the limit, points, tai). The winning tile's
   place is part of the reading (``common.decompose``).
-- A wild never reads as a fifth copy of a kind in the winner's hand, unless no reading
-  within four copies completes it (``common.reading_limits``; ``engine.shapes`` allows
-  fifth copies, and scoring must not refuse a win the round offered).
+- A wild stands for any tile, a fifth copy of a kind included (RULES.md §0): every
+  reading ``engine.shapes`` accepts is read, and the best score wins. Legality is the
+  same rule (``shapes.is_win_reading``), so the round offers exactly the wins scoring
+  accepts.
 - Jiaxing robbing a kong is legal iff some qualifying reading puts the robbed tile in a
   set, not the pair (``jiaxing._summaries``); under liability the kong maker pays
   5 × score per seat still in besides the winner.
@@ -20,11 +21,14 @@ Rules read where RULES.md leaves room (each is implemented where named):
 - Taizhou ``half_rounding = "exact"`` pays the unrounded half (x.5, a float; whole
   amounts stay ints); totals are even unless ``cap`` is odd, so it only matters then.
 - A Taizhou chow case meld holding a White (or the wild's kind) without ``white_as`` is
-  the White standing for the wild (``case._parse_meld``): nothing else is possible.
+  the White standing for the wild (``case._parse_meld``): nothing else is possible. Its
+  ``claimed`` may be the White itself: a discarded White chowed as the wild's kind.
 - Taizhou full liability: case 1 counts the winner's exposed melds claimed from one seat
   in the flush suit (self-draw included); case 2 needs exposed pungs/kongs of the other
-  two dragons; case 3 uses ``WinContext.tenpai`` (else the discarder's hand is checked,
-  wilds as jokers, White either way) and ``seen_before`` (else all exposed melds). The
+  two dragons; case 3 judges the discarded dragon by its face (a White counts even when
+  read as the wild's kind) and uses ``WinContext.tenpai`` (else ``shapes.hand_waits`` of
+  the discarder's hand, the round's own rule) and ``seen_before`` (else all exposed
+  melds). The
   3-tai exemption counts the non-winner tai reading (seat wind, Red, Green, White by
   option) of the discarder's hand.
 - Seven pairs (option): Jiaxing flush or All Honors (never All Pungs, never robbing);
@@ -36,7 +40,7 @@ from __future__ import annotations
 from .. import variants
 from ..types import HandResult, WinContext
 
-__all__ = ["is_valid_win", "score_hand"]
+__all__ = ["score_hand"]
 
 
 def score_hand(ctx: WinContext) -> HandResult:
@@ -49,7 +53,3 @@ def score_hand(ctx: WinContext) -> HandResult:
     result = rules.score(ctx)
     result.win_tile = ctx.win.tile
     return result
-
-
-def is_valid_win(ctx: WinContext) -> bool:
-    return score_hand(ctx).valid

@@ -166,7 +166,9 @@ def _parse_meld(
     claimed = None
     if data.get("claimed") is not None:
         claimed = _tile(data["claimed"], f"{where} claimed")
-        if claimed not in kinds:
+        # A claimed White in a chow is the discarded White standing for the wild's kind.
+        stood_in = claimed == WHITE and white_as_text is not None and meld_type == CHOW
+        if claimed not in kinds and not stood_in:
             raise CaseError(f"{where}: claimed tile {kind_str(claimed)} is not in {shown}")
     physical = list(kinds)
     white_as = None

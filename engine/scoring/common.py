@@ -11,8 +11,10 @@ A group is ``(type, kinds, joker_flags, win_pos)``: ``kinds`` are the kinds the 
 counts as (sorted), ``joker_flags[i]`` says whether position ``i`` is a wild tile read as
 ``kinds[i]``, and ``win_pos`` is the position of the winning tile (or -1). A joker may
 read as any kind of its component, so a joker-only group is enumerated over every kind
-of the suit; the scorers then keep only readings that change the score (and, see
-``reading_limits``, avoid readings that make a fifth copy of a kind).
+of the suit; the scorers then keep only readings that change the score. A wild stands
+for any tile, a fifth copy of a kind included (RULES.md §0), so no reading is refused for
+the copies it makes: these are the readings ``engine.shapes`` judges legal, and the best
+of them is scored.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from functools import lru_cache
 from itertools import product
 from typing import cast
 
-from ..tiles import NUM_KINDS, format_tiles, kind_str
+from ..tiles import format_tiles, kind_str
 from ..types import CHOW, HandResult, Meld, WinContext
 
 PAIR, PUNG_G, CHOW_G = "pair", "pung", "chow"
@@ -202,12 +204,6 @@ def decompose(
     return tuple(dict.fromkeys(results))
 
 
-@lru_cache(maxsize=100_000)
-def component_complete(suit: int, counts: tuple[int, ...], jokers: int, need_pair: bool) -> bool:
-    """Can this component be split into whole sets (and a pair)?"""
-    return bool(decompose(suit, counts, jokers, need_pair, NO_WIN))
-
-
 _ALLOCATIONS: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
 
 
@@ -249,76 +245,6 @@ def component_plans(
                 for component in range(4):
                     if alloc[component]:
                         yield pair_component, alloc, component
-
-
-def is_complete(counts: Sequence[int], jokers: int) -> bool:
-    """Four-sets-and-a-pair shape (any number of sets) with jokers filling gaps."""
-    parts = split_counts(counts)
-    sizes = [sum(part) for part in parts]
-    for pair_component, alloc, _ in component_plans(sizes, jokers, 0):
-        if all(component_complete(c, parts[c], alloc[c], c == pair_component) for c in range(4)):
-            return True
-    return False
-
-
-def waiting_kinds(counts: Sequence[int], jokers: int) -> list[int]:
-    """Kinds that would complete a 3n+1 concealed hand (tenpai when non-empty)."""
-    result = []
-    work = list(counts)
-    for kind in range(NUM_KINDS):
-        work[kind] += 1
-        if is_complete(work, jokers):
-            result.append(kind)
-        work[kind] -= 1
-    return result
-
-
-def can_full_flush(counts: Sequence[int], jokers: int, melds: Sequence[Meld]) -> bool:
-    """Would some completing tile give a one-suit, no-honor hand (jokers read in suit)?"""
-    suits = {kind // 9 for kind, count in enumerate(counts) if count}
-    for meld in melds:
-        suits.update(kind // 9 for kind in meld.tiles)
-    if HONORS in suits or len(suits) > 1:
-        return False
-    candidates = list(suits) if suits else [0, 1, 2]
-    for suit in candidates:
-        part = list(counts[suit * 9 : suit * 9 + 9])
-        for offset in range(9):
-            part[offset] += 1
-            if component_complete(suit, tuple(part), jokers, True):
-                return True
-            part[offset] -= 1
-    return False
-
-
-UNLIMITED: tuple[tuple[int, ...], ...] = ((99,) * 9, (99,) * 9, (99,) * 9, (99,) * 7)
-
-
-def reading_limits(melds: Sequence[Meld]) -> tuple[tuple[int, ...], ...]:
-    """Per component, how many copies of each kind the concealed reading may hold.
-
-    Scoring reads a wild as any kind but not as a fifth copy within the winner's own
-    hand (nobody is paid for two East pungs); only when no reading within four copies
-    completes the hand does it fall back to the shape rule of ``engine.shapes``, which
-    allows it, so that scoring never refuses a win the round has offered.
-    """
-    limits = [4] * NUM_KINDS
-    for meld in melds:
-        for kind in meld.tiles:
-            limits[kind] -= 1
-    return split_counts(limits)
-
-
-def exceeds_copies(
-    suit: int, counts: tuple[int, ...], decomposition: Decomposition, limits: tuple[int, ...]
-) -> bool:
-    base = 27 if suit == HONORS else suit * 9
-    held = list(counts)
-    for _, kinds, jokers_used, _ in decomposition:
-        for kind, is_joker in zip(kinds, jokers_used, strict=True):
-            if is_joker:
-                held[kind - base] += 1
-    return any(count > limit for count, limit in zip(held, limits, strict=True))
 
 
 def seven_pairs_split(

@@ -18,16 +18,13 @@ from .common import (
     NO_WIN,
     PAIR,
     PUNG_G,
-    UNLIMITED,
     Decomposition,
     component_plans,
     decompose,
-    exceeds_copies,
     group_json,
     invalid_result,
     meld_group_json,
     meld_shape,
-    reading_limits,
     seat_wind_of,
     seven_pairs_split,
     split_counts,
@@ -64,13 +61,10 @@ def _summaries(
     seat_wind: int,
     prevailing_wind: int,
     robbed: bool,
-    limits: tuple[int, ...],
 ) -> tuple[Summary, ...]:
     """One decomposition per distinct (has chow, honor tai) of this component."""
     best: dict[tuple[bool, tuple[str, ...]], Decomposition] = {}
     for decomposition in decompose(suit, counts, jokers, need_pair, win):
-        if jokers and exceeds_copies(suit, counts, decomposition, limits):
-            continue
         has_chow = False
         keys: list[str] = []
         refused = False
@@ -110,16 +104,8 @@ def _best_reading(
 ) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
     """(any winning shape at all, best (tai, type keys, honor keys, groups) or None).
 
-    Readings within four copies of a kind first; the rest only if none completes.
+    Every reading counts, a wild as a fifth copy of a kind included (RULES.md §0).
     """
-    hand = ctx.players[ctx.winner]
-    limited = _search(ctx, robbed, reading_limits(hand.melds))
-    return limited if limited[0] else _search(ctx, robbed, UNLIMITED)
-
-
-def _search(
-    ctx: WinContext, robbed: bool, limits: tuple[tuple[int, ...], ...]
-) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
     hand = ctx.players[ctx.winner]
     wild = ctx.wild
     jokers = sum(1 for tile in hand.concealed if tile == wild)
@@ -161,7 +147,6 @@ def _search(
                 seat_wind,
                 prevailing,
                 robbed,
-                limits[component],
             )
             if not found:
                 break

@@ -11,8 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 
+from ..shapes import hand_waits, white_readings
 from ..tiles import GREEN, RED, WHITE, is_terminal_or_honor, to_counts
-from ..types import CHOW, KONG, PUNG, HandResult, Meld, Payment, PlayerHand, ScoreItem, WinContext
+from ..types import CHOW, KONG, PUNG, HandResult, Meld, Payment, ScoreItem, WinContext
 from .common import (
     CHOW_G,
     HONORS,
@@ -20,21 +21,16 @@ from .common import (
     NO_WIN,
     PAIR,
     PUNG_G,
-    UNLIMITED,
     Decomposition,
-    can_full_flush,
     component_plans,
     decompose,
-    exceeds_copies,
     group_json,
     invalid_result,
     meld_group_json,
     meld_shape,
-    reading_limits,
     seat_wind_of,
     seven_pairs_split,
     split_counts,
-    waiting_kinds,
 )
 from .names import TAIZHOU_NAMES
 
@@ -116,13 +112,10 @@ def _summaries(
     on_discard: bool,
     self_draw: bool,
     white_pung_tai: bool,
-    limits: tuple[int, ...],
 ) -> tuple[Summary, ...]:
     """The highest-point decomposition per distinct (has chow, tai keys) of a component."""
     best: dict[tuple[bool, tuple[str, ...]], tuple[int, Decomposition]] = {}
     for decomposition in decompose(suit, counts, jokers, need_pair, win):
-        if jokers and exceeds_copies(suit, counts, decomposition, limits):
-            continue
         has_chow = False
         points = 0
         tai: list[str] = []
@@ -190,31 +183,22 @@ def _cap(points: int, tai: int, cap: int) -> int:
     return min(points << tai, cap)
 
 
-def _white_readings(concealed: tuple[int, ...], wild: int | None) -> tuple[list[list[int]], int]:
-    """(natural counts with 0, 1, … Whites read as the wild's kind, jokers) of a hand."""
+def _natural_counts(concealed: tuple[int, ...], wild: int | None) -> tuple[list[int], int]:
+    """(natural counts, jokers) of concealed tiles."""
     jokers = sum(1 for tile in concealed if tile == wild)
-    base = to_counts(tile for tile in concealed if tile != wild)
-    whites = base[WHITE] if wild is not None and wild != WHITE else 0
-    readings = []
-    for as_wild in range(whites + 1):
-        counts = list(base)
-        counts[WHITE] -= as_wild
-        if as_wild:
-            assert wild is not None
-            counts[wild] += as_wild
-        readings.append(counts)
-    return readings, jokers
+    return to_counts(tile for tile in concealed if tile != wild), jokers
 
 
 def _wild_white_readings(
     concealed: tuple[int, ...], wild: int | None, win_tile: int
 ) -> list[tuple[list[int], int, int]]:
     """(natural counts, jokers, winning tile's kind or -1 for a joker) per White reading."""
-    white_readings, jokers = _white_readings(concealed, wild)
+    naturals, jokers = _natural_counts(concealed, wild)
+    readings_of_whites = white_readings(naturals, wild)
     win_kind = -1 if win_tile == wild else win_tile
-    whites = len(white_readings) - 1
+    whites = len(readings_of_whites) - 1
     readings = []
-    for as_wild, counts in enumerate(white_readings):
+    for as_wild, counts in enumerate(readings_of_whites):
         if win_kind == WHITE and whites:
             # The winning White may be one of those read as the wild's kind, or not.
             if as_wild < whites:
@@ -302,62 +286,56 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
 
     best = _Best()
     empty: tuple[Summary, ...] = ((False, (), 0, ()),)
-    for limits in (reading_limits(hand.melds), UNLIMITED):
-        for counts, jokers, win_kind in _wild_white_readings(
-            hand.concealed, ctx.wild, ctx.win.tile
-        ):
-            parts = split_counts(counts)
-            sizes = [sum(part) for part in parts]
-            if win_kind < 0:
-                win_suit: int | None = None
-                win_code = JOKER_WIN
+    for counts, jokers, win_kind in _wild_white_readings(hand.concealed, ctx.wild, ctx.win.tile):
+        parts = split_counts(counts)
+        sizes = [sum(part) for part in parts]
+        if win_kind < 0:
+            win_suit: int | None = None
+            win_code = JOKER_WIN
+        else:
+            win_suit = win_kind // 9
+            win_code = win_kind - win_suit * 9
+        for pair_component, alloc, win_component in component_plans(sizes, jokers, win_suit):
+            per_component: list[tuple[Summary, ...]] = []
+            for component in range(4):
+                if sizes[component] + alloc[component] == 0:
+                    per_component.append(empty)
+                    continue
+                found = _summaries(
+                    component,
+                    parts[component],
+                    alloc[component],
+                    component == pair_component,
+                    win_code if component == win_component else NO_WIN,
+                    seat_wind,
+                    on_discard,
+                    self_draw,
+                    white_tai,
+                )
+                if not found:
+                    break
+                per_component.append(found)
             else:
-                win_suit = win_kind // 9
-                win_code = win_kind - win_suit * 9
-            for pair_component, alloc, win_component in component_plans(sizes, jokers, win_suit):
-                per_component: list[tuple[Summary, ...]] = []
-                for component in range(4):
-                    if sizes[component] + alloc[component] == 0:
-                        per_component.append(empty)
-                        continue
-                    found = _summaries(
-                        component,
-                        parts[component],
-                        alloc[component],
-                        component == pair_component,
-                        win_code if component == win_component else NO_WIN,
-                        seat_wind,
-                        on_discard,
-                        self_draw,
-                        white_tai,
-                        limits[component],
-                    )
-                    if not found:
-                        break
-                    per_component.append(found)
-                else:
-                    suits = meld_suits | {c for c in range(3) if sizes[c] + alloc[c]}
-                    honors = meld_honors or sizes[HONORS] + alloc[HONORS] > 0
-                    flush = _flush(suits, honors)
-                    flush_tai = FLUSH_TAI[flush] if flush else 0
-                    for combo in product(*per_component):
-                        has_chow = meld_chow
-                        points = fixed_points
-                        tai = len(meld_tai) + flush_tai
-                        for summary in combo:
-                            has_chow = has_chow or summary[0]
-                            tai += len(summary[1])
-                            points += summary[2]
-                        if not has_chow:
-                            points += all_pungs_bonus
-                        rank = (_cap(points, tai, cap), points, tai)
-                        if best.rank is None or rank > best.rank:
-                            best.rank = rank
-                            best.groups = tuple(g for summary in combo for g in summary[3])
-                            best.suits = suits
-                            best.honors = honors
-        if best.rank is not None:
-            break
+                suits = meld_suits | {c for c in range(3) if sizes[c] + alloc[c]}
+                honors = meld_honors or sizes[HONORS] + alloc[HONORS] > 0
+                flush = _flush(suits, honors)
+                flush_tai = FLUSH_TAI[flush] if flush else 0
+                for combo in product(*per_component):
+                    has_chow = meld_chow
+                    points = fixed_points
+                    tai = len(meld_tai) + flush_tai
+                    for summary in combo:
+                        has_chow = has_chow or summary[0]
+                        tai += len(summary[1])
+                        points += summary[2]
+                    if not has_chow:
+                        points += all_pungs_bonus
+                    rank = (_cap(points, tai, cap), points, tai)
+                    if best.rank is None or rank > best.rank:
+                        best.rank = rank
+                        best.groups = tuple(g for summary in combo for g in summary[3])
+                        best.suits = suits
+                        best.honors = honors
     if options.allow_seven_pairs and not hand.melds:
         _seven_pairs_into(best, ctx, seat_wind, self_draw)
     if best.rank is None:
@@ -417,27 +395,48 @@ def _hand_tai(ctx: WinContext, seat: int) -> int:
     return score_non_winner(ctx, seat)[2]
 
 
-def _reading_counts(hand: PlayerHand, wild: int | None) -> list[tuple[list[int], int]]:
-    """(naturals, jokers) for each way to read the Whites of a (non-winning) hand."""
-    white_readings, jokers = _white_readings(hand.concealed, wild)
-    return [(counts, jokers) for counts in white_readings]
+def _waits(ctx: WinContext, seat: int) -> list[int]:
+    """``seat``'s waits by the one rule of ``engine.shapes`` (as the round reads them)."""
+    hand = ctx.players[seat]
+    naturals, jokers = _natural_counts(hand.concealed, ctx.wild)
+    return hand_waits(
+        naturals,
+        jokers,
+        ctx.wild,
+        seven_pairs=bool(ctx.options.allow_seven_pairs) and not hand.melds,
+        white_stands_in=True,
+    )
 
 
 def is_tenpai(ctx: WinContext, seat: int) -> bool:
     if ctx.tenpai is not None:
         return seat in ctx.tenpai
-    return any(
-        waiting_kinds(counts, jokers)
-        for counts, jokers in _reading_counts(ctx.players[seat], ctx.wild)
-    )
+    return bool(_waits(ctx, seat))
 
 
 def waits_on_full_flush(ctx: WinContext, seat: int) -> bool:
+    """Would some tile ``seat`` waits on give a one-suit, no-honor hand?
+
+    Jokers read in any suit, so the hand is one suit when its naturals and melds are
+    (in some reading of its Whites) and it waits on a tile of that suit. A completing
+    tile of another suit or an honor would pair or pung with jokers alone, and a tile of
+    the flush suit does the same, so checking the waits in that suit is enough.
+    """
     hand = ctx.players[seat]
-    return any(
-        can_full_flush(counts, jokers, hand.melds)
-        for counts, jokers in _reading_counts(hand, ctx.wild)
-    )
+    naturals, jokers = _natural_counts(hand.concealed, ctx.wild)
+    meld_kinds = [kind for meld in hand.melds for kind in meld.tiles]
+    seven = bool(ctx.options.allow_seven_pairs) and not hand.melds
+    for reading in white_readings(naturals, ctx.wild):
+        kinds = meld_kinds + [kind for kind in range(len(reading)) if reading[kind]]
+        if any(kind >= 27 for kind in kinds):
+            continue
+        suits = {kind // 9 for kind in kinds}
+        if len(suits) > 1:
+            continue
+        waits = hand_waits(reading, jokers, None, seven_pairs=seven)
+        if any(kind < 27 and (not suits or kind // 9 in suits) for kind in waits):
+            return True
+    return False
 
 
 def _seen_before(ctx: WinContext) -> frozenset[int]:
