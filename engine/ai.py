@@ -45,7 +45,7 @@ from .tiles import DRAGONS, GREEN, NUM_KINDS, RED, WHITE
 from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action, Meld
 from .views import PlayerView, SeatView
 
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal", "hard")
 _SUIT_MASKS = (MAN_KINDS, PIN_KINDS, SOU_KINDS)
 _FAR = 13  # caps the "infeasible" marker of restricted shanten (a 14-tile hand is < 13)
 # Weight of one unit of "danger" (a probability-like 0..1) against target value units.
@@ -645,7 +645,7 @@ def choose_action(
 ) -> Action:
     """The AI's action for this view: a pure function of ``(view, level, rng state)``."""
     if level not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r} (easy or normal)")
+        raise ValueError(f"unknown AI level {level!r} ({', '.join(LEVELS)})")
     legal = view.legal
     if not legal:
         raise AIError(f"seat {view.seat} has nothing to decide now")
@@ -657,6 +657,10 @@ def choose_action(
     wild = view.public.wild
     counts, wilds = count_hand(view.all_concealed, wild)
     table = _read_table(view, counts)
+    if level == "hard":
+        from . import ai_hard  # imports this module's helpers, so imported late
+
+        return ai_hard.choose(view, counts, wilds, table, rng)
     if CONTINUE in types:
         return _choose_santan(view, counts, wilds, table, level)
     if DISCARD in types:
@@ -672,7 +676,7 @@ class AIPlayer:
 
     def __init__(self, level: str = "normal", seed: int | str = 0) -> None:
         if level not in LEVELS:
-            raise ValueError(f"unknown AI level {level!r} (easy or normal)")
+            raise ValueError(f"unknown AI level {level!r} ({', '.join(LEVELS)})")
         self.level = level
         self.seed = seed
 

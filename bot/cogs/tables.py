@@ -17,7 +17,13 @@ from discord.ext import commands
 from bot.app import UserFacingError, is_manager
 from bot.discord_presenter import VARIANT_NAMES, seat_names
 from bot.i18n import T, Text, msg, say
-from bot.session import CLAIM_TIMEOUT_RANGE, DISCARD_TIMEOUT_RANGE, MAX_STAKE, SessionError
+from bot.session import (
+    AI_LEVELS,
+    CLAIM_TIMEOUT_RANGE,
+    DISCARD_TIMEOUT_RANGE,
+    MAX_STAKE,
+    SessionError,
+)
 from engine.variants import variant_for
 from engine.variants.options import OPTIONS_BY_VARIANT, VARIANTS
 
@@ -32,6 +38,11 @@ SEAT_CHOICES = [
     app_commands.Choice(name=T("4 players", "4 人"), value=4),
     app_commands.Choice(name=T("3 players (Taizhou)", "3 人（台州）"), value=3),
     app_commands.Choice(name=T("2 players (Taizhou)", "2 人（台州）"), value=2),
+]
+AI_LEVEL_CHOICES = [
+    app_commands.Choice(name=T("Easy", "简单"), value="easy"),
+    app_commands.Choice(name=T("Normal", "普通"), value="normal"),
+    app_commands.Choice(name=T("Hard", "困难"), value="hard"),
 ]
 
 RULES = {
@@ -102,8 +113,12 @@ def validate_create(
     rounds: int | None,
     discard_timeout: int | None,
     claim_timeout: int | None,
+    ai_level: str | None = None,
 ) -> None:
     """Discord does not enforce choices or ranges: check everything on our side."""
+    if ai_level is not None:
+        _check(ai_level in AI_LEVELS, f"未知的电脑难度 {ai_level!r}（可选 {'/'.join(AI_LEVELS)}）",
+               f"unknown AI level {ai_level!r} ({', '.join(AI_LEVELS)})")  # fmt: skip
     _check(variant in VARIANTS, f"未知玩法 {variant!r}", f"unknown variant {variant!r}")
     allowed = variant_for(variant).allowed_seats
     _check(
@@ -149,6 +164,7 @@ class TablesCog(commands.Cog):
         discard_timeout=T("discard_timeout", "出牌限时"),
         claim_timeout=T("claim_timeout", "吃碰限时"),
         ai_fill=T("ai_fill", "电脑补位"),
+        ai_level=T("ai_level", "电脑难度"),
     )
     @app_commands.describe(
         variant=T("Rule set (default: the server's)", "规则（默认用服务器设置）"),
@@ -158,8 +174,12 @@ class TablesCog(commands.Cog):
         discard_timeout=T("Seconds to discard (5-600)", "出牌限时（5-600 秒）"),
         claim_timeout=T("Seconds to claim (3-300)", "吃碰胡限时（3-300 秒）"),
         ai_fill=T("Fill empty seats with AI at start", "开始时用电脑补满空位"),
+        ai_level=T(
+            "AI strength for AI seats and autoplay (default: normal)",
+            "电脑玩家和托管的难度（默认：普通）",
+        ),
     )
-    @app_commands.choices(variant=VARIANT_CHOICES, seats=SEAT_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES, seats=SEAT_CHOICES, ai_level=AI_LEVEL_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -170,11 +190,12 @@ class TablesCog(commands.Cog):
         discard_timeout: app_commands.Range[int, 5, 600] | None = None,
         claim_timeout: app_commands.Range[int, 3, 300] | None = None,
         ai_fill: bool = True,
+        ai_level: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         if variant is None:
             variant = (await self.bot.store.get_settings(interaction.guild_id)).default_variant
-        validate_create(variant, seats, stake, rounds, discard_timeout, claim_timeout)
+        validate_create(variant, seats, stake, rounds, discard_timeout, claim_timeout, ai_level)
         user = interaction.user
         table = await self.bot.manager.create_table(
             interaction.guild_id,
@@ -189,6 +210,7 @@ class TablesCog(commands.Cog):
             claim_timeout=claim_timeout,
             ai_fill=ai_fill,
             seed=self.bot.next_seed(),
+            ai_level=ai_level,
         )
         name = VARIANT_NAMES[table.variant]
         text = msg("table.created", variant=name[0], seats=seats, stake=stake)

@@ -114,12 +114,17 @@ def normal_ai(view: PlayerView, rng: random.Random) -> Action:
     return choose_action(view, "normal", rng)
 
 
+def hard_ai(view: PlayerView, rng: random.Random) -> Action:
+    return choose_action(view, "hard", rng)
+
+
 # name -> player. Add stronger players here (e.g. AI levels) to make them selectable.
 PLAYERS: dict[str, Player] = {
     "simple": flush_player,
     "random": random_player,
     "easy": easy_ai,
     "normal": normal_ai,
+    "hard": hard_ai,
 }
 
 
@@ -137,6 +142,7 @@ class SeatStats:
     player: str
     wins: int = 0
     deal_ins: int = 0
+    liable: int = 0  # times this seat became liable (Taizhou 全包 payer, Jiaxing 三摊 party)
     score_sum: float = 0.0
     score_squares: float = 0.0
     hands: int = 0
@@ -161,6 +167,7 @@ class SeatStats:
             "ci95": [round(mean - half, 3), round(mean + half, 3)],
             "deal_ins": self.deal_ins,
             "deal_in_rate": round(self.deal_ins / self.hands, 4) if self.hands else 0.0,
+            "liable": self.liable,
         }
 
 
@@ -236,7 +243,7 @@ def simulate(
         stats.matches += 1
         while not match.finished and stats.hands < hands:
             try:
-                result = _play_hand(match, players, rngs, stats)
+                result, santan_pairs = _play_hand(match, players, rngs, stats)
             except Exception:  # a bug anywhere in the engine or a player
                 stats.hands += 1
                 stats.errors += 1
@@ -244,6 +251,8 @@ def simulate(
                     stats.error_samples.append(traceback.format_exc(limit=4))
                 break
             stats.hands += 1
+            for seat in _liable_seats(result, santan_pairs):
+                stats.seat_stats[seat].liable += 1
             for seat, delta in enumerate(result.deltas):
                 stats.seat_stats[seat].add(delta)
             if result.winner is None:
@@ -259,14 +268,30 @@ def simulate(
     return stats
 
 
-def _play_hand(match: Match, players: list[Player], rngs: list[random.Random], stats: Stats) -> Any:
+def _liable_seats(result: Any, santan_pairs: set[tuple[int, int]]) -> list[int]:
+    """Seats that became liable this hand, once per liability: each party of each Jiaxing
+    three-claim pair, and the Taizhou 全包 payer (a ``liability`` payment)."""
+    seats = [seat for pair in sorted(santan_pairs) for seat in pair]
+    seats += [p.payer for p in result.payments if p.reason == "liability"]
+    return seats
+
+
+def _play_hand(
+    match: Match, players: list[Player], rngs: list[random.Random], stats: Stats
+) -> tuple[Any, set[tuple[int, int]]]:
+    """Play one hand to its end: (its result, the three-claim pairs formed in it), the
+    pairs read from the public views (each seat's ``liable_with``) as the hand goes."""
     hand_number = match.hand_number
+    santan_pairs: set[tuple[int, int]] = set()
     for _ in range(MAX_ACTIONS_PER_HAND):
         waiting = match.round.waiting_on
         if not waiting:
             raise RuntimeError(f"nobody to act in phase {match.round.phase}")
         seat = waiting[0]
         view = match.player_view(seat)
+        for seat_view in view.public.seats:
+            for partner in seat_view.liable_with:
+                santan_pairs.add((min(seat_view.seat, partner), max(seat_view.seat, partner)))
         started = time.perf_counter()
         action = players[seat](view, rngs[seat])
         stats.decision_seconds += time.perf_counter() - started
@@ -274,7 +299,7 @@ def _play_hand(match: Match, players: list[Player], rngs: list[random.Random], s
         match.apply(action)
         stats.actions += 1
         if match.hand_number != hand_number:
-            return match.results[-1]
+            return match.results[-1], santan_pairs
     raise RuntimeError(f"hand {hand_number} did not end after {MAX_ACTIONS_PER_HAND} actions")
 
 
@@ -340,14 +365,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"{label:<14} {value}")
         print(
             f"{'seat 座位':<9}{'player 玩家':<12}{'wins 和':>8}{'win% 和率':>11}"
-            f"{'mean 均分':>11}{'95% CI 区间':>22}{'deal-ins 放铳':>15}"
+            f"{'mean 均分':>11}{'95% CI 区间':>22}{'deal-ins 放铳':>15}{'liable 包牌':>12}"
         )
         for index, seat in enumerate(data["seats"]):
             low, high = seat["ci95"]
             print(
                 f"{index:<9}{seat['player']:<12}{seat['wins']:>8}{seat['win_rate']:>11.1%}"
                 f"{seat['mean_score']:>11.2f}{f'[{low:.2f}, {high:.2f}]':>22}"
-                f"{seat['deal_ins']:>15}"
+                f"{seat['deal_ins']:>15}{seat['liable']:>12}"
             )
         for sample in stats.error_samples:
             print(sample, file=sys.stderr)
