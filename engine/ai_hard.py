@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -63,8 +64,35 @@ _UNIT_POINTS = {"jiaxing": 1.0, "taizhou": 13.0}
 # Chance an opponent is ready by exposed melds (0..4); later turns add to it.
 _READY_BY_MELDS = (0.04, 0.14, 0.32, 0.58, 0.92)
 _READY_PER_DISCARD = 0.018
-_WAIT_BASE = 0.085  # share of a ready hand's waits one ordinary tile makes up
+_WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
 _JIAXING_DANGER_WEIGHT = 1.6  # normal's claim-feeding model, taken more seriously
+
+
+# Target values (units) where ``hard`` disagrees with ``normal``: a Taizhou full flush
+# usually reaches the 100 cap (about eight plain wins), a half flush doubles the points
+# and brings its honor pungs' tai. Names are ``engine.ai`` target names without the suit.
+_TARGET_VALUES: dict[str, dict[str, float]] = {
+    "jiaxing": {},
+    "taizhou": {"full_flush": 3.0, "half_flush": 1.5, "pungs": 1.3},
+}
+# Claims must beat passing by this factor. Taizhou is a race (any shape wins on any
+# discard), so a claim that speeds the hand up is taken even at a small loss of points.
+_CLAIM_MARGIN = {"jiaxing": 1.0, "taizhou": 0.95}
+
+
+def _retarget(table: base._Table) -> base._Table:
+    """``table`` with ``hard``'s target values."""
+    values = _TARGET_VALUES[table.variant]
+    if not values:
+        return table
+    targets = tuple(
+        replace(t, value=values.get(t.name.rstrip("012"), t.value)) for t in table.targets
+    )
+    return replace(table, targets=targets)
+
+
+def _with_melds(table: base._Table, melds: tuple[Any, ...], counts: list[int]) -> base._Table:
+    return _retarget(base._with_melds(table, melds, counts))
 
 
 @lru_cache(maxsize=4)
@@ -195,10 +223,29 @@ def _ready_chance(seat_view: SeatView) -> float:
     return min(0.95, _READY_BY_MELDS[melds] + _READY_PER_DISCARD * max(0, turns - 5))
 
 
-def _wait_chance(kind: int, seat_view: SeatView, table: base._Table) -> float:
+def _passed_since(view: PlayerView, other: int) -> set[int]:
+    """Kinds discarded after ``other``'s last discard that it let go by: the latest
+    discard of each seat between it and us in play order. A player who could have won
+    on one of them would have (and a skipped win locks the kind until its next draw)."""
+    public = view.public
+    kinds: set[int] = set()
+    seat = (other + 1) % public.num_seats
+    while seat != view.seat:
+        discards = public.seats[seat].discards
+        if discards:
+            kinds.add(discards[-1].tile)
+        seat = (seat + 1) % public.num_seats
+    return kinds
+
+
+def _wait_chance(
+    kind: int, seat_view: SeatView, table: base._Table, passed: set[int] | None = None
+) -> float:
     """Chance that a ready opponent waits on ``kind`` (Taizhou discard wins)."""
     if kind == table.wild:
         return 0.0  # a discarded wild can be neither claimed nor won on
+    if passed and kind in passed:
+        return 0.1 * _WAIT_BASE
     unseen = table.unseen[kind]
     if kind >= 27:
         weight = (0.0, 0.35, 1.1, 0.7, 0.4)[unseen]
@@ -238,12 +285,12 @@ def _taizhou_danger(
         if other == me:
             continue
         ready = _ready_chance(seat_view)
-        wait = _wait_chance(kind, seat_view, table)
+        wait = _wait_chance(kind, seat_view, table, _passed_since(view, other))
         hit = ready * wait
         # What we pay them (full with the dealer involved, else half), a bit more for a
         # developed hand, and the hand we give up by ending it now.
         dealer_involved = seat_view.is_dealer or public.seats[me].is_dealer
-        payment = (1.0 if dealer_involved else 0.5) * (1.0 + 0.35 * len(seat_view.melds))
+        payment = (1.5 if dealer_involved else 0.75) * (1.0 + 0.35 * len(seat_view.melds))
         cost += hit * (payment + my_value)
         if not liability_possible:
             continue
@@ -383,7 +430,7 @@ def _choose_turn(
         else:
             new_counts[kong_kind] -= 4
             melds = (*view.melds, base.Meld(KONG, (kong_kind,) * 4, concealed=True))
-        new_table = base._with_melds(table, melds, new_counts)
+        new_table = _with_melds(table, melds, new_counts)
         if not new_table.targets:
             continue
         shantens = base._shantens(new_counts, wilds, new_table)
@@ -405,26 +452,57 @@ def _choose_turn(
 def _choose_claim(
     view: PlayerView, counts: list[int], wilds: int, table: base._Table, rng: random.Random
 ) -> Action:
-    """``normal``'s claim filter, with the value after each claim from ``hard``'s own
-    discard search (lookahead, real scores and defence included)."""
-    normal_choice = base._choose_claim(view, counts, wilds, table, "normal", rng)
-    if normal_choice.type not in (CHOW, PUNG, KONG):
-        return normal_choice
+    """Claim when the best discard after the claim (lookahead, real scores and defence
+    included) beats keeping the hand; a Jiaxing third claim from one player (三摊) only
+    when it leaves us at most one step from winning."""
+    passing = Action("pass", view.seat)
     claimed = view.claim_tile
-    assert claimed is not None
-    after = base._after_claim(view, normal_choice, counts, claimed)
-    if after is None:
-        return normal_choice
-    new_counts, melds = after
-    new_table = base._with_melds(table, melds, new_counts)
-    if normal_choice.type == KONG:
-        return normal_choice
-    _, claim_value = best_discard(view, new_counts, wilds, new_table, rng, rollout=False)
+    claims = [a for a in view.legal if a.type in (CHOW, PUNG, KONG)]
+    if claimed is None or not claims:
+        return passing
+    public = view.public
+    discarder = public.last_discard[0] if public.last_discard else None
+    third_claim = (
+        public.variant == "jiaxing"
+        and discarder is not None
+        and base._claims_from(view.melds, discarder) == 2
+        and discarder not in public.seats[view.seat].liable_with
+    )
+    best_value, best_action = -math.inf, passing
+    for action in claims:
+        after = base._after_claim(view, action, counts, claimed)
+        if after is None:
+            continue
+        new_counts, melds = after
+        new_table = _with_melds(table, melds, new_counts)
+        if not new_table.targets:
+            continue
+        if action.type == KONG:
+            shantens = base._shantens(new_counts, wilds, new_table)
+            if third_claim and min(shantens) > 1:
+                continue
+            value = base._KONG_BONUS * _offense(
+                view, new_counts, wilds, new_table, shantens, rng, False
+            )
+        else:
+            if third_claim:
+                after_best = base._FAR
+                for kind in range(NUM_KINDS):
+                    if new_counts[kind]:
+                        new_counts[kind] -= 1
+                        after_best = min(after_best, *base._shantens(new_counts, wilds, new_table))
+                        new_counts[kind] += 1
+                if after_best > 1:
+                    continue
+            _, value = best_discard(view, new_counts, wilds, new_table, rng, rollout=False)
+        if value > best_value:
+            best_value, best_action = value, action
+    if best_action is passing:
+        return passing
     _, pass_value = best_discard_after_pass(view, counts, wilds, table, rng)
-    margin = 1.0 if table.variant == "jiaxing" else 1.05
-    if claim_value > pass_value * margin + 1e-9:
-        return normal_choice
-    return Action("pass", view.seat)
+    if best_value > pass_value * _CLAIM_MARGIN[table.variant] + 1e-9:
+        return best_action
+    return passing
 
 
 def best_discard_after_pass(
@@ -473,6 +551,7 @@ def choose(
 ) -> Action:
     """``hard``'s decision once ``engine.ai.choose_action`` has handled wins."""
     types = {a.type for a in view.legal}
+    table = _retarget(table)
     if CONTINUE in types:
         return _choose_santan(view, counts, wilds, table, rng)
     if DISCARD in types:
