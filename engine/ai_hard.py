@@ -66,6 +66,9 @@ _READY_BY_MELDS = (0.04, 0.14, 0.32, 0.58, 0.92)
 _READY_PER_DISCARD = 0.018
 _WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
 _JIAXING_DANGER_WEIGHT = 1.6  # normal's claim-feeding model, taken more seriously
+# A Jiaxing third claim from one player (三摊) makes us liable for 5x payments: only
+# when it leaves us at most this many steps from ready.
+_THIRD_CLAIM_MAX_SHANTEN = 1
 
 
 # Target values (units) where ``hard`` disagrees with ``normal``: a Taizhou full flush
@@ -479,7 +482,7 @@ def _choose_claim(
             continue
         if action.type == KONG:
             shantens = base._shantens(new_counts, wilds, new_table)
-            if third_claim and min(shantens) > 1:
+            if third_claim and min(shantens) > _THIRD_CLAIM_MAX_SHANTEN:
                 continue
             value = base._KONG_BONUS * _offense(
                 view, new_counts, wilds, new_table, shantens, rng, False
@@ -492,7 +495,7 @@ def _choose_claim(
                         new_counts[kind] -= 1
                         after_best = min(after_best, *base._shantens(new_counts, wilds, new_table))
                         new_counts[kind] += 1
-                if after_best > 1:
+                if after_best > _THIRD_CLAIM_MAX_SHANTEN:
                     continue
             _, value = best_discard(view, new_counts, wilds, new_table, rng, rollout=False)
         if value > best_value:
