@@ -100,6 +100,7 @@ def greedy_policy(view: PlayerView, rng: random.Random, allow_win: bool = True) 
     hand = list(view.all_concealed)
 
     def after(action: Action) -> tuple[int, float]:
+        assert action.tile is not None  # a discard names its tile
         rest = list(hand)
         rest.remove(action.tile)
         counts, wilds = count_hand(rest, wild)
