@@ -53,11 +53,13 @@ from .variants.options import make_options
 from .views import PlayerView, SeatView
 
 # Rollouts per shortlisted discard and the most draws one rollout plays forward.
-_ROLLOUTS = 8
-_ROLLOUT_HORIZON = 6
-_ROLLOUT_CANDIDATES = 2
-# Weight of the rollout estimate against the analytic one.
-_ROLLOUT_WEIGHT = 0.3
+_ROLLOUTS = {"jiaxing": 8, "taizhou": 8}
+_ROLLOUT_HORIZON = {"jiaxing": 6, "taizhou": 6}
+_ROLLOUT_CANDIDATES = {"jiaxing": 2, "taizhou": 2}
+# Weight of the rollout estimate against the analytic one, and the farthest shanten
+# worth sampling (a far hand's rollouts rarely finish within the horizon).
+_ROLLOUT_WEIGHT = {"jiaxing": 0.3, "taizhou": 0.3}
+_ROLLOUT_MAX_SHANTEN = {"jiaxing": 2, "taizhou": 2}
 # One "unit" of value in ``engine.ai``: a Jiaxing tai paid by each player, a plain
 # Taizhou win (about thirteen points with the winning bonus). Real scores are turned into units with these.
 _UNIT_POINTS = {"jiaxing": 1.0, "taizhou": 13.0}
@@ -186,11 +188,12 @@ def _rollout_chance(
         pool += [kind] * copies
     if not pool:
         return 0.0
-    horizon = max(1, min(_ROLLOUT_HORIZON, int(table.draws_left + 0.5)))
+    rollouts = _ROLLOUTS[table.variant]
+    horizon = max(1, min(_ROLLOUT_HORIZON[table.variant], int(table.draws_left + 0.5)))
     # Taizhou: other players' discards also complete a ready hand, so a sampled draw
     # stands for a bit more than one chance; the analytic part carries that boost.
     wins = 0
-    for _ in range(_ROLLOUTS):
+    for _ in range(rollouts):
         hand = list(counts)
         jokers = wilds
         draws = rng.sample(pool, min(horizon, len(pool)))
@@ -214,7 +217,7 @@ def _rollout_chance(
             if best_kind < 0:
                 break
             hand[best_kind] -= 1
-    return wins / _ROLLOUTS
+    return wins / rollouts
 
 
 # --------------------------------------------------------------------------- defence
@@ -359,10 +362,11 @@ def _offense(
         boost = base._READY_BOOST[table.variant]
         chance = 1.0 - math.exp(-table.draws_left * live * boost / table.unseen_total)
         return chance * worth
-    if rollout and current <= 2:
+    if rollout and current <= _ROLLOUT_MAX_SHANTEN[table.variant]:
         sampled = _rollout_chance(best_target, counts, wilds, table, rng)
         analytic = best / values[best_index]
-        chance = (1 - _ROLLOUT_WEIGHT) * analytic + _ROLLOUT_WEIGHT * sampled
+        weight = _ROLLOUT_WEIGHT[table.variant]
+        chance = (1 - weight) * analytic + weight * sampled
         return chance * values[best_index]
     return best
 
@@ -396,7 +400,7 @@ def best_discard(
     for index, kind in enumerate(shortlist):
         counts[kind] -= 1
         offense[kind] = _offense(
-            view, counts, wilds, table, per_kind[kind], rng, rollout and index < _ROLLOUT_CANDIDATES
+            view, counts, wilds, table, per_kind[kind], rng, rollout and index < _ROLLOUT_CANDIDATES[table.variant]
         )
         counts[kind] += 1
     my_value = max(offense.values(), default=0.0)
