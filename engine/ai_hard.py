@@ -61,7 +61,8 @@ _ROLLOUT_CANDIDATES = {"jiaxing": 2, "taizhou": 2}
 _ROLLOUT_WEIGHT = {"jiaxing": 0.3, "taizhou": 0.3}
 _ROLLOUT_MAX_SHANTEN = {"jiaxing": 2, "taizhou": 2}
 # One "unit" of value in ``engine.ai``: a Jiaxing tai paid by each player, a plain
-# Taizhou win (about thirteen points with the winning bonus). Real scores are turned into units with these.
+# Taizhou win (about thirteen points with the winning bonus). Real scores are turned
+# into units with these.
 _UNIT_POINTS = {"jiaxing": 1.0, "taizhou": 13.0}
 # Chance an opponent is ready by exposed melds (0..4); later turns add to it.
 _READY_BY_MELDS = (0.04, 0.14, 0.32, 0.58, 0.92)
@@ -400,7 +401,13 @@ def best_discard(
     for index, kind in enumerate(shortlist):
         counts[kind] -= 1
         offense[kind] = _offense(
-            view, counts, wilds, table, per_kind[kind], rng, rollout and index < _ROLLOUT_CANDIDATES[table.variant]
+            view,
+            counts,
+            wilds,
+            table,
+            per_kind[kind],
+            rng,
+            rollout and index < _ROLLOUT_CANDIDATES[table.variant],
         )
         counts[kind] += 1
     my_value = max(offense.values(), default=0.0)
