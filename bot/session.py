@@ -42,13 +42,12 @@ from engine.variants import get_rules
 from engine.views import PlayerView, PublicView
 
 from .presenter import LobbyInfo, Presenter, PrivatePrompt, SeatInfo, TableStatus, Text
-from .table_options import TableOptions, TableOptionsError
+from .table_options import AI_LEVELS, TableOptions, TableOptionsError
 
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE_SECONDS = 600.0
 AUTOPLAY_AFTER_TIMEOUTS = 3
-AI_LEVELS = ("easy", "normal")  # engine.ai.LEVELS
 RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
 
 # ---------------------------------------------------------------------------- the process
@@ -351,8 +350,11 @@ class TableSession:
         claim_timeout: float,
         ai_fill: bool,
         seed: int,
+        ai_level: str | None = None,
     ) -> None:
         self.manager = manager
+        # The table's AI level (``/table create ai_level``): AI seats and autoplay use it.
+        self.ai_level = ai_level or manager.ai_level
         self.table_id = table_id
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -694,7 +696,7 @@ class TableSession:
                 return _refuse(NOT_LOBBY)
             if by_user_id != self.host_user_id:
                 return _refuse(HOST_ONLY)
-            chosen = level or self.manager.ai_level
+            chosen = level or self.ai_level
             if chosen not in AI_LEVELS:
                 return _refuse(
                     Text(
@@ -712,7 +714,7 @@ class TableSession:
         return await self._call(body)
 
     def _new_ai(self, seat: int, level: str | None = None) -> SeatInfo:
-        level = level or self.manager.ai_level
+        level = level or self.ai_level
         return SeatInfo(
             seat=seat, name=f"AI {next(self._ai_names)}", user_id=None, is_ai=True, ai_level=level
         )
@@ -1144,7 +1146,8 @@ class TableSession:
                 view = self.match.round.player_view(seat, public=self._public())
                 rng = random.Random(f"{self.seed}:{self.match.turn_id}:{seat}")
                 try:
-                    action = choose_ai_action(view, info.ai_level, rng)
+                    level = info.ai_level if info.is_ai else self.ai_level
+                    action = choose_ai_action(view, level, rng)
                 except Exception:  # an AI bug must not stall the table
                     log.exception("table %s: AI failed for seat %d", self.table_id, seat)
                     fallback = self.match.round.default_action(seat)
@@ -1415,6 +1418,7 @@ class TableManager:
         ai_fill: bool = True,
         seed: int | None = None,
         seat_host: bool = True,
+        ai_level: str | None = None,
     ) -> TableSession:
         """Open a lobby in ``channel_id``. With ``seat_host=False`` the host runs the
         table without a seat (an all-AI exhibition, the benchmark)."""
@@ -1433,7 +1437,14 @@ class TableManager:
         )
         claim = float(claim_timeout if claim_timeout is not None else settings.claim_timeout)
         request = TableOptions(
-            variant, num_seats, stake, rounds, discard, claim, options=dict(options or {})
+            variant,
+            num_seats,
+            stake,
+            rounds,
+            discard,
+            claim,
+            options=dict(options or {}),
+            ai_level=ai_level,
         )
         try:
             parsed = request.validate().options
@@ -1462,6 +1473,7 @@ class TableManager:
                 "claim_timeout": claim,
                 "ai_fill": ai_fill,
                 "host_user_id": host_user_id,
+                "ai_level": ai_level or self.ai_level,
             },
             status="lobby",
         )
@@ -1479,6 +1491,7 @@ class TableManager:
             claim_timeout=claim,
             ai_fill=ai_fill,
             seed=seed,
+            ai_level=ai_level,
         )
         if seat_host:
             table.players.append(SeatInfo(seat=0, name=host_name, user_id=host_user_id))
@@ -1513,6 +1526,7 @@ class TableManager:
                 claim_timeout=float(settings.get("claim_timeout", 10)),
                 ai_fill=bool(settings.get("ai_fill", True)),
                 seed=int(record.seed),
+                ai_level=settings["ai_level"] if settings.get("ai_level") in AI_LEVELS else None,
             )
             self._tables[table.table_id] = table
             self._recent.add(table)

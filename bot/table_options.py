@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import Text
+from engine.ai import LEVELS as AI_LEVELS
 from engine.variants import RULE_SETS, OptionError, Variant, get_rules
 
 DISCARD_TIMEOUT_RANGE = (5.0, 600.0)
@@ -40,6 +41,7 @@ class TableOptions:
     discard_timeout: float | None = None
     claim_timeout: float | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    ai_level: str | None = None  # None: the bot's default level
 
     def validate(self) -> Variant:
         """The table's mechanics (options parsed) if the request is playable, else
@@ -53,6 +55,13 @@ class TableOptions:
                 )
             )
         rules = get_rules(self.variant)
+        if self.ai_level is not None and self.ai_level not in AI_LEVELS:
+            raise TableOptionsError(
+                Text(
+                    f"未知的电脑难度 {self.ai_level!r}（可选 {'/'.join(AI_LEVELS)}）",
+                    f"unknown AI level {self.ai_level!r} (one of {', '.join(AI_LEVELS)})",
+                )
+            )
         if self.rounds is not None:
             fewest, most = rules.options_class.rounds_range()
             if isinstance(self.rounds, bool) or not fewest <= self.rounds <= most:
@@ -102,6 +111,7 @@ class TableOptions:
 
 
 __all__ = [
+    "AI_LEVELS",
     "CLAIM_TIMEOUT_RANGE",
     "DISCARD_TIMEOUT_RANGE",
     "MAX_STAKE",

@@ -21,6 +21,8 @@ Levels:
 - ``easy``: target-aware shanten-greedy discards with random tie-breaks, no tile
   efficiency, no defence, claims whenever legal and on target, always continues.
 - ``normal``: all of the above plus efficiency, target values, defence and liability.
+- ``hard``: ``normal``'s evaluation plus sampled lookahead, real scores and a defence
+  model (``engine.ai_hard``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
+from .ai_simple import flush_policy, greedy_policy, random_policy
 from .shapes import (
     ALL_KINDS,
     HONOR_KINDS,
@@ -47,7 +50,10 @@ from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action,
 from .variants import get_rules
 from .views import PlayerView, SeatView
 
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal", "hard")
+# Weak seeded move choosers for soak tests and demos (``engine.ai_simple``), accepted by
+# ``choose_action`` but not offered as table levels.
+POLICIES = {"random": random_policy, "simple": flush_policy, "greedy": greedy_policy}
 _SUIT_MASKS = (MAN_KINDS, PIN_KINDS, SOU_KINDS)
 _FAR = 13  # caps the "infeasible" marker of restricted shanten (a 14-tile hand is < 13)
 # Weight of one unit of "danger" (a probability-like 0..1) against target value units.
@@ -643,13 +649,16 @@ def _choose_santan(
 def choose_action(
     view: PlayerView, level: str = "normal", rng: random.Random | None = None
 ) -> Action:
-    """The AI's action for this view: a pure function of ``(view, level, rng state)``."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r} (easy or normal)")
+    """The AI's action for this view: a pure function of ``(view, level, rng state)``.
+    ``level`` is one of ``LEVELS`` or a simple policy of ``POLICIES``."""
+    if level not in LEVELS and level not in POLICIES:
+        raise ValueError(f"unknown AI level {level!r} ({', '.join(LEVELS)})")
     legal = view.legal
     if not legal:
         raise AIError(f"seat {view.seat} has nothing to decide now")
     rng = rng or random.Random(0)
+    if level in POLICIES:
+        return POLICIES[level](view, rng)
     for action in legal:
         if action.type == WIN:
             return action  # a legal win always pays (the round has already scored it)
@@ -657,6 +666,10 @@ def choose_action(
     wild = view.public.wild
     counts, wilds = count_hand(view.all_concealed, wild)
     table = _read_table(view, counts)
+    if level == "hard":
+        from . import ai_hard  # imports this module's helpers, so imported late
+
+        return ai_hard.choose(view, counts, wilds, table, rng)
     if CONTINUE in types:
         return _choose_santan(view, counts, wilds, table, level)
     if DISCARD in types:
@@ -672,7 +685,7 @@ class AIPlayer:
 
     def __init__(self, level: str = "normal", seed: int | str = 0) -> None:
         if level not in LEVELS:
-            raise ValueError(f"unknown AI level {level!r} (easy or normal)")
+            raise ValueError(f"unknown AI level {level!r} ({', '.join(LEVELS)})")
         self.level = level
         self.seed = seed
 

@@ -329,6 +329,6 @@ def test_bad_level_and_nothing_to_decide() -> None:
     with pytest.raises(ValueError, match="level"):
         choose_action(round_.player_view(0), "grandmaster")
     with pytest.raises(ValueError, match="level"):
-        AIPlayer("hard")
+        AIPlayer("grandmaster")
     with pytest.raises(AIError):
         choose_action(round_.player_view(1))

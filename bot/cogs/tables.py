@@ -61,6 +61,11 @@ SEAT_CHOICES = [
     app_commands.Choice(name=T("3 players (Taizhou)", "3 人（台州）"), value=3),
     app_commands.Choice(name=T("2 players (Taizhou)", "2 人（台州）"), value=2),
 ]
+AI_LEVEL_CHOICES = [
+    app_commands.Choice(name=T("Easy", "简单"), value="easy"),
+    app_commands.Choice(name=T("Normal", "普通"), value="normal"),
+    app_commands.Choice(name=T("Hard", "困难"), value="hard"),
+]
 
 
 def _check(condition: bool, zh: str, en: str) -> None:
@@ -75,10 +80,13 @@ def validate_create(
     rounds: int | None,
     discard_timeout: int | None,
     claim_timeout: int | None,
+    ai_level: str | None = None,
 ) -> None:
     """Discord does not enforce choices or ranges: check everything on our side, with
     the same check the session runs (``TableOptions.validate``)."""
-    request = TableOptions(variant, seats, stake, rounds, discard_timeout, claim_timeout)
+    request = TableOptions(
+        variant, seats, stake, rounds, discard_timeout, claim_timeout, ai_level=ai_level
+    )
     try:
         request.validate()
     except TableOptionsError as error:
@@ -109,6 +117,7 @@ class TablesCog(commands.Cog):
         discard_timeout=T("discard_timeout", "出牌限时"),
         claim_timeout=T("claim_timeout", "吃碰限时"),
         ai_fill=T("ai_fill", "电脑补位"),
+        ai_level=T("ai_level", "电脑难度"),
     )
     @app_commands.describe(
         variant=T("Rule set (default: the server's)", "规则（默认用服务器设置）"),
@@ -118,9 +127,14 @@ class TablesCog(commands.Cog):
         discard_timeout=T("Seconds to discard (5-600)", "出牌限时（5-600 秒）"),
         claim_timeout=T("Seconds to claim (3-300)", "吃碰胡限时（3-300 秒）"),
         ai_fill=T("Fill empty seats with AI at start", "开始时用电脑补满空位"),
+        ai_level=T(
+            "AI strength for AI seats and autoplay (default: normal)",
+            "电脑玩家和托管的难度（默认：普通）",
+        ),
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
     @app_commands.choices(seats=SEAT_CHOICES)
+    @app_commands.choices(ai_level=AI_LEVEL_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -131,11 +145,12 @@ class TablesCog(commands.Cog):
         discard_timeout: app_commands.Range[int, 5, 600] | None = None,
         claim_timeout: app_commands.Range[int, 3, 300] | None = None,
         ai_fill: bool = True,
+        ai_level: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         if variant is None:
             variant = (await self.bot.store.get_settings(interaction.guild_id)).default_variant
-        validate_create(variant, seats, stake, rounds, discard_timeout, claim_timeout)
+        validate_create(variant, seats, stake, rounds, discard_timeout, claim_timeout, ai_level)
         user = interaction.user
         table = await self.bot.manager.create_table(
             interaction.guild_id,
@@ -150,6 +165,7 @@ class TablesCog(commands.Cog):
             claim_timeout=claim_timeout,
             ai_fill=ai_fill,
             seed=self.bot.next_seed(),
+            ai_level=ai_level,
         )
         name = variant_names(table.variant)
         text = msg("table.created", variant=name[0], seats=seats, stake=stake)

@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="wall and seating seed")
     parser.add_argument("--rounds", type=int, default=None, help="prevailing winds to play")
     parser.add_argument("--stake", type=int, default=1, help="points per table unit")
-    parser.add_argument("--ai-level", choices=("easy", "normal"), default="normal")
+    parser.add_argument("--ai-level", choices=("easy", "normal", "hard"), default="normal")
     parser.add_argument("--images", type=Path, default=None, metavar="DIR", help="write PNGs here")
     parser.add_argument("--db", default=None, metavar="PATH", help=f"SQLite file ({_default_db()})")
     parser.add_argument("--plain", action="store_true", help="letters instead of tile glyphs")

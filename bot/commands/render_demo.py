@@ -2,7 +2,7 @@
 
 Two sources: hand-built sample views (``render.samples``), which show every feature at
 once (wilds, White stand-ins, concealed kongs, claimed discards, waits), and views from a
-seeded ``Round`` played by a simple random policy, which show what real play looks like.
+seeded ``Round`` played by ``engine.ai``'s greedy policy, which show what real play looks like.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 import time
 from pathlib import Path
 
-from engine.types import DISCARD, WIN, Action
+from engine.ai import greedy_policy
 from engine.variants import RULE_SETS
 from engine.views import PlayerView, PublicView
 from render import (
@@ -45,33 +45,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=2024, help="seed of the live rounds")
 
 
-def _choose(rng: random.Random, view: PlayerView, legal: list[Action], allow_win: bool) -> Action:
-    """A greedy policy so that demo hands look like play: win when allowed, claim now and
-    then, keep wilds and discard the tile that leaves the fewest tiles from a win."""
-    from engine.shapes import count_hand, shanten
-
-    wins = [a for a in legal if a.type == WIN]
-    if wins and allow_win:
-        return wins[0]
-    claims = [a for a in legal if a.type in ("pung", "kong", "chow")]
-    if claims and rng.random() < 0.4:
-        return rng.choice(claims)
-    discards = [a for a in legal if a.type == DISCARD]
-    if not discards:
-        return next((a for a in legal if a.type in ("pass", "continue")), legal[0])
-    wild = view.public.wild
-    hand = list(view.all_concealed)
-
-    def after(action: Action) -> tuple[int, float]:
-        assert action.tile is not None  # a discard always names its tile
-        rest = list(hand)
-        rest.remove(action.tile)
-        counts, wilds = count_hand(rest, wild)
-        return (shanten(counts, wilds) + (9 if action.tile == wild else 0), rng.random())
-
-    return min(discards, key=after)
-
-
 def live_views(
     variant: str, seats: int, seed: int, steps: int = 40
 ) -> tuple[PlayerView, PublicView, PublicView | None]:
@@ -93,7 +66,7 @@ def live_views(
         view = round_.player_view(seat, public)
         if count >= steps and mid_player is None and public.phase == "turn" and seat == 0:
             mid_player, mid_public = view, public
-        round_.apply(_choose(rng, view, list(view.legal), allow_win=mid_player is not None))
+        round_.apply(greedy_policy(view, rng, allow_win=mid_player is not None))
         count += 1
     ended = round_.public_view() if round_.is_over else None
     if mid_player is None or mid_public is None:

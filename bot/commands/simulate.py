@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.ai import choose_action
+from engine.ai_simple import flush_policy, random_policy
 from engine.match import Match
-from engine.types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action
+from engine.types import Action
 from engine.variants import RULE_SETS, default_rule_set
 from engine.views import PlayerView
 
@@ -39,71 +40,9 @@ Player = Callable[[PlayerView, random.Random], Action]
 MAX_ACTIONS_PER_HAND = 2000
 
 
-def random_player(view: PlayerView, rng: random.Random) -> Action:
-    """Legal and seeded, but not silly: always wins when it can, claims now and then,
-    continues under three-claim liability most of the time, otherwise discards a random
-    tile (never passes a turn away, since a turn has no pass)."""
-    legal = list(view.legal)
-    if not legal:
-        raise ValueError(f"seat {view.seat} has no legal action")
-    by_type: dict[str, list[Action]] = {}
-    for action in legal:
-        by_type.setdefault(action.type, []).append(action)
-    if WIN in by_type:
-        return by_type[WIN][0]
-    if CONTINUE in by_type:
-        return by_type[CONTINUE][0] if rng.random() < 0.8 else by_type[FOLD][0]
-    kongs = by_type.get(KONG, [])
-    if kongs and rng.random() < 0.5:
-        return rng.choice(kongs)
-    if PUNG in by_type and rng.random() < 0.5:
-        return by_type[PUNG][0]
-    if CHOW in by_type and rng.random() < 0.3:
-        return rng.choice(by_type[CHOW])
-    if DISCARD in by_type:
-        return rng.choice(by_type[DISCARD])
-    return by_type[PASS][0] if PASS in by_type else rng.choice(legal)
-
-
-def _main_suit(view: PlayerView) -> int:
-    """The suit this seat holds most of (melds included, wilds not)."""
-    counts = [0, 0, 0]
-    tiles = [*view.all_concealed, *(kind for meld in view.melds for kind in meld.tiles)]
-    for kind in tiles:
-        if kind < 27 and kind != view.public.wild:
-            counts[kind // 9] += 1
-    return counts.index(max(counts))
-
-
-def flush_player(view: PlayerView, rng: random.Random) -> Action:
-    """A random player that leans towards one suit plus honors, so that hands do reach
-    Jiaxing's qualifying types now and then and the scoring gets exercised too."""
-    legal = list(view.legal)
-    by_type: dict[str, list[Action]] = {}
-    for action in legal:
-        by_type.setdefault(action.type, []).append(action)
-    if WIN in by_type or CONTINUE in by_type or not legal:
-        return random_player(view, rng)
-    suit = _main_suit(view)
-
-    def on_suit(kind: int | None) -> bool:
-        return kind is not None and (kind >= 27 or kind // 9 == suit)
-
-    if KONG in by_type and rng.random() < 0.7:
-        return rng.choice(by_type[KONG])
-    claimed = view.claim_tile
-    if PUNG in by_type and on_suit(claimed) and rng.random() < 0.8:
-        return by_type[PUNG][0]
-    if CHOW in by_type and on_suit(claimed) and rng.random() < 0.6:
-        return rng.choice(by_type[CHOW])
-    discards = by_type.get(DISCARD, [])
-    if discards:
-        off_suit = [a for a in discards if not on_suit(a.tile) and a.tile != view.public.wild]
-        if off_suit and rng.random() < 0.9:
-            return rng.choice(off_suit)
-        keep_wilds = [a for a in discards if a.tile != view.public.wild] or discards
-        return rng.choice(keep_wilds)
-    return by_type[PASS][0] if PASS in by_type else rng.choice(legal)
+# The simple players live in ``engine.ai_simple`` (one home for every move chooser).
+random_player = random_policy
+flush_player = flush_policy
 
 
 def easy_ai(view: PlayerView, rng: random.Random) -> Action:
@@ -114,12 +53,17 @@ def normal_ai(view: PlayerView, rng: random.Random) -> Action:
     return choose_action(view, "normal", rng)
 
 
+def hard_ai(view: PlayerView, rng: random.Random) -> Action:
+    return choose_action(view, "hard", rng)
+
+
 # name -> player. Add stronger players here (e.g. AI levels) to make them selectable.
 PLAYERS: dict[str, Player] = {
     "simple": flush_player,
     "random": random_player,
     "easy": easy_ai,
     "normal": normal_ai,
+    "hard": hard_ai,
 }
 
 
@@ -137,6 +81,7 @@ class SeatStats:
     player: str
     wins: int = 0
     deal_ins: int = 0
+    liable: int = 0  # times this seat became liable (Taizhou 全包 payer, Jiaxing 三摊 party)
     score_sum: float = 0.0
     score_squares: float = 0.0
     hands: int = 0
@@ -161,6 +106,7 @@ class SeatStats:
             "ci95": [round(mean - half, 3), round(mean + half, 3)],
             "deal_ins": self.deal_ins,
             "deal_in_rate": round(self.deal_ins / self.hands, 4) if self.hands else 0.0,
+            "liable": self.liable,
         }
 
 
@@ -236,7 +182,7 @@ def simulate(
         stats.matches += 1
         while not match.finished and stats.hands < hands:
             try:
-                result = _play_hand(match, players, rngs, stats)
+                result, santan_pairs = _play_hand(match, players, rngs, stats)
             except Exception:  # a bug anywhere in the engine or a player
                 stats.hands += 1
                 stats.errors += 1
@@ -244,6 +190,8 @@ def simulate(
                     stats.error_samples.append(traceback.format_exc(limit=4))
                 break
             stats.hands += 1
+            for seat in _liable_seats(result, santan_pairs):
+                stats.seat_stats[seat].liable += 1
             for seat, delta in enumerate(result.deltas):
                 stats.seat_stats[seat].add(delta)
             if result.winner is None:
@@ -259,14 +207,30 @@ def simulate(
     return stats
 
 
-def _play_hand(match: Match, players: list[Player], rngs: list[random.Random], stats: Stats) -> Any:
+def _liable_seats(result: Any, santan_pairs: set[tuple[int, int]]) -> list[int]:
+    """Seats that became liable this hand, once per liability: each party of each Jiaxing
+    three-claim pair, and the Taizhou 全包 payer (a ``liability`` payment)."""
+    seats = [seat for pair in sorted(santan_pairs) for seat in pair]
+    seats += [p.payer for p in result.payments if p.reason == "liability"]
+    return seats
+
+
+def _play_hand(
+    match: Match, players: list[Player], rngs: list[random.Random], stats: Stats
+) -> tuple[Any, set[tuple[int, int]]]:
+    """Play one hand to its end: (its result, the three-claim pairs formed in it), the
+    pairs read from the public views (each seat's ``liable_with``) as the hand goes."""
     hand_number = match.hand_number
+    santan_pairs: set[tuple[int, int]] = set()
     for _ in range(MAX_ACTIONS_PER_HAND):
         waiting = match.round.waiting_on
         if not waiting:
             raise RuntimeError(f"nobody to act in phase {match.round.phase}")
         seat = waiting[0]
         view = match.player_view(seat)
+        for seat_view in view.public.seats:
+            for partner in seat_view.liable_with:
+                santan_pairs.add((min(seat_view.seat, partner), max(seat_view.seat, partner)))
         started = time.perf_counter()
         action = players[seat](view, rngs[seat])
         stats.decision_seconds += time.perf_counter() - started
@@ -274,7 +238,7 @@ def _play_hand(match: Match, players: list[Player], rngs: list[random.Random], s
         match.apply(action)
         stats.actions += 1
         if match.hand_number != hand_number:
-            return match.results[-1]
+            return match.results[-1], santan_pairs
     raise RuntimeError(f"hand {hand_number} did not end after {MAX_ACTIONS_PER_HAND} actions")
 
 
@@ -340,14 +304,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"{label:<14} {value}")
         print(
             f"{'seat 座位':<9}{'player 玩家':<12}{'wins 和':>8}{'win% 和率':>11}"
-            f"{'mean 均分':>11}{'95% CI 区间':>22}{'deal-ins 放铳':>15}"
+            f"{'mean 均分':>11}{'95% CI 区间':>22}{'deal-ins 放铳':>15}{'liable 包牌':>12}"
         )
         for index, seat in enumerate(data["seats"]):
             low, high = seat["ci95"]
             print(
                 f"{index:<9}{seat['player']:<12}{seat['wins']:>8}{seat['win_rate']:>11.1%}"
                 f"{seat['mean_score']:>11.2f}{f'[{low:.2f}, {high:.2f}]':>22}"
-                f"{seat['deal_ins']:>15}"
+                f"{seat['deal_ins']:>15}{seat['liable']:>12}"
             )
         for sample in stats.error_samples:
             print(sample, file=sys.stderr)

@@ -1,0 +1,149 @@
+"""The ``hard`` AI level (issue 16): replayable, view-only, and defending on purpose."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from engine.ai import AIPlayer, _read_table, choose_action
+from engine.ai_hard import _danger, _live_dragon
+from engine.match import Match
+from engine.shapes import count_hand
+from engine.tiles import parse_tile
+from engine.types import CONTINUE, DISCARD, FOLD, PUNG, WIN, Action
+from engine.views import PlayerView
+from tests.scenario import act, meld, stage
+
+
+def _play_match(variant: str, seed: str, levels: list[str], max_actions: int) -> Match:
+    match = Match(variant, None, seed)
+    players = [AIPlayer(level, f"{seed}:{seat}") for seat, level in enumerate(levels)]
+    for _ in range(max_actions):
+        if match.finished:
+            break
+        seat = match.round.waiting_on[0]
+        view = match.player_view(seat)
+        action = players[seat].choose(view)
+        assert action in view.legal, (action, view.legal)
+        match.apply(action)
+    return match
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_seeded_game_with_hard_seats_replays_exactly(variant: str) -> None:
+    levels = ["hard", "normal", "hard", "easy"]
+    first = _play_match(variant, f"hard-replay-{variant}", levels, 400)
+    second = _play_match(variant, f"hard-replay-{variant}", levels, 400)
+    assert first.results, "at least one hand ends in 400 actions"
+    assert first.to_json() == second.to_json()
+    # The recorded actions alone rebuild the same game (what a restart relies on).
+    rebuilt = Match.from_json(first.to_json())
+    assert [r.deltas for r in rebuilt.results] == [r.deltas for r in first.results]
+
+
+def test_hard_is_a_pure_function_of_view_and_rng_seed() -> None:
+    match = Match("taizhou", None, "hard-pure")
+    players = [AIPlayer("hard", seat) for seat in range(4)]
+    checked = 0
+    for _ in range(120):
+        seat = match.round.waiting_on[0]
+        view = match.player_view(seat)
+        action = players[seat].choose(view)
+        if checked < 25:
+            again = pickle.loads(pickle.dumps(view))
+            assert choose_action(again, "hard", random.Random(5)) == choose_action(
+                view, "hard", random.Random(5)
+            )
+            assert AIPlayer("hard", seat).choose(again) == action
+            checked += 1
+        match.apply(action)
+        if match.finished:
+            break
+
+
+def _two_dragon_table(
+    hand: str, drawn: str, melds_of_1: list[str], concealed_1: str = "1p1p2s3s4s5s7s"
+) -> PlayerView:
+    melds = {1: [meld("pung", tiles, from_seat=2) for tiles in melds_of_1]}
+    round_ = stage(
+        "taizhou",
+        [hand, concealed_1, "", ""],
+        wild="1z",
+        drawn=drawn,
+        melds=melds,
+        scorer=None,
+    )
+    return round_.player_view(0)
+
+
+def test_hard_keeps_the_live_third_dragon_from_a_two_dragon_hand() -> None:
+    # White (5z) is our one useless tile and discarding it makes us ready; but seat 1
+    # shows pungs of Green and Red: a win on our White makes us pay the whole table.
+    view = _two_dragon_table("5z123m456p789s24p66m", "5z", ["666z", "777z"])
+    for seed in range(4):
+        action = choose_action(view, "hard", random.Random(seed))
+        assert action.type == DISCARD and action.tile != parse_tile("5z"), action
+    # Without the two dragon pungs the White is simply the tile to let go.
+    calm = _two_dragon_table("5z123m456p789s24p66m", "5z", [])
+    assert choose_action(calm, "hard", random.Random(0)).tile == parse_tile("5z")
+
+
+def test_live_dragon_costs_more_while_ready_against_a_developed_hand() -> None:
+    # Seat 1 has three melds. Our Red (7z) is live: discarding it while we are ready
+    # risks 全包 case 3 (we would pay the whole table), so it costs more than the same
+    # discard when we are not ready, and more than a dragon somebody already showed.
+    view = _two_dragon_table("123m456p789s345m6m7z", "7z", ["222s", "444s", "888p"], "1p1p5s6s")
+    counts, _ = count_hand(view.all_concealed, view.public.wild)
+    table = _read_table(view, counts)
+    red, green = parse_tile("7z"), parse_tile("6z")
+    ready = _danger(view, table, red, True, 0.5)
+    not_ready = _danger(view, table, red, False, 0.5)
+    assert ready > not_ready * 1.5
+    assert not_ready > 0  # seat 1 may be waiting on it all the same
+    shown = stage(
+        "taizhou",
+        ["123m456p789s345m6m6z", "1p1p5s6s", "", ""],
+        wild="1z",
+        drawn="6z",
+        melds={1: [meld("pung", t, from_seat=2) for t in ("222s", "444s", "888p")]},
+        scorer=None,
+    )
+    act(shown, "discard", 0, "6z")  # Green is no longer live once discarded
+    assert not _live_dragon(shown.player_view(1), green)
+    assert _live_dragon(view, red)
+
+
+def _santan_view(concealed: str) -> PlayerView:
+    """Seat 2 asked to continue or fold: seat 1 just made its third claim from seat 0."""
+    melds = {1: [meld("pung", "111s", from_seat=0), meld("pung", "333s", from_seat=0)]}
+    round_ = stage(
+        "jiaxing",
+        ["2s5s6s7s8s9s2m3m4m5m6m7m8m9m", "2s2s4s4s5s6s7s", concealed, "1p2p3p4p5p6p7p8p9p1z2z3z4z"],
+        wild="9p",
+        drawn="2s",
+        melds=melds,
+        scorer=None,
+    )
+    round_.claim_counts[(1, 0)] = 2  # staging does not count the staged claims
+    act(round_, "discard", 0, "2s")
+    round_.apply(Action(PUNG, 1))
+    assert round_.phase == "santan"
+    return round_.player_view(2)
+
+
+def test_hard_folds_far_behind_and_continues_when_ready_under_santan() -> None:
+    # Far: a scattered hand, and the liable pair shows three bamboo pungs -> fold.
+    far = _santan_view("1m4m7m2p5p8p3z5z7z1z2z6z4s")
+    assert choose_action(far, "hard", random.Random(0)).type == FOLD
+    # Ready on a full flush in characters: the 5x payments are ours to collect.
+    close = _santan_view("111m234m567m88m6z6z")
+    assert choose_action(close, "hard", random.Random(0)).type == CONTINUE
+
+
+def test_hard_takes_a_legal_win() -> None:
+    round_ = stage(
+        "jiaxing", ["111p222p333p456p99p", "", "", ""], wild="9s", drawn="6p", scorer=None
+    )
+    assert choose_action(round_.player_view(0), "hard").type == WIN
