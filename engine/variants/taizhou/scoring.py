@@ -11,10 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 
-from ..shapes import hand_waits, white_readings
-from ..tiles import GREEN, RED, WHITE, is_terminal_or_honor, to_counts
-from ..types import CHOW, KONG, PUNG, HandResult, Meld, Payment, ScoreItem, WinContext
-from .common import (
+from ...scoring.common import (
     CHOW_G,
     HONORS,
     JOKER_WIN,
@@ -32,9 +29,11 @@ from .common import (
     seven_pairs_split,
     split_counts,
 )
-from .names import TAIZHOU_NAMES
+from ...shapes import hand_waits, white_readings
+from ...tiles import GREEN, RED, WHITE, is_terminal_or_honor, to_counts
+from ...types import CHOW, KONG, PUNG, HandResult, Meld, Payment, ScoreItem, WinContext
+from .names import ITEM_NAMES
 
-VARIANT = "taizhou"
 _DRAGON_TAI = {RED: "red_pung", GREEN: "green_pung", WHITE: "white_pung"}
 POINT_ORDER = [
     "exposed_pung",
@@ -156,7 +155,7 @@ FLUSH_TAI = {"full_flush": 3, "half_flush": 1}
 
 
 def _item(key: str, value: int, unit: str, count: int = 1) -> ScoreItem:
-    zh, en = TAIZHOU_NAMES[key]
+    zh, en = ITEM_NAMES[key]
     return ScoreItem(key=key, value=value, unit=unit, name_zh=zh, name_en=en, count=count)
 
 
@@ -491,10 +490,10 @@ def score_taizhou(ctx: WinContext) -> HandResult:
     seats = ctx.seats
 
     if win.by != "self_draw" and win.tile == ctx.wild:
-        return invalid_result(VARIANT, ctx, "wild_discard")
+        return invalid_result(ctx, "wild_discard")
     scored = score_winner(ctx)
     if scored is None:
-        return invalid_result(VARIANT, ctx, "not_a_winning_hand")
+        return invalid_result(ctx, "not_a_winning_hand")
     items, points, tai, total, best = scored
 
     totals = [0] * seats
@@ -560,7 +559,7 @@ def score_taizhou(ctx: WinContext) -> HandResult:
     ]
     arrangement += [meld_group_json(meld) for meld in hand.melds]
     return HandResult(
-        variant=VARIANT,
+        variant=ctx.variant,
         valid=True,
         winner=winner,
         seats=seats,
