@@ -18,8 +18,9 @@ Rules read where RULES.md leaves room (each is implemented where named):
   5 × score per seat still in besides the winner.
 - Jiaxing Single Wait: exactly two concealed tiles after the win. Three Wilds: three or
   more. No Wilds: no tile of the wild kind among the 14.
-- Taizhou ``half_rounding = "exact"`` pays the unrounded half (x.5, a float; whole
-  amounts stay ints); totals are even unless ``cap`` is odd, so it only matters then.
+- Taizhou ``half_rounding = "exact"`` pays the unrounded half. Every total is even
+  unless ``cap`` is odd, and the options refuse "exact" with an odd ``cap``
+  (``TaizhouOptions.check_consistent``), so deltas and payments are always whole units.
 - A Taizhou chow case meld holding a White (or the wild's kind) without ``white_as`` is
   the White standing for the wild (``case._parse_meld``): nothing else is possible. Its
   ``claimed`` may be the White itself: a discarded White chowed as the wild's kind.

@@ -119,7 +119,6 @@ class Variant:
         """The mechanics object for one table: options parsed (a dict) and checked."""
         if options is None or isinstance(options, dict):
             options = cls.options_class.from_dict(options)
-        options.check_playable()
         return cls(options)
 
 

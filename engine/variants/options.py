@@ -67,8 +67,13 @@ class RuleOptions:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    def check_playable(self) -> None:
-        """Constraints a table must meet beyond scoring a single hand; ``OptionError``."""
+    def __post_init__(self) -> None:
+        self.check_consistent()
+
+    def check_consistent(self) -> None:
+        """Constraints between options (``from_dict`` checks each value alone): run on
+        every construction, so a table, the calculator and ``mahjong-bot score`` all
+        refuse the same combination with the same ``OptionError``."""
 
 
 if TYPE_CHECKING:

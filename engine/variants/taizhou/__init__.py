@@ -44,13 +44,15 @@ class TaizhouOptions(RuleOptions):
         "half_rounding": ("up", "exact"),
     }
 
-    def check_playable(self) -> None:
+    def check_consistent(self) -> None:
         # Every Taizhou total below the limit is even, so only an odd limit makes an exact
-        # half fractional; the calculator shows it, but the ledger books whole units.
+        # half fractional; points are whole units everywhere (deltas, the ledger), so
+        # that combination is refused rather than paid as x.5.
         if self.half_rounding == "exact" and self.cap % 2:
             raise OptionError(
-                f"option 'cap' must be even with half_rounding 'exact' (got {self.cap}): "
-                "half of an odd limit is not a whole unit"
+                f"option 'cap' must be even with half_rounding 'exact' (got cap {self.cap}): "
+                "half of an odd limit is not a whole unit; use an even cap or "
+                "half_rounding 'up'"
             )
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {

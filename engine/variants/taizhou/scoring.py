@@ -173,11 +173,6 @@ def _itemise(point_items: list[tuple[str, int]], tai_keys: list[str]) -> list[Sc
     return items
 
 
-def _units(amount: float) -> int | float:
-    """An amount as an int when whole: only ``half_rounding = "exact"`` makes halves."""
-    return int(amount) if amount == int(amount) else amount
-
-
 def _cap(points: int, tai: int, cap: int) -> int:
     return min(points << tai, cap)
 
@@ -506,14 +501,13 @@ def score_taizhou(ctx: WinContext) -> HandResult:
             totals[seat] = seat_total
             per_seat_items[seat] = seat_items
 
-    def share(amount: int, a: int, b: int) -> int | float:
+    def share(amount: int, a: int, b: int) -> int:
         if ctx.dealer in (a, b):
             return amount
-        if options.half_rounding == "up":
-            return -(-amount // 2)
-        # "exact" is the unrounded half: x.5 when the amount is odd, which only an odd
-        # ``cap`` can produce (every other total is even).
-        return _units(amount / 2)
+        # "up" rounds an odd half up; "exact" pays the unrounded half, which is whole
+        # because every total is even once an odd ``cap`` is refused with "exact"
+        # (``TaizhouOptions.check_consistent``), so both are the ceiling.
+        return -(-amount // 2)
 
     at_limit = points << tai >= options.cap
     owed = {
@@ -521,19 +515,14 @@ def score_taizhou(ctx: WinContext) -> HandResult:
         for seat in range(seats)
         if seat != winner
     }
-    # The ``type: ignore[arg-type]`` below: half_rounding "exact" pays x.5 (a float) where
-    # Payment.amount and HandResult.deltas are ints; tables refuse the only case that
-    # makes one (odd cap, ``TaizhouOptions.check_playable``), the calculator shows it.
     payments: list[Payment] = []
     liability = liable_seat(ctx, _flush(best.suits, best.honors), best.suits)
     if liability is not None:
-        payments.append(Payment(liability[0], winner, _units(sum(owed.values())), "liability"))  # type: ignore[arg-type]
+        payments.append(Payment(liability[0], winner, sum(owed.values()), "liability"))
     else:
         reason = "limit" if at_limit else "win"
         payments += [
-            Payment(seat, winner, amount, reason)  # type: ignore[arg-type]
-            for seat, amount in owed.items()
-            if amount
+            Payment(seat, winner, amount, reason) for seat, amount in owed.items() if amount
         ]
     others = [seat for seat in range(seats) if seat != winner]
     for a, b in combinations(others, 2):
@@ -542,12 +531,11 @@ def score_taizhou(ctx: WinContext) -> HandResult:
             payer, payee = (b, a) if diff > 0 else (a, b)
             amount = share(abs(diff), a, b)
             if amount:
-                payments.append(Payment(payer, payee, amount, "settlement"))  # type: ignore[arg-type]
-    deltas: list[int | float] = [0] * seats
+                payments.append(Payment(payer, payee, amount, "settlement"))
+    deltas = [0] * seats
     for payment in payments:
         deltas[payment.payer] -= payment.amount
         deltas[payment.payee] += payment.amount
-    deltas = [_units(delta) for delta in deltas]
     white_reads = ctx.wild if ctx.wild is not None and ctx.wild != WHITE else None
     arrangement = [
         group_json(
@@ -563,7 +551,7 @@ def score_taizhou(ctx: WinContext) -> HandResult:
         valid=True,
         winner=winner,
         seats=seats,
-        deltas=deltas,  # type: ignore[arg-type]
+        deltas=deltas,
         items=items,
         payments=payments,
         points=points,
