@@ -81,7 +81,7 @@ class Variant:
 
     # ------------------------------------------------------------------ scoring
     @classmethod
-    def score(cls, ctx: WinContext) -> HandResult:
+    def score(cls, ctx: WinContext[Any]) -> HandResult:
         """Score and settle a won hand (``engine.scoring.score_hand`` dispatches here).
 
         An illegal win comes back with ``valid`` False and zero deltas, never raised."""

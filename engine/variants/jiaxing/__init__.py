@@ -109,7 +109,7 @@ class Jiaxing(Variant):
         return self.options.flee_penalty
 
     @classmethod
-    def score(cls, ctx: WinContext) -> HandResult:
+    def score(cls, ctx: WinContext[JiaxingOptions]) -> HandResult:
         return score_jiaxing(ctx)
 
     @classmethod

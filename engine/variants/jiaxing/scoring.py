@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from typing import TYPE_CHECKING
 
 from ...scoring.common import (
     HONORS,
@@ -30,6 +31,9 @@ from ...scoring.common import (
 from ...tiles import GREEN, RED, WHITE, to_counts
 from ...types import CHOW, HandResult, Payment, ScoreItem, WinContext
 from .names import ITEM_NAMES
+
+if TYPE_CHECKING:
+    from . import JiaxingOptions
 
 TYPE_TAI = {"full_flush": 4, "half_flush": 2, "all_honors": 10, "all_pungs": 2}
 _DRAGON_KEYS = {RED: "red_pung", GREEN: "green_pung", WHITE: "white_pung"}
@@ -99,7 +103,7 @@ def _item(key: str, value: int, unit: str) -> ScoreItem:
 
 
 def _best_reading(
-    ctx: WinContext, robbed: bool
+    ctx: WinContext[JiaxingOptions], robbed: bool
 ) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
     """(any winning shape at all, best (tai, type keys, honor keys, groups) or None).
 
@@ -168,7 +172,7 @@ def _best_reading(
 
 
 def _seven_pairs_reading(
-    ctx: WinContext,
+    ctx: WinContext[JiaxingOptions],
 ) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
     """Seven pairs (option ``allow_seven_pairs``): a flush or All Honors, never All Pungs.
 
@@ -207,7 +211,7 @@ def _seven_pairs_reading(
     return True, (tai, types, [], tuple(groups))
 
 
-def _payments(ctx: WinContext, score: int) -> list[Payment]:
+def _payments(ctx: WinContext[JiaxingOptions], score: int) -> list[Payment]:
     winner = ctx.winner
     folded = set(ctx.folded)
     others = [seat for seat in range(ctx.seats) if seat != winner and seat not in folded]
@@ -235,7 +239,7 @@ def _payments(ctx: WinContext, score: int) -> list[Payment]:
     return payments
 
 
-def score_jiaxing(ctx: WinContext) -> HandResult:
+def score_jiaxing(ctx: WinContext[JiaxingOptions]) -> HandResult:
     winner = ctx.winner
     hand = ctx.players[winner]
     win = ctx.win

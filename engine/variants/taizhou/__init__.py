@@ -126,7 +126,7 @@ class Taizhou(Variant):
         return 32
 
     @classmethod
-    def score(cls, ctx: WinContext) -> HandResult:
+    def score(cls, ctx: WinContext[TaizhouOptions]) -> HandResult:
         return score_taizhou(ctx)
 
     @classmethod

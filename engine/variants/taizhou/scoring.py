@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
+from typing import TYPE_CHECKING
 
 from ...scoring.common import (
     CHOW_G,
@@ -33,6 +34,9 @@ from ...shapes import hand_waits, white_readings
 from ...tiles import GREEN, RED, WHITE, is_terminal_or_honor, to_counts
 from ...types import CHOW, KONG, PUNG, HandResult, Meld, Payment, ScoreItem, WinContext
 from .names import ITEM_NAMES
+
+if TYPE_CHECKING:
+    from . import TaizhouOptions
 
 _DRAGON_TAI = {RED: "red_pung", GREEN: "green_pung", WHITE: "white_pung"}
 POINT_ORDER = [
@@ -216,7 +220,9 @@ class _Best:
         self.seven_pairs = False
 
 
-def _seven_pairs_into(best: _Best, ctx: WinContext, seat_wind: int, self_draw: bool) -> None:
+def _seven_pairs_into(
+    best: _Best, ctx: WinContext[TaizhouOptions], seat_wind: int, self_draw: bool
+) -> None:
     """Seven pairs (option ``allow_seven_pairs``): honor pairs, waits and flushes only."""
     hand = ctx.players[ctx.winner]
 
@@ -261,7 +267,9 @@ def _seven_pairs_into(best: _Best, ctx: WinContext, seat_wind: int, self_draw: b
                     best.seven_pairs = True
 
 
-def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best] | None:
+def score_winner(
+    ctx: WinContext[TaizhouOptions],
+) -> tuple[list[ScoreItem], int, int, int, _Best] | None:
     """(items, points, tai, total, reading) of the winner, or None if no winning shape."""
     options = ctx.options
     hand = ctx.players[ctx.winner]
@@ -362,7 +370,9 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
     return items, points, tai, total, best
 
 
-def score_non_winner(ctx: WinContext, seat: int) -> tuple[list[ScoreItem], int, int, int]:
+def score_non_winner(
+    ctx: WinContext[TaizhouOptions], seat: int
+) -> tuple[list[ScoreItem], int, int, int]:
     """A non-winner's own points: no wilds, natural pungs and honor pairs, own melds."""
     options = ctx.options
     hand = ctx.players[seat]
@@ -385,11 +395,11 @@ def score_non_winner(ctx: WinContext, seat: int) -> tuple[list[ScoreItem], int, 
     return items, points, tai, total
 
 
-def _hand_tai(ctx: WinContext, seat: int) -> int:
+def _hand_tai(ctx: WinContext[TaizhouOptions], seat: int) -> int:
     return score_non_winner(ctx, seat)[2]
 
 
-def _waits(ctx: WinContext, seat: int) -> list[int]:
+def _waits(ctx: WinContext[TaizhouOptions], seat: int) -> list[int]:
     """``seat``'s waits by the one rule of ``engine.shapes`` (as the round reads them)."""
     hand = ctx.players[seat]
     naturals, jokers = _natural_counts(hand.concealed, ctx.wild)
@@ -402,13 +412,13 @@ def _waits(ctx: WinContext, seat: int) -> list[int]:
     )
 
 
-def is_tenpai(ctx: WinContext, seat: int) -> bool:
+def is_tenpai(ctx: WinContext[TaizhouOptions], seat: int) -> bool:
     if ctx.tenpai is not None:
         return seat in ctx.tenpai
     return bool(_waits(ctx, seat))
 
 
-def waits_on_full_flush(ctx: WinContext, seat: int) -> bool:
+def waits_on_full_flush(ctx: WinContext[TaizhouOptions], seat: int) -> bool:
     """Would some tile ``seat`` waits on give a one-suit, no-honor hand?
 
     Jokers read in any suit, so the hand is one suit when its naturals and melds are
@@ -433,14 +443,14 @@ def waits_on_full_flush(ctx: WinContext, seat: int) -> bool:
     return False
 
 
-def _seen_before(ctx: WinContext) -> frozenset[int]:
+def _seen_before(ctx: WinContext[TaizhouOptions]) -> frozenset[int]:
     if ctx.seen_before is not None:
         return ctx.seen_before
     return frozenset(kind for hand in ctx.players for meld in hand.melds for kind in meld.tiles)
 
 
 def liable_seat(
-    ctx: WinContext, flush: str | None, flush_suits: set[int]
+    ctx: WinContext[TaizhouOptions], flush: str | None, flush_suits: set[int]
 ) -> tuple[int, int] | None:
     """(liable seat, liability case 1-3) under 全包, after the exemptions, or None."""
     if ctx.seats != 4 or not ctx.options.liability:
@@ -477,7 +487,7 @@ def liable_seat(
     return None
 
 
-def score_taizhou(ctx: WinContext) -> HandResult:
+def score_taizhou(ctx: WinContext[TaizhouOptions]) -> HandResult:
     options = ctx.options
     winner = ctx.winner
     hand = ctx.players[winner]
