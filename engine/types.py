@@ -36,7 +36,6 @@ WIN: Final = "win"
 PASS: Final = "pass"
 CONTINUE: Final = "continue"  # three-claim liability: keep playing (跟)
 FOLD: Final = "fold"  # three-claim liability: fold (不跟)
-ACTION_TYPES: tuple[ActionType, ...] = (DISCARD, CHOW, PUNG, KONG, WIN, PASS, CONTINUE, FOLD)
 
 # Phases of a round, as ``PublicView.phase`` reports them.
 Phase = Literal["turn", "claim", "rob_kong", "santan", "ended"]

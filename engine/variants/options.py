@@ -80,9 +80,6 @@ if TYPE_CHECKING:
     # Provided by ``__getattr__`` below from the registry; declared for the type checker.
     VARIANTS: tuple[str, ...]
 
-# The name the options base had before the registry; kept so old imports keep working.
-_Options = RuleOptions
-
 
 def make_options(variant: str, data: dict[str, Any] | None = None) -> RuleOptions:
     """``data`` parsed by ``variant``'s options class (``OptionError`` on bad input)."""
