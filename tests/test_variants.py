@@ -156,7 +156,10 @@ def test_case_parsing_reads_capabilities_not_names() -> None:
         expected = result_to_case_json(score_hand(parse_case(case)))
         renamed = result_to_case_json(score_hand(parse_case({**case, "variant": "coastal"})))
         assert renamed == expected
-        with pytest.raises(CaseError, match=r"santan \(three-claim liability\) is not a coastal"):
+        with pytest.raises(
+            CaseError,
+            match=r"santan \(three-claim liability\) is a Jiaxing rule, not a coastal one",
+        ):
             parse_case({**case, "variant": "coastal", "santan": {"pairs": [[0, 1]]}})
         jiaxing_case = {**case, "variant": "jiaxing", "options": {}}
         with pytest.raises(CaseError, match="white_as"):

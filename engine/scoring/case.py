@@ -65,6 +65,15 @@ def _check_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
             raise CaseError(f"unknown key {key!r} in {where} (known: {known})")
 
 
+def _rule_sets_with(flag: str) -> str:
+    """The registered rule sets whose capability ``flag`` is set, for an error message
+    that tells the reader where an option does belong ("Jiaxing", "Taizhou")."""
+    names = [
+        rules.short_name_en or rules.name for rules in RULE_SETS.values() if getattr(rules, flag)
+    ]
+    return "/".join(names) or "no registered rule set's"
+
+
 def _int(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise CaseError(f"{what} must be an integer, got {value!r}")
@@ -175,9 +184,10 @@ def _parse_meld(
     if white_as_text is not None:
         white_as = _tile(white_as_text, f"{where} white_as")
         if not rules.white_substitutes_wild or meld_type != CHOW:
+            where_white_stands_in = _rule_sets_with("white_substitutes_wild")
             raise CaseError(
-                f"{where}: white_as (White standing for the wild) is only for chows of a rule "
-                "set where White stands in for the wild (Taizhou)"
+                f"{where}: white_as (White standing for the wild) is only for "
+                f"{where_white_stands_in} chows"
             )
         if white_as != wild or wild == WHITE:
             raise CaseError(f"{where}: White can stand only for the wild kind {kind_str(wild)}")
@@ -341,7 +351,10 @@ def parse_case(data: Any) -> WinContext:
     santan = data.get("santan")
     if santan is not None:
         if not rules.has_three_claim_liability:
-            raise CaseError(f"santan (three-claim liability) is not a {variant} rule")
+            raise CaseError(
+                "santan (three-claim liability) is a "
+                f"{_rule_sets_with('has_three_claim_liability')} rule, not a {variant} one"
+            )
         if not isinstance(santan, dict):
             raise CaseError("santan must be an object {'pairs': [[a, b]], 'folded': [...]}")
         _check_keys(santan, _SANTAN_KEYS, "santan")
