@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.scoring import score_hand
 from engine.scoring.common import decompose
-from engine.scoring.jiaxing import _summaries as jiaxing_summaries
-from engine.scoring.taizhou import _summaries as taizhou_summaries
 from engine.types import CHOW, KONG, PUNG, Meld, PlayerHand, WinContext, WinInfo
+from engine.variants.jiaxing.scoring import _summaries as jiaxing_summaries
 from engine.variants.options import make_options
+from engine.variants.taizhou.scoring import _summaries as taizhou_summaries
 
 
 def _random_set(

@@ -857,11 +857,9 @@ class Round:
         return Action(PASS, seat)
 
     def flee_penalty(self, seat: int) -> int:
-        """Units a player pays for leaving this hand (Jiaxing 逃跑; Taizhou uses the same base)."""
-        base = int(getattr(self.options, "flee_penalty", 32))
-        if self.santan_pairs and self.phase != ENDED:
-            return 72 if seat in self.folded else 108
-        return base
+        """Units a player pays for leaving this hand (the rule set's ``flee_penalty``)."""
+        liability_active = bool(self.santan_pairs) and self.phase != ENDED
+        return self.variant.flee_penalty(seat, liability_active, seat in self.folded)
 
     # ------------------------------------------------------------------ views
     def _seat_view(self, seat: int) -> SeatView:

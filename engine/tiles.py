@@ -28,7 +28,6 @@ _ZH_NUMERALS = "一二三四五六七八九"
 _ZH_SUIT = {0: "万", 1: "筒", 2: "条"}
 _ZH_HONORS = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")
 _EN_SUIT = {0: "Characters", 1: "Dots", 2: "Bamboo"}
-_EN_HONORS = ("East", "South", "West", "North", "White", "Green", "Red")
 _EN_HONORS_LONG = (
     "East Wind",
     "South Wind",
@@ -42,15 +41,6 @@ _EN_HONORS_LONG = (
 
 class TileError(ValueError):
     """Bad tile notation or an impossible tile multiset; the message says what is wrong."""
-
-
-def suit_of(kind: int) -> int:
-    return kind // 9
-
-
-def rank_of(kind: int) -> int:
-    """1..9 for suited tiles, 1..7 for honors."""
-    return kind % 9 + 1
 
 
 def is_honor(kind: int) -> bool:
@@ -122,7 +112,6 @@ _ENGLISH_WORDS = {
     "green": GREEN,
     "red": RED,
 }
-_GROUP = re.compile(r"([0-9]+)([mpsz])")
 
 
 def parse_tiles(text: str | Iterable[int]) -> list[int]:

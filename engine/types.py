@@ -8,9 +8,18 @@ Tiles are kinds (ints 0..33, see ``engine.tiles``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar
 
 from .tiles import format_tiles, kind_str, parse_tile, parse_tiles
+
+if TYPE_CHECKING:
+    from .variants.options import RuleOptions
+
+# The options class of the rule set a ``WinContext`` is scored under (``JiaxingOptions``,
+# ``TaizhouOptions``, ...): a scorer declares ``WinContext[JiaxingOptions]`` so its option
+# reads are checked; the dispatcher (``scoring.score_hand``) picks the scorer by the same
+# name the options were parsed for, which is what makes that narrowing sound.
+OptionsT = TypeVar("OptionsT", bound="RuleOptions")
 
 # Meld types. The constants are ``Final`` so the type checker reads each as its literal
 # and a misspelt type string is an error, not a silently dead branch.
@@ -27,7 +36,6 @@ WIN: Final = "win"
 PASS: Final = "pass"
 CONTINUE: Final = "continue"  # three-claim liability: keep playing (跟)
 FOLD: Final = "fold"  # three-claim liability: fold (不跟)
-ACTION_TYPES: tuple[ActionType, ...] = (DISCARD, CHOW, PUNG, KONG, WIN, PASS, CONTINUE, FOLD)
 
 # Phases of a round, as ``PublicView.phase`` reports them.
 Phase = Literal["turn", "claim", "rob_kong", "santan", "ended"]
@@ -151,7 +159,7 @@ class PlayerHand:
 
 
 @dataclass(frozen=True)
-class WinContext:
+class WinContext(Generic[OptionsT]):
     """Everything scoring needs about a won hand: the golden-case format as a value.
 
     ``santan_pairs`` are unordered liable pairs (three-claim liability, Jiaxing);
@@ -163,10 +171,7 @@ class WinContext:
     """
 
     variant: str
-    # The rule set's own options class (``Variant.options_class``). Kept ``Any`` while the
-    # scorer bodies live in engine/scoring and read their own fields; the typed view is
-    # ``Variant.options`` (``Jiaxing.options: JiaxingOptions``).
-    options: Any
+    options: OptionsT  # the rule set's own options class (``Variant.options_class``)
     seats: int
     indicator: int
     wild: int | None

@@ -4,8 +4,9 @@ A character missing from the subset would silently come out as an empty box, so 
 string the renderer can draw is checked against the font's character map: our labels,
 the domain words of ``engine.words``, every rule set's names and total formula (from the
 registry, so a new rule set is covered as soon as it is registered), the score-item names
-of ``engine/scoring`` (collected from its source, so new items are covered as soon as they
-are written) and the tile names.
+of ``engine/scoring`` and of each rule set's ``scoring.py`` and ``names.py`` (collected
+from their source, so new items are covered as soon as they are written) and the tile
+names.
 """
 
 from __future__ import annotations
@@ -109,16 +110,17 @@ def _rule_set_strings() -> list[str]:
 
 
 def _scoring_strings() -> list[str]:
-    """Every non-ASCII string written in engine/scoring: item names, reasons, headings."""
+    """Every non-ASCII string written in engine/scoring and in each rule set's scorer and
+    item names (engine/variants/<name>/): item names, reasons, headings."""
+    from engine.scoring.names import all_chinese_text
+
+    modules = [*(ROOT / "engine" / "scoring").glob("*.py")]
+    modules += (ROOT / "engine" / "variants").glob("*/scoring.py")
+    modules += (ROOT / "engine" / "variants").glob("*/names.py")
     strings: list[str] = []
-    for module in sorted((ROOT / "engine" / "scoring").glob("*.py")):
+    for module in sorted(modules):
         strings += [s for s in _string_literals(module) if any(ord(ch) > 0x7F for ch in s)]
-    try:
-        from engine.scoring.names import all_chinese_text
-    except ImportError:
-        pass
-    else:
-        strings.append(all_chinese_text())
+    strings.append(all_chinese_text())
     return strings
 
 

@@ -14,11 +14,12 @@ import random
 from itertools import product
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.scoring import score_hand
-from engine.scoring.case import parse_case, result_to_case_json
+from engine.scoring.case import CaseError, parse_case, result_to_case_json
 from engine.shapes import is_win_counts, is_win_reading
 from engine.tiles import GREEN, RED, WHITE, is_terminal_or_honor, kind_str, to_counts
 from engine.types import CHOW, KONG, PUNG, WinContext
@@ -50,9 +51,12 @@ def random_case(seed: int, variant: str, max_wilds: int = 3) -> dict[str, Any]:
     seats = 4 if variant == "jiaxing" else rng.choice((2, 3, 4, 4))
     options: dict[str, Any] = {}
     if variant == "taizhou":
+        cap = rng.choice((100, 100, 75, 41))
+        rounding = rng.choice(("up", "exact"))
         options = {
-            "cap": rng.choice((100, 100, 75, 41)),
-            "half_rounding": rng.choice(("up", "exact")),
+            "cap": cap,
+            # Exact halves of an odd limit are refused (test_deltas_are_whole_units...).
+            "half_rounding": "up" if cap % 2 else rounding,
             "white_pung_tai": rng.random() < 0.3,
             "all_pungs_bonus": rng.choice((2, 4)),
             "liability": rng.random() < 0.8,
@@ -216,6 +220,8 @@ def test_deltas_sum_to_zero(seed: int, variant: str) -> None:
     result = score_hand(parse_case(random_case(seed, variant)))
     assert sum(result.deltas) == 0
     assert len(result.deltas) == result.seats
+    assert all(type(delta) is int for delta in result.deltas)
+    assert all(type(payment.amount) is int for payment in result.payments)
     if not result.valid:
         assert result.deltas == [0] * result.seats
     else:
@@ -225,6 +231,29 @@ def test_deltas_sum_to_zero(seed: int, variant: str) -> None:
             deltas[payment.payer] -= payment.amount
             deltas[payment.payee] += payment.amount
         assert deltas == result.deltas
+
+
+@PROPERTY_SETTINGS
+@given(
+    seed=seeds,
+    cap=st.integers(min_value=1, max_value=300),
+    rounding=st.sampled_from(["up", "exact"]),
+)
+def test_deltas_are_whole_units_for_any_cap_and_rounding(
+    seed: int, cap: int, rounding: str
+) -> None:
+    """Points are whole units: every delta and payment is an int, and the one combination
+    that would pay a half unit (exact halves of an odd limit) is refused up front."""
+    case = random_case(seed, "taizhou")
+    case["options"].update(cap=cap, half_rounding=rounding)
+    if rounding == "exact" and cap % 2:
+        with pytest.raises(CaseError, match="'cap' must be even with half_rounding 'exact'"):
+            parse_case(case)
+        return
+    result = score_hand(parse_case(case))
+    assert all(type(delta) is int for delta in result.deltas)
+    assert all(type(payment.amount) is int for payment in result.payments)
+    assert sum(result.deltas) == 0
 
 
 @PROPERTY_SETTINGS

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_scoring_helpers import chow, item_values, kong, make_case, pung, score
+
+from engine.scoring.case import CaseError, parse_case
+from engine.variants import OptionError, TaizhouOptions, make_options
 
 PLAIN = "123m456p789s234m55s"  # no points but the +10 winning bonus
 
@@ -359,15 +363,26 @@ def test_taizhou_half_rounding_up() -> None:
     assert sum(result.deltas) == 0
 
 
-def test_taizhou_half_rounding_exact() -> None:
-    # "exact" pays the unrounded half (RULES.md §2 contrasts it with "round half up").
-    result = score(_odd_cap_case("exact"))
-    assert any(p.payer == 3 and p.payee == 1 and p.amount == 37.5 for p in result.payments)
-    assert sum(result.deltas) == 0
-    assert 37.5 in [p.amount for p in result.payments]
-    # Whole amounts stay ints, so the JSON shows 5, not 5.0.
-    assert all(isinstance(delta, int) or delta % 1 == 0.5 for delta in result.deltas)
-    assert all(isinstance(p.amount, int) for p in result.payments if p.amount % 1 == 0)
+def test_taizhou_half_rounding_exact_refuses_an_odd_cap() -> None:
+    """Exact halves of an odd limit would pay 37.5; deltas are whole units, so the options
+    refuse the combination, naming both options, wherever they are built."""
+    with pytest.raises(CaseError, match="'cap' must be even with half_rounding 'exact'"):
+        parse_case(_odd_cap_case("exact"))
+    with pytest.raises(OptionError, match=r"half_rounding 'exact' \(got cap 75\)"):
+        TaizhouOptions(cap=75, half_rounding="exact")
+    with pytest.raises(OptionError, match="'cap' must be even"):
+        make_options("taizhou", {"cap": 75, "half_rounding": "exact"})
+
+
+def test_taizhou_half_rounding_exact_with_an_even_cap_pays_whole_halves() -> None:
+    # With an even limit every amount is even, so exact halves equal rounded-up ones.
+    case = _odd_cap_case("exact")
+    case["options"]["cap"] = 76
+    exact = score(case)
+    case["options"]["half_rounding"] = "up"
+    assert exact.deltas == score(case).deltas
+    assert all(type(delta) is int for delta in exact.deltas)
+    assert any(p.payer == 3 and p.payee == 1 and p.amount == 38 for p in exact.payments)
 
 
 # --- full liability -------------------------------------------------------------------------

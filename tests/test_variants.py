@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import ClassVar
+
 import pytest
 
 from bot.i18n import Text
 from bot.table_options import TableOptions, TableOptionsError
 from data.models import GuildSettings, validate_setting
+from engine.match import Match
+from engine.scoring import score_hand
+from engine.scoring.case import CaseError, parse_case, result_to_case_json
 from engine.types import HandResult
 from engine.variants import (
     RULE_SETS,
@@ -17,9 +24,12 @@ from engine.variants import (
     default_rule_set,
     get_rules,
     make_options,
+    register,
     unregister,
     variant_for,
 )
+
+GOLDEN = Path(__file__).parent / "golden"
 
 
 def test_registry_lists_the_built_in_rule_sets_in_display_order() -> None:
@@ -112,3 +122,67 @@ def test_table_options_validate_returns_the_tables_mechanics() -> None:
     mechanics = TableOptions("taizhou", num_seats=3, rounds=2, options={"cap": 200}).validate()
     assert isinstance(mechanics, Taizhou)
     assert (mechanics.options.rounds, mechanics.options.cap) == (2, 200)
+
+
+def test_flee_penalty_is_the_rule_sets() -> None:
+    """RULES.md §1 Leaving: Jiaxing charges ``flee_penalty``, 72/108 under liability;
+    Taizhou names no penalty, so it keeps the bot's base of 32 whatever happens."""
+    jiaxing = Jiaxing.make({"flee_penalty": 40})
+    assert jiaxing.flee_penalty(0, liability_active=False, folded=False) == 40
+    assert jiaxing.flee_penalty(0, liability_active=True, folded=True) == 72
+    assert jiaxing.flee_penalty(0, liability_active=True, folded=False) == 108
+    taizhou = Taizhou.make()
+    assert {
+        taizhou.flee_penalty(0, liability_active=active, folded=folded)
+        for active in (False, True)
+        for folded in (False, True)
+    } == {32}
+    match = Match("taizhou", seed=3, seats=3)
+    assert [match.round.flee_penalty(seat) for seat in range(3)] == [32] * 3
+
+
+def test_case_parsing_reads_capabilities_not_names() -> None:
+    """A rule set registered under a new name with Taizhou's flags parses and scores a
+    case holding a White chow (``white_substitutes_wild``) exactly as Taizhou does, and
+    refuses what Taizhou refuses (three-claim liability, a seat count it does not allow)."""
+    cases = json.loads((GOLDEN / "audit_taizhou.json").read_text(encoding="utf-8"))
+    case = next(c for c in cases if c["name"] == "tz-a-white-chow-written-without-white-as")
+
+    @register
+    class Coastal(Taizhou):
+        name: ClassVar[str] = "coastal"
+
+    try:
+        expected = result_to_case_json(score_hand(parse_case(case)))
+        renamed = result_to_case_json(score_hand(parse_case({**case, "variant": "coastal"})))
+        assert renamed == expected
+        with pytest.raises(
+            CaseError,
+            match=r"santan \(three-claim liability\) is a Jiaxing rule, not a coastal one",
+        ):
+            parse_case({**case, "variant": "coastal", "santan": {"pairs": [[0, 1]]}})
+        jiaxing_case = {**case, "variant": "jiaxing", "options": {}}
+        with pytest.raises(CaseError, match="white_as"):
+            parse_case(
+                {
+                    **jiaxing_case,
+                    "players": [
+                        {
+                            **player,
+                            "melds": [{**meld, "white_as": "5p"} for meld in player["melds"]],
+                        }
+                        for player in case["players"]
+                    ],
+                }
+            )
+    finally:
+        unregister("coastal")
+
+
+def test_engine_scoring_never_names_a_rule_set() -> None:
+    """Shared scoring code reads flags and hooks; names live only in the rule sets."""
+    root = Path(__file__).resolve().parent.parent / "engine" / "scoring"
+    for module in sorted(root.glob("*.py")):
+        source = module.read_text(encoding="utf-8")
+        for name in RULE_SETS:
+            assert f'"{name}"' not in source, f"{module.name} names {name!r}"

@@ -1,4 +1,8 @@
-"""Scoring and settlement of a won hand for both rule sets (RULES.md §1, §2).
+"""Scoring and settlement of a won hand: the dispatcher and what every rule set shares.
+
+Each rule set's scorer lives in its own package (``engine/variants/<name>/scoring.py``,
+reached through ``Variant.score``); this package holds only the shared parts (reading
+helpers, the case format, the calculator's input) and never names a rule set.
 
 ``score_hand(ctx)`` is the one entry point: it reads the winner's tiles the way that
 scores best, itemises the result and settles the payments. An illegal win comes back
@@ -14,12 +18,13 @@ Rules read where RULES.md leaves room (each is implemented where named):
   same rule (``shapes.is_win_reading``), so the round offers exactly the wins scoring
   accepts.
 - Jiaxing robbing a kong is legal iff some qualifying reading puts the robbed tile in a
-  set, not the pair (``jiaxing._summaries``); under liability the kong maker pays
+  set, not the pair (``variants.jiaxing.scoring._summaries``); under liability the kong maker pays
   5 × score per seat still in besides the winner.
 - Jiaxing Single Wait: exactly two concealed tiles after the win. Three Wilds: three or
   more. No Wilds: no tile of the wild kind among the 14.
-- Taizhou ``half_rounding = "exact"`` pays the unrounded half (x.5, a float; whole
-  amounts stay ints); totals are even unless ``cap`` is odd, so it only matters then.
+- Taizhou ``half_rounding = "exact"`` pays the unrounded half. Every total is even
+  unless ``cap`` is odd, and the options refuse "exact" with an odd ``cap``
+  (``TaizhouOptions.check_consistent``), so deltas and payments are always whole units.
 - A Taizhou chow case meld holding a White (or the wild's kind) without ``white_as`` is
   the White standing for the wild (``case._parse_meld``): nothing else is possible. Its
   ``claimed`` may be the White itself: a discarded White chowed as the wild's kind.

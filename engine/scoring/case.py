@@ -21,7 +21,7 @@ from ..tiles import (
     to_counts,
 )
 from ..types import CHOW, KONG, PUNG, HandResult, Meld, PlayerHand, WinContext, WinInfo
-from ..variants.options import VARIANTS, OptionError, make_options
+from ..variants import RULE_SETS, OptionError, Variant
 
 
 class CaseError(ValueError):
@@ -65,6 +65,15 @@ def _check_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
             raise CaseError(f"unknown key {key!r} in {where} (known: {known})")
 
 
+def _rule_sets_with(flag: str) -> str:
+    """The registered rule sets whose capability ``flag`` is set, for an error message
+    that tells the reader where an option does belong ("Jiaxing", "Taizhou")."""
+    names = [
+        rules.short_name_en or rules.name for rules in RULE_SETS.values() if getattr(rules, flag)
+    ]
+    return "/".join(names) or "no registered rule set's"
+
+
 def _int(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise CaseError(f"{what} must be an integer, got {value!r}")
@@ -96,7 +105,7 @@ def _tile(value: Any, what: str) -> int:
 
 
 def _parse_meld(
-    data: Any, owner: int, seats: int, variant: str, wild: int, where: str
+    data: Any, owner: int, seats: int, rules: type[Variant], wild: int, where: str
 ) -> tuple[Meld, list[int]]:
     """The meld and the physical tiles it holds (a White standing in counts as a White)."""
     if not isinstance(data, dict):
@@ -109,12 +118,12 @@ def _parse_meld(
         raise CaseError(f"{where}: missing 'tiles'")
     kinds = sorted(_tiles(data["tiles"], f"{where} tiles"))
     white_as_text = data.get("white_as")
-    # The golden format has no 'white_as': a Taizhou chow can only hold the wild's kind
-    # through a White standing in (wilds are never melded), so either spelling of that
-    # chow ("46p5z" or "456p" with 5p wild) means exactly one thing.
+    # The golden format has no 'white_as': where a White stands in for the wild (Taizhou),
+    # a chow can only hold the wild's kind through a White (wilds are never melded), so
+    # either spelling of that chow ("46p5z" or "456p" with 5p wild) means exactly one thing.
     if (
         white_as_text is None
-        and variant == "taizhou"
+        and rules.white_substitutes_wild
         and meld_type == CHOW
         and wild != WHITE
         and (WHITE in kinds) != (wild in kinds)
@@ -174,9 +183,11 @@ def _parse_meld(
     white_as = None
     if white_as_text is not None:
         white_as = _tile(white_as_text, f"{where} white_as")
-        if variant != "taizhou" or meld_type != CHOW:
+        if not rules.white_substitutes_wild or meld_type != CHOW:
+            where_white_stands_in = _rule_sets_with("white_substitutes_wild")
             raise CaseError(
-                f"{where}: white_as (White standing for the wild) is only for Taizhou chows"
+                f"{where}: white_as (White standing for the wild) is only for "
+                f"{where_white_stands_in} chows"
             )
         if white_as != wild or wild == WHITE:
             raise CaseError(f"{where}: White can stand only for the wild kind {kind_str(wild)}")
@@ -206,20 +217,22 @@ def parse_case(data: Any) -> WinContext:
         raise CaseError("a case must be a JSON object")
     _check_keys(data, _CASE_KEYS, "the case")
     variant = data.get("variant")
-    if variant not in VARIANTS:
-        raise CaseError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    if not isinstance(variant, str) or variant not in RULE_SETS:
+        raise CaseError(f"variant must be one of {', '.join(RULE_SETS)}, got {variant!r}")
+    rules = RULE_SETS[variant]
     raw_options = data.get("options", {})
     if raw_options is None:
         raw_options = {}
     if not isinstance(raw_options, dict):
         raise CaseError(f"options must be an object, got {raw_options!r}")
     try:
-        options = make_options(variant, raw_options)
+        options = rules.options_class.from_dict(raw_options)
     except OptionError as error:
         raise CaseError(str(error)) from None
     seats = _int(data.get("seats", 4), "seats", 2, 4)
-    if variant == "jiaxing" and seats != 4:
-        raise CaseError(f"jiaxing is played by 4 seats, not {seats}")
+    if seats not in rules.allowed_seats:
+        allowed = " or ".join(map(str, rules.allowed_seats))
+        raise CaseError(f"{variant} is played by {allowed} seats, not {seats}")
     if "indicator" not in data:
         raise CaseError("missing 'indicator' (the flipped tile that decides the wilds)")
     indicator = _tile(data["indicator"], "indicator")
@@ -288,7 +301,7 @@ def parse_case(data: Any) -> WinContext:
         melds = []
         for index, meld_data in enumerate(melds_data):
             meld, meld_physical = _parse_meld(
-                meld_data, seat, seats, variant, wild, f"{where} meld {index + 1}"
+                meld_data, seat, seats, rules, wild, f"{where} meld {index + 1}"
             )
             melds.append(meld)
             physical.extend(meld_physical)
@@ -337,8 +350,11 @@ def parse_case(data: Any) -> WinContext:
     folded: list[int] = []
     santan = data.get("santan")
     if santan is not None:
-        if variant != "jiaxing":
-            raise CaseError("santan (three-claim liability) is a Jiaxing rule")
+        if not rules.has_three_claim_liability:
+            raise CaseError(
+                "santan (three-claim liability) is a "
+                f"{_rule_sets_with('has_three_claim_liability')} rule, not a {variant} one"
+            )
         if not isinstance(santan, dict):
             raise CaseError("santan must be an object {'pairs': [[a, b]], 'folded': [...]}")
         _check_keys(santan, _SANTAN_KEYS, "santan")
@@ -402,24 +418,7 @@ def result_to_case_json(result: HandResult) -> dict[str, Any]:
         data["reason"] = result.reason
         data["deltas"] = list(result.deltas)
         return data
-    if result.variant == "jiaxing":
-        data.update(
-            {
-                "tai": result.tai,
-                "fan": result.fan,
-                "score": result.score,
-                "carried_fan_used": result.carried_fan_used,
-            }
-        )
-    else:
-        data.update(
-            {
-                "points": result.points,
-                "tai": result.tai,
-                "total": result.total,
-                "totals": list(result.totals or []),
-            }
-        )
+    data.update(RULE_SETS[result.variant].result_json(result))
     data["deltas"] = list(result.deltas)
     data["winner"] = result.winner
     data["by"] = result.win_by

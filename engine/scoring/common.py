@@ -43,10 +43,10 @@ def seat_wind_of(seat: int, dealer: int, seats: int) -> int:
     return 27 + (seat - dealer) % seats
 
 
-def invalid_result(variant: str, ctx: WinContext, reason: str) -> HandResult:
-    """A refused win: nobody pays, and ``reason`` says why (both rule sets report alike)."""
+def invalid_result(ctx: WinContext, reason: str) -> HandResult:
+    """A refused win: nobody pays, and ``reason`` says why (every rule set reports alike)."""
     return HandResult(
-        variant=variant,
+        variant=ctx.variant,
         valid=False,
         winner=ctx.winner,
         seats=ctx.seats,

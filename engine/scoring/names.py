@@ -1,56 +1,12 @@
-"""Every scoring item's stable key and its Chinese and English names, in one place.
+"""The words every rule set's results share (units, payment and refusal reasons, headings).
 
-The renderer, the CLI's ``--explain`` and the font subsetter all read these, so a name
-is spelled once and every glyph it needs can be collected from here.
+Each rule set's own scoring items live in its package (``engine/variants/<name>/names.py``,
+read as ``Variant.item_names``); these tables are the words around them. The renderer,
+the CLI's ``--explain`` and the font subsetter all read them, so a word is spelled once
+and every glyph it needs can be collected from here.
 """
 
 from __future__ import annotations
-
-# key -> (zh-CN, English)
-JIAXING_NAMES: dict[str, tuple[str, str]] = {
-    "full_flush": ("清一色", "Full Flush"),
-    "half_flush": ("混一色", "Half Flush"),
-    "all_honors": ("全老头", "All Honors"),
-    "all_pungs": ("对对和", "All Pungs"),
-    "red_pung": ("红中", "Red Dragon Pung"),
-    "green_pung": ("发财", "Green Dragon Pung"),
-    "white_pung": ("白板", "White Dragon Pung"),
-    "seat_wind": ("门风", "Seat Wind"),
-    "prevailing_wind": ("风圈", "Prevailing Wind"),
-    "no_wilds": ("无百搭", "No Wilds"),
-    "three_wilds": ("三百搭", "Three Wilds"),
-    "kong_replacement": ("杠上开花", "Win on Kong Replacement"),
-    "single_wait": ("单吊", "Single Wait"),
-    "last_tile": ("海底捞月", "Last Tile"),
-    "heavenly_hand": ("天和", "Heavenly Hand"),
-    "earthly_hand": ("地和", "Earthly Hand"),
-    "carried_fan": ("带番", "Carried Bonus Fan"),
-}
-
-TAIZHOU_NAMES: dict[str, tuple[str, str]] = {
-    "exposed_pung": ("明刻", "Exposed Pung"),
-    "concealed_pung": ("暗刻", "Concealed Pung"),
-    "exposed_kong": ("明杠", "Exposed Kong"),
-    "concealed_kong": ("暗杠", "Concealed Kong"),
-    "pair": ("对子", "Seat Wind or Dragon Pair"),
-    "self_draw": ("自摸", "Self-Draw"),
-    "closed_wait": ("嵌档", "Closed Wait"),
-    "single_wait": ("单吊", "Single Wait"),
-    "all_pungs": ("对对胡", "All Pungs"),
-    "win_bonus": ("胡牌", "Winning Bonus"),
-    "seat_wind": ("门风", "Seat Wind"),
-    "red_pung": ("红中", "Red Dragon Pung"),
-    "green_pung": ("发财", "Green Dragon Pung"),
-    "white_pung": ("白板", "White Dragon Pung"),
-    "full_flush": ("清一色", "Full Flush"),
-    "half_flush": ("混一色", "Half Flush"),
-    "limit": ("腊子", "Limit"),
-}
-
-NAMES: dict[str, dict[str, tuple[str, str]]] = {
-    "jiaxing": JIAXING_NAMES,
-    "taizhou": TAIZHOU_NAMES,
-}
 
 # Words used around the items (units, payment reasons, headings) by the explain output.
 UNIT_NAMES: dict[str, tuple[str, str]] = {
@@ -99,16 +55,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "non_winners": ("未胡玩家", "non-winners"),
     "wild": ("百搭/财神", "wild"),
     "from_seat": ("出牌", "from seat"),
-    "jiaxing": ("嘉兴台头胡", "Jiaxing Taitou Hu"),
-    "taizhou": ("台州麻将", "Taizhou"),
 }
 
 
-def item_names(variant: str, key: str) -> tuple[str, str]:
-    return NAMES[variant][key]
-
-
 def all_chinese_text() -> str:
-    """Every Chinese string here, for the font subset."""
-    tables = [*NAMES.values(), UNIT_NAMES, PAYMENT_REASONS, INVALID_REASONS, WIN_BY, TEXT]
+    """Every Chinese string here and in every registered rule set's item names, for the
+    font subset."""
+    from ..variants import RULE_SETS
+
+    item_tables = [rules.item_names for rules in RULE_SETS.values()]
+    tables = [*item_tables, UNIT_NAMES, PAYMENT_REASONS, INVALID_REASONS, WIN_BY, TEXT]
     return "".join(zh for table in tables for zh, _ in table.values())

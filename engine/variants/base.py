@@ -49,6 +49,8 @@ class Variant:
     )
     dealer_stays_on_draw: ClassVar[bool] = False
 
+    # Each scoring item's stable key -> (zh-CN, English) name, in display order.
+    item_names: ClassVar[dict[str, tuple[str, str]]] = {}
     options_class: ClassVar[type[RuleOptions]] = RuleOptions
 
     # AI policy: the share of the remaining wall a seat can expect to draw before the
@@ -70,9 +72,16 @@ class Variant:
         start = (discarder + 1) % seats
         return [(start + i) % seats for i in range(seats) if (start + i) % seats != discarder]
 
+    def flee_penalty(self, seat: int, liability_active: bool, folded: bool) -> int:
+        """Units ``seat`` pays for leaving a hand in play (RULES.md §1 Leaving).
+
+        Rule sets without a leaving rule of their own (Taizhou: RULES.md names none) use
+        Jiaxing's base of 32, so a table never lets a player leave for free."""
+        return 32
+
     # ------------------------------------------------------------------ scoring
     @classmethod
-    def score(cls, ctx: WinContext) -> HandResult:
+    def score(cls, ctx: WinContext[Any]) -> HandResult:
         """Score and settle a won hand (``engine.scoring.score_hand`` dispatches here).
 
         An illegal win comes back with ``valid`` False and zero deltas, never raised."""
@@ -110,7 +119,6 @@ class Variant:
         """The mechanics object for one table: options parsed (a dict) and checked."""
         if options is None or isinstance(options, dict):
             options = cls.options_class.from_dict(options)
-        options.check_playable()
         return cls(options)
 
 

@@ -67,16 +67,18 @@ class RuleOptions:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    def check_playable(self) -> None:
-        """Constraints a table must meet beyond scoring a single hand; ``OptionError``."""
+    def __post_init__(self) -> None:
+        self.check_consistent()
+
+    def check_consistent(self) -> None:
+        """Constraints between options (``from_dict`` checks each value alone): run on
+        every construction, so a table, the calculator and ``mahjong-bot score`` all
+        refuse the same combination with the same ``OptionError``."""
 
 
 if TYPE_CHECKING:
     # Provided by ``__getattr__`` below from the registry; declared for the type checker.
     VARIANTS: tuple[str, ...]
-
-# The name the options base had before the registry; kept so old imports keep working.
-_Options = RuleOptions
 
 
 def make_options(variant: str, data: dict[str, Any] | None = None) -> RuleOptions:

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
+from typing import TYPE_CHECKING
 
-from ..shapes import hand_waits, white_readings
-from ..tiles import GREEN, RED, WHITE, is_terminal_or_honor, to_counts
-from ..types import CHOW, KONG, PUNG, HandResult, Meld, Payment, ScoreItem, WinContext
-from .common import (
+from ...scoring.common import (
     CHOW_G,
     HONORS,
     JOKER_WIN,
@@ -32,9 +30,14 @@ from .common import (
     seven_pairs_split,
     split_counts,
 )
-from .names import TAIZHOU_NAMES
+from ...shapes import hand_waits, white_readings
+from ...tiles import GREEN, RED, WHITE, is_terminal_or_honor, to_counts
+from ...types import CHOW, KONG, PUNG, HandResult, Meld, Payment, ScoreItem, WinContext
+from .names import ITEM_NAMES
 
-VARIANT = "taizhou"
+if TYPE_CHECKING:
+    from . import TaizhouOptions
+
 _DRAGON_TAI = {RED: "red_pung", GREEN: "green_pung", WHITE: "white_pung"}
 POINT_ORDER = [
     "exposed_pung",
@@ -156,7 +159,7 @@ FLUSH_TAI = {"full_flush": 3, "half_flush": 1}
 
 
 def _item(key: str, value: int, unit: str, count: int = 1) -> ScoreItem:
-    zh, en = TAIZHOU_NAMES[key]
+    zh, en = ITEM_NAMES[key]
     return ScoreItem(key=key, value=value, unit=unit, name_zh=zh, name_en=en, count=count)
 
 
@@ -172,11 +175,6 @@ def _itemise(point_items: list[tuple[str, int]], tai_keys: list[str]) -> list[Sc
     for key, count in tai_grouped.items():
         items.append(_item(key, FLUSH_TAI.get(key, 1), "tai", count))
     return items
-
-
-def _units(amount: float) -> int | float:
-    """An amount as an int when whole: only ``half_rounding = "exact"`` makes halves."""
-    return int(amount) if amount == int(amount) else amount
 
 
 def _cap(points: int, tai: int, cap: int) -> int:
@@ -222,7 +220,9 @@ class _Best:
         self.seven_pairs = False
 
 
-def _seven_pairs_into(best: _Best, ctx: WinContext, seat_wind: int, self_draw: bool) -> None:
+def _seven_pairs_into(
+    best: _Best, ctx: WinContext[TaizhouOptions], seat_wind: int, self_draw: bool
+) -> None:
     """Seven pairs (option ``allow_seven_pairs``): honor pairs, waits and flushes only."""
     hand = ctx.players[ctx.winner]
 
@@ -267,7 +267,9 @@ def _seven_pairs_into(best: _Best, ctx: WinContext, seat_wind: int, self_draw: b
                     best.seven_pairs = True
 
 
-def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best] | None:
+def score_winner(
+    ctx: WinContext[TaizhouOptions],
+) -> tuple[list[ScoreItem], int, int, int, _Best] | None:
     """(items, points, tai, total, reading) of the winner, or None if no winning shape."""
     options = ctx.options
     hand = ctx.players[ctx.winner]
@@ -368,7 +370,9 @@ def score_winner(ctx: WinContext) -> tuple[list[ScoreItem], int, int, int, _Best
     return items, points, tai, total, best
 
 
-def score_non_winner(ctx: WinContext, seat: int) -> tuple[list[ScoreItem], int, int, int]:
+def score_non_winner(
+    ctx: WinContext[TaizhouOptions], seat: int
+) -> tuple[list[ScoreItem], int, int, int]:
     """A non-winner's own points: no wilds, natural pungs and honor pairs, own melds."""
     options = ctx.options
     hand = ctx.players[seat]
@@ -391,11 +395,11 @@ def score_non_winner(ctx: WinContext, seat: int) -> tuple[list[ScoreItem], int, 
     return items, points, tai, total
 
 
-def _hand_tai(ctx: WinContext, seat: int) -> int:
+def _hand_tai(ctx: WinContext[TaizhouOptions], seat: int) -> int:
     return score_non_winner(ctx, seat)[2]
 
 
-def _waits(ctx: WinContext, seat: int) -> list[int]:
+def _waits(ctx: WinContext[TaizhouOptions], seat: int) -> list[int]:
     """``seat``'s waits by the one rule of ``engine.shapes`` (as the round reads them)."""
     hand = ctx.players[seat]
     naturals, jokers = _natural_counts(hand.concealed, ctx.wild)
@@ -408,13 +412,13 @@ def _waits(ctx: WinContext, seat: int) -> list[int]:
     )
 
 
-def is_tenpai(ctx: WinContext, seat: int) -> bool:
+def is_tenpai(ctx: WinContext[TaizhouOptions], seat: int) -> bool:
     if ctx.tenpai is not None:
         return seat in ctx.tenpai
     return bool(_waits(ctx, seat))
 
 
-def waits_on_full_flush(ctx: WinContext, seat: int) -> bool:
+def waits_on_full_flush(ctx: WinContext[TaizhouOptions], seat: int) -> bool:
     """Would some tile ``seat`` waits on give a one-suit, no-honor hand?
 
     Jokers read in any suit, so the hand is one suit when its naturals and melds are
@@ -439,14 +443,14 @@ def waits_on_full_flush(ctx: WinContext, seat: int) -> bool:
     return False
 
 
-def _seen_before(ctx: WinContext) -> frozenset[int]:
+def _seen_before(ctx: WinContext[TaizhouOptions]) -> frozenset[int]:
     if ctx.seen_before is not None:
         return ctx.seen_before
     return frozenset(kind for hand in ctx.players for meld in hand.melds for kind in meld.tiles)
 
 
 def liable_seat(
-    ctx: WinContext, flush: str | None, flush_suits: set[int]
+    ctx: WinContext[TaizhouOptions], flush: str | None, flush_suits: set[int]
 ) -> tuple[int, int] | None:
     """(liable seat, liability case 1-3) under 全包, after the exemptions, or None."""
     if ctx.seats != 4 or not ctx.options.liability:
@@ -483,7 +487,7 @@ def liable_seat(
     return None
 
 
-def score_taizhou(ctx: WinContext) -> HandResult:
+def score_taizhou(ctx: WinContext[TaizhouOptions]) -> HandResult:
     options = ctx.options
     winner = ctx.winner
     hand = ctx.players[winner]
@@ -491,10 +495,10 @@ def score_taizhou(ctx: WinContext) -> HandResult:
     seats = ctx.seats
 
     if win.by != "self_draw" and win.tile == ctx.wild:
-        return invalid_result(VARIANT, ctx, "wild_discard")
+        return invalid_result(ctx, "wild_discard")
     scored = score_winner(ctx)
     if scored is None:
-        return invalid_result(VARIANT, ctx, "not_a_winning_hand")
+        return invalid_result(ctx, "not_a_winning_hand")
     items, points, tai, total, best = scored
 
     totals = [0] * seats
@@ -507,14 +511,13 @@ def score_taizhou(ctx: WinContext) -> HandResult:
             totals[seat] = seat_total
             per_seat_items[seat] = seat_items
 
-    def share(amount: int, a: int, b: int) -> int | float:
+    def share(amount: int, a: int, b: int) -> int:
         if ctx.dealer in (a, b):
             return amount
-        if options.half_rounding == "up":
-            return -(-amount // 2)
-        # "exact" is the unrounded half: x.5 when the amount is odd, which only an odd
-        # ``cap`` can produce (every other total is even).
-        return _units(amount / 2)
+        # "up" rounds an odd half up; "exact" pays the unrounded half, which is whole
+        # because every total is even once an odd ``cap`` is refused with "exact"
+        # (``TaizhouOptions.check_consistent``), so both are the ceiling.
+        return -(-amount // 2)
 
     at_limit = points << tai >= options.cap
     owed = {
@@ -522,19 +525,14 @@ def score_taizhou(ctx: WinContext) -> HandResult:
         for seat in range(seats)
         if seat != winner
     }
-    # The ``type: ignore[arg-type]`` below: half_rounding "exact" pays x.5 (a float) where
-    # Payment.amount and HandResult.deltas are ints; tables refuse the only case that
-    # makes one (odd cap, ``TaizhouOptions.check_playable``), the calculator shows it.
     payments: list[Payment] = []
     liability = liable_seat(ctx, _flush(best.suits, best.honors), best.suits)
     if liability is not None:
-        payments.append(Payment(liability[0], winner, _units(sum(owed.values())), "liability"))  # type: ignore[arg-type]
+        payments.append(Payment(liability[0], winner, sum(owed.values()), "liability"))
     else:
         reason = "limit" if at_limit else "win"
         payments += [
-            Payment(seat, winner, amount, reason)  # type: ignore[arg-type]
-            for seat, amount in owed.items()
-            if amount
+            Payment(seat, winner, amount, reason) for seat, amount in owed.items() if amount
         ]
     others = [seat for seat in range(seats) if seat != winner]
     for a, b in combinations(others, 2):
@@ -543,12 +541,11 @@ def score_taizhou(ctx: WinContext) -> HandResult:
             payer, payee = (b, a) if diff > 0 else (a, b)
             amount = share(abs(diff), a, b)
             if amount:
-                payments.append(Payment(payer, payee, amount, "settlement"))  # type: ignore[arg-type]
-    deltas: list[int | float] = [0] * seats
+                payments.append(Payment(payer, payee, amount, "settlement"))
+    deltas = [0] * seats
     for payment in payments:
         deltas[payment.payer] -= payment.amount
         deltas[payment.payee] += payment.amount
-    deltas = [_units(delta) for delta in deltas]
     white_reads = ctx.wild if ctx.wild is not None and ctx.wild != WHITE else None
     arrangement = [
         group_json(
@@ -560,11 +557,11 @@ def score_taizhou(ctx: WinContext) -> HandResult:
     ]
     arrangement += [meld_group_json(meld) for meld in hand.melds]
     return HandResult(
-        variant=VARIANT,
+        variant=ctx.variant,
         valid=True,
         winner=winner,
         seats=seats,
-        deltas=deltas,  # type: ignore[arg-type]
+        deltas=deltas,
         items=items,
         payments=payments,
         points=points,

@@ -1,8 +1,9 @@
 """Taizhou mahjong 台州麻将 (RULES.md §2): 财神 wilds, White stands in for them, discard wins.
 
-Everything that differs from the other rule sets lives here: the options with their
-ranges and defaults, the names, the flags, the AI horizon and the total formula. The
-scorer body is in ``engine.scoring.taizhou`` (reached through ``Taizhou.score``).
+Everything that differs from the other rule sets lives in this package: here the options
+with their ranges and defaults, the names, the flags, the AI horizon and the total
+formula; the scorer and settlement in ``scoring.py`` (reached through ``Taizhou.score``)
+and the scoring items' names in ``names.py``.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..scoring.taizhou import score_taizhou
-from .base import Variant, is_chinese_locale
-from .options import OptionError, RuleOptions
+from ..base import Variant, is_chinese_locale
+from ..options import OptionError, RuleOptions
+from .names import ITEM_NAMES
+from .scoring import score_taizhou
 
 if TYPE_CHECKING:
-    from ..types import HandResult, WinContext
+    from ...types import HandResult, WinContext
 
 
 @dataclass(frozen=True)
@@ -42,13 +44,15 @@ class TaizhouOptions(RuleOptions):
         "half_rounding": ("up", "exact"),
     }
 
-    def check_playable(self) -> None:
+    def check_consistent(self) -> None:
         # Every Taizhou total below the limit is even, so only an odd limit makes an exact
-        # half fractional; the calculator shows it, but the ledger books whole units.
+        # half fractional; points are whole units everywhere (deltas, the ledger), so
+        # that combination is refused rather than paid as x.5.
         if self.half_rounding == "exact" and self.cap % 2:
             raise OptionError(
-                f"option 'cap' must be even with half_rounding 'exact' (got {self.cap}): "
-                "half of an odd limit is not a whole unit"
+                f"option 'cap' must be even with half_rounding 'exact' (got cap {self.cap}): "
+                "half of an odd limit is not a whole unit; use an even cap or "
+                "half_rounding 'up'"
             )
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
@@ -71,6 +75,7 @@ class Taizhou(Variant):
     discard_wins: ClassVar[bool] = True
     white_substitutes_wild: ClassVar[bool] = True
     last_discard_winnable: ClassVar[bool] = True
+    item_names: ClassVar[dict[str, tuple[str, str]]] = ITEM_NAMES
     options_class: ClassVar[type[RuleOptions]] = TaizhouOptions
     # Taizhou hands end early (any shape wins, on discards too), so a ready hand's last
     # step comes faster than draws alone suggest.
@@ -115,8 +120,13 @@ class Taizhou(Variant):
         order = [(start + i) % seats for i in range(seats)]
         return [seat for seat in order if seat != discarder]
 
+    def flee_penalty(self, seat: int, liability_active: bool, folded: bool) -> int:
+        """RULES.md §2 names no penalty for leaving, so a Taizhou table keeps the base
+        the bot has always charged, 32 (there is no three-claim liability to raise it)."""
+        return 32
+
     @classmethod
-    def score(cls, ctx: WinContext) -> HandResult:
+    def score(cls, ctx: WinContext[TaizhouOptions]) -> HandResult:
         return score_taizhou(ctx)
 
     @classmethod

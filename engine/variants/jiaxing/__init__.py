@@ -1,8 +1,9 @@
 """Jiaxing Taitou Hu 嘉兴台头胡 (RULES.md §1): self-draw only, a 百搭 wild, three-claim liability.
 
-Everything that differs from the other rule sets lives here: the options with their
-ranges and defaults, the names, the flags, the AI horizon and the total formula. The
-scorer body is in ``engine.scoring.jiaxing`` (reached through ``Jiaxing.score``).
+Everything that differs from the other rule sets lives in this package: here the options
+with their ranges and defaults, the names, the flags, the AI horizon and the total
+formula; the scorer and settlement in ``scoring.py`` (reached through ``Jiaxing.score``)
+and the scoring items' names in ``names.py``.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..scoring.jiaxing import score_jiaxing
-from .base import Variant, is_chinese_locale
-from .options import RuleOptions
+from ..base import Variant, is_chinese_locale
+from ..options import RuleOptions
+from .names import ITEM_NAMES
+from .scoring import score_jiaxing
 
 if TYPE_CHECKING:
-    from ..types import HandResult, WinContext
+    from ...types import HandResult, WinContext
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Jiaxing(Variant):
     has_three_claim_liability: ClassVar[bool] = True
     has_prevailing_wind: ClassVar[bool] = True
     has_carried_fan: ClassVar[bool] = True
+    item_names: ClassVar[dict[str, tuple[str, str]]] = ITEM_NAMES
     options_class: ClassVar[type[RuleOptions]] = JiaxingOptions
     # Jiaxing hands often run long (self-draw only, strict hand types), and a ready hand
     # wins by self-draw only.
@@ -98,8 +101,15 @@ class Jiaxing(Variant):
     def dealer_stays_on_draw(self) -> bool:  # type: ignore[override]
         return self.options.dealer_on_draw == "stay"
 
+    def flee_penalty(self, seat: int, liability_active: bool, folded: bool) -> int:
+        """RULES.md §1 Leaving: ``flee_penalty`` (32); while three-claim liability is
+        active, 72 for a folded player and 108 for anyone else."""
+        if liability_active:
+            return 72 if folded else 108
+        return self.options.flee_penalty
+
     @classmethod
-    def score(cls, ctx: WinContext) -> HandResult:
+    def score(cls, ctx: WinContext[JiaxingOptions]) -> HandResult:
         return score_jiaxing(ctx)
 
     @classmethod

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from typing import TYPE_CHECKING
 
-from ..tiles import GREEN, RED, WHITE, to_counts
-from ..types import CHOW, HandResult, Payment, ScoreItem, WinContext
-from .common import (
+from ...scoring.common import (
     HONORS,
     JOKER_WIN,
     NO_WIN,
@@ -29,9 +28,13 @@ from .common import (
     seven_pairs_split,
     split_counts,
 )
-from .names import JIAXING_NAMES
+from ...tiles import GREEN, RED, WHITE, to_counts
+from ...types import CHOW, HandResult, Payment, ScoreItem, WinContext
+from .names import ITEM_NAMES
 
-VARIANT = "jiaxing"
+if TYPE_CHECKING:
+    from . import JiaxingOptions
+
 TYPE_TAI = {"full_flush": 4, "half_flush": 2, "all_honors": 10, "all_pungs": 2}
 _DRAGON_KEYS = {RED: "red_pung", GREEN: "green_pung", WHITE: "white_pung"}
 
@@ -95,12 +98,12 @@ def _hand_types(suits: set[int], honors: bool, has_chow: bool) -> list[str]:
 
 
 def _item(key: str, value: int, unit: str) -> ScoreItem:
-    zh, en = JIAXING_NAMES[key]
+    zh, en = ITEM_NAMES[key]
     return ScoreItem(key=key, value=value, unit=unit, name_zh=zh, name_en=en)
 
 
 def _best_reading(
-    ctx: WinContext, robbed: bool
+    ctx: WinContext[JiaxingOptions], robbed: bool
 ) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
     """(any winning shape at all, best (tai, type keys, honor keys, groups) or None).
 
@@ -169,7 +172,7 @@ def _best_reading(
 
 
 def _seven_pairs_reading(
-    ctx: WinContext,
+    ctx: WinContext[JiaxingOptions],
 ) -> tuple[bool, tuple[int, list[str], list[str], Decomposition] | None]:
     """Seven pairs (option ``allow_seven_pairs``): a flush or All Honors, never All Pungs.
 
@@ -208,7 +211,7 @@ def _seven_pairs_reading(
     return True, (tai, types, [], tuple(groups))
 
 
-def _payments(ctx: WinContext, score: int) -> list[Payment]:
+def _payments(ctx: WinContext[JiaxingOptions], score: int) -> list[Payment]:
     winner = ctx.winner
     folded = set(ctx.folded)
     others = [seat for seat in range(ctx.seats) if seat != winner and seat not in folded]
@@ -236,15 +239,15 @@ def _payments(ctx: WinContext, score: int) -> list[Payment]:
     return payments
 
 
-def score_jiaxing(ctx: WinContext) -> HandResult:
+def score_jiaxing(ctx: WinContext[JiaxingOptions]) -> HandResult:
     winner = ctx.winner
     hand = ctx.players[winner]
     win = ctx.win
 
     if win.by == "discard":
-        return invalid_result(VARIANT, ctx, "discard_win")
+        return invalid_result(ctx, "discard_win")
     if winner in ctx.folded:
-        return invalid_result(VARIANT, ctx, "folded")
+        return invalid_result(ctx, "folded")
     robbed = win.by == "rob_kong"
     any_shape, best = _best_reading(ctx, robbed)
     pairs_shape, pairs_best = _seven_pairs_reading(ctx)
@@ -255,15 +258,13 @@ def score_jiaxing(ctx: WinContext) -> HandResult:
         if robbed:
             any_shape, unrestricted = _best_reading(ctx, False)
             if unrestricted is not None or pairs_best is not None:
-                return invalid_result(VARIANT, ctx, "rob_kong_pair_wait")
+                return invalid_result(ctx, "rob_kong_pair_wait")
             any_shape = any_shape or pairs_shape
-        return invalid_result(
-            VARIANT, ctx, "no_qualifying_type" if any_shape else "not_a_winning_hand"
-        )
+        return invalid_result(ctx, "no_qualifying_type" if any_shape else "not_a_winning_hand")
     tai, types, honor_keys, groups = best
 
     items = [_item(key, TYPE_TAI[key], "tai") for key in types]
-    items += [_item(key, 1, "tai") for key in sorted(honor_keys, key=list(JIAXING_NAMES).index)]
+    items += [_item(key, 1, "tai") for key in sorted(honor_keys, key=list(ITEM_NAMES).index)]
     wild = ctx.wild
     wilds_held = sum(1 for tile in hand.concealed if tile == wild)
     if wilds_held == 0 and all(wild not in meld.tiles for meld in hand.melds):
@@ -304,7 +305,7 @@ def score_jiaxing(ctx: WinContext) -> HandResult:
     arrangement = [group_json(group) for group in groups]
     arrangement += [meld_group_json(meld) for meld in hand.melds]
     return HandResult(
-        variant=VARIANT,
+        variant=ctx.variant,
         valid=True,
         winner=winner,
         seats=ctx.seats,
