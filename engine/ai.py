@@ -164,9 +164,12 @@ def _visible_unseen(view: PlayerView) -> list[int]:
 def _honor_bonus(counts: list[int], table: _Table) -> float:
     """Extra worth from honor pungs that score tai (dragons, seat/prevailing wind)."""
     bonus = 0.0
+    rules = get_rules(table.variant)
     scoring = {RED, GREEN, table.seat_wind}
-    if table.variant == "jiaxing":
-        scoring |= {WHITE, table.prevailing_wind}
+    if rules.ai_profile.white_pung_scores:
+        scoring.add(WHITE)
+    if rules.has_prevailing_wind:
+        scoring.add(table.prevailing_wind)
     for kind in scoring:
         if kind == table.wild:
             continue
@@ -185,14 +188,10 @@ def _targets_for(variant: str, counts: list[int], melds: Sequence[Meld]) -> tupl
     """The targets open to this seat, valued for this hand. Melds already exposed rule
     some out (a chow ends all pungs; a meld in another suit ends that flush)."""
     targets: list[_Target] = []
-    if variant == "jiaxing":
-        # Full flush 4 tai, half flush 2, all honors 10, all pungs 2 (stacking with the
-        # honor pungs a pung hand tends to hold).
-        full, half, honors, pungs = 4.0, 2.0, 8.0, 2.0
-    else:
-        # Taizhou totals in units of a plain win (~20 points): a half flush doubles, a
-        # full flush reaches the cap, all pungs adds points and concealed pungs.
-        full, half, honors, pungs = 5.0, 2.5, 0.0, 1.8
+    profile = get_rules(variant).ai_profile  # the rule set's values, in plain wins
+    full, half = profile.full_flush, profile.half_flush
+    honors, pungs = profile.all_honors, profile.all_pungs
+    if profile.any_shape_wins:
         targets.append(_Target("any", ALL_KINDS, False, 1.0))
     for suit, mask in enumerate(_SUIT_MASKS):
         targets.append(_Target(f"full_flush{suit}", mask, False, full))
@@ -266,7 +265,7 @@ def _ukeire(target: _Target, counts: list[int], wilds: int, current: int, table:
 
 def _target_values(counts: list[int], table: _Table) -> list[float]:
     bonus = _honor_bonus(counts, table)
-    if table.variant == "jiaxing":
+    if get_rules(table.variant).ai_profile.honor_tai_add:
         return [t.value + bonus for t in table.targets]
     return [t.value * (1.0 + 0.8 * bonus) for t in table.targets]
 
@@ -361,6 +360,7 @@ def _danger(view: PlayerView, table: _Table, kind: int, tenpai_after: bool) -> f
     public = view.public
     me = view.seat
     cost = 0.0
+    rules = get_rules(public.variant)
     for seat_view in public.seats:
         other = seat_view.seat
         if other == me or seat_view.folded:
@@ -369,7 +369,7 @@ def _danger(view: PlayerView, table: _Table, kind: int, tenpai_after: bool) -> f
         suits = _apparent_suits(melds)
         one_suit = len(suits) == 1
         in_their_suit = one_suit and kind < 27 and kind // 9 in suits
-        if public.variant == "jiaxing":
+        if rules.has_three_claim_liability:
             # Feeding claims speeds up a flush or all-pungs hand; a third claim from us
             # also makes us liable (三摊, 5× payments).
             claimable = _CLAIM_CHANCE[table.unseen[kind]]
@@ -380,7 +380,7 @@ def _danger(view: PlayerView, table: _Table, kind: int, tenpai_after: bool) -> f
             if me not in seat_view.liable_with and _claims_from(melds, me) == 2:
                 cost += _FEED_LIABILITY_COST * want * min(1.0, claimable * 2)
             continue
-        # Taizhou full liability (全包).
+        # Full liability (全包, Taizhou) and dealing in where discards win.
         dragon_pungs = {m.kind for m in melds if m.tiles and m.type != CHOW and m.kind in DRAGONS}
         if kind in DRAGONS and len(dragon_pungs) == 2 and kind not in dragon_pungs:
             cost += _FULL_LIABILITY_COST
@@ -397,7 +397,7 @@ def _danger(view: PlayerView, table: _Table, kind: int, tenpai_after: bool) -> f
         if len(melds) >= 3 and not in_their_suit and table.unseen[kind] >= 2:
             cost += _DEAL_IN_COST * 0.2
     if (
-        public.variant == "taizhou"
+        rules.has_full_liability
         and tenpai_after
         and kind in DRAGONS
         and table.unseen[kind] == 3
@@ -565,7 +565,7 @@ def _choose_claim(
             options.append((float(now_best - after_best) + rng.random() * 1e-3, action))
             continue
         third_claim = (
-            public.variant == "jiaxing"
+            get_rules(public.variant).has_three_claim_liability
             and discarder is not None
             and _claims_from(view.melds, discarder) == 2
             and discarder not in public.seats[view.seat].liable_with
@@ -587,9 +587,9 @@ def _choose_claim(
         return max(options, key=lambda item: item[0])[1]
     baseline = _current_value(counts, wilds, table, precise=True)
     value, action = max(options, key=lambda item: item[0])
-    # Taizhou scores concealed pungs double, so there a claim must be clearly better;
-    # Jiaxing pays nothing for a concealed hand.
-    margin = 1.0 if public.variant == "jiaxing" else 1.05
+    # Where concealed pungs score double (Taizhou) a claim must be clearly better; where
+    # a concealed hand earns nothing (Jiaxing) any gain will do.
+    margin = get_rules(public.variant).ai_profile.claim_margin
     return action if value > baseline * margin + 1e-9 else passing
 
 

@@ -23,6 +23,25 @@ def is_chinese_locale(locale: str) -> bool:
 
 
 @dataclass(frozen=True)
+class AIProfile:
+    """How the built-in AI weighs hands under a rule set: tuning, not rules.
+
+    Target values are in units of the rule set's plain win. The defaults suit a rule set
+    where any shape wins and tai double a total (Taizhou-like); a rule set only needs its
+    own profile when its scoring rewards other things.
+    """
+
+    full_flush: float = 5.0
+    half_flush: float = 2.5
+    all_honors: float = 0.0  # 0: not a target of its own
+    all_pungs: float = 1.8
+    any_shape_wins: bool = True  # a plain four-sets-and-a-pair hand is worth playing for
+    honor_tai_add: bool = False  # honor pungs add to a target's value (True) or double it
+    white_pung_scores: bool = False  # a White pung earns tai by default
+    claim_margin: float = 1.05  # how much better a claim must look than passing
+
+
+@dataclass(frozen=True)
 class Variant:
     # Names: the registry key, display names (Simplified, Traditional, English) and the
     # short English name used inside sentences ("Jiaxing", "Taizhou").
@@ -48,6 +67,8 @@ class Variant:
         False  # after the last draw, one more discard may be won on
     )
     dealer_stays_on_draw: ClassVar[bool] = False
+    # Taizhou-style full liability 全包: a discarder can be made to pay for everyone.
+    has_full_liability: ClassVar[bool] = False
 
     # Each scoring item's stable key -> (zh-CN, English) name, in display order.
     item_names: ClassVar[dict[str, tuple[str, str]]] = {}
@@ -57,6 +78,7 @@ class Variant:
     # hand ends, and how much faster a ready hand finishes than draws alone suggest.
     ai_horizon: ClassVar[float] = 0.5
     ai_ready_boost: ClassVar[float] = 1.0
+    ai_profile: ClassVar[AIProfile] = AIProfile()
 
     options: RuleOptions
 

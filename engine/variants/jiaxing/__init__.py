@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..base import Variant, is_chinese_locale
+from ..base import AIProfile, Variant, is_chinese_locale
 from ..options import RuleOptions
 from .names import ITEM_NAMES
 from .scoring import score_jiaxing
@@ -66,6 +66,19 @@ class Jiaxing(Variant):
     # wins by self-draw only.
     ai_horizon: ClassVar[float] = 0.8
     ai_ready_boost: ClassVar[float] = 1.0
+    # Only the qualifying types win (full flush 4 tai, half flush 2, all honors 10, all
+    # pungs 2, stacking with the honor pungs a pung hand tends to hold); honor tai add to
+    # the hand's tai; a concealed hand earns nothing, so a useful claim is taken at once.
+    ai_profile: ClassVar[AIProfile] = AIProfile(
+        full_flush=4.0,
+        half_flush=2.0,
+        all_honors=8.0,
+        all_pungs=2.0,
+        any_shape_wins=False,
+        honor_tai_add=True,
+        white_pung_scores=True,
+        claim_margin=1.0,
+    )
 
     options: JiaxingOptions
 

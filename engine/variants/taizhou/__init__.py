@@ -75,6 +75,7 @@ class Taizhou(Variant):
     discard_wins: ClassVar[bool] = True
     white_substitutes_wild: ClassVar[bool] = True
     last_discard_winnable: ClassVar[bool] = True
+    has_full_liability: ClassVar[bool] = True
     item_names: ClassVar[dict[str, tuple[str, str]]] = ITEM_NAMES
     options_class: ClassVar[type[RuleOptions]] = TaizhouOptions
     # Taizhou hands end early (any shape wins, on discards too), so a ready hand's last
