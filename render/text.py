@@ -230,16 +230,16 @@ def _emoji_run(text: str, size: int, height: int) -> Image.Image:
     (about one em, centred on the line box)."""
     font = _font(EMOJI_PATH, size)
     target = max(1, round(size * 1.05))
-    sprites = []
+    sprites: list[Image.Image] = []
     for char in text:
-        left, top, right, bottom = font.getbbox(char)
+        left, top, right, bottom = (int(edge) for edge in font.getbbox(char))
         glyph = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
         ImageDraw.Draw(glyph).text((-left, -top), char, font=font, embedded_color=True)
         scale = target / max(glyph.height, 1)
         sprites.append(
             glyph.resize((max(1, round(glyph.width * scale)), target), Image.Resampling.LANCZOS)
         )
-    gap = max(1, size // 12)
+    gap = max(1, size // 24)
     width = sum(sprite.width for sprite in sprites) + gap * (len(sprites) + 1)
     canvas = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     x = gap
