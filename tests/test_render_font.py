@@ -67,6 +67,7 @@ def _drawable_strings() -> list[str]:
     strings += _rule_set_strings()
     strings += [tiles.marker_tag(marker) for marker in tiles.MARKERS if marker is not None]
     strings += [name_zh(kind) for kind in range(34)] + [name_en(kind) for kind in range(34)]
+    strings += [text.traditional(name_zh(kind)) for kind in range(34)]
     strings += list(SAMPLE_NAMES)
     strings += [str(n) for n in range(-100, 1000)] + ["+", "-", "%", "×", "→", "←", "…", "▶", "·"]
     for module in sorted((ROOT / "render").glob("*.py")):
