@@ -89,12 +89,13 @@ LABELS: dict[str, tuple[str, str, str]] = {
 
 # Simplified → Traditional for the characters of rule-set words the registry holds only in
 # Simplified (wild names, score-item names): a character table, not a dictionary, so a
-# word is converted character by character; every pair here is one-to-one in our words.
+# word is converted character by character; every pair here is one-to-one in our words
+# (腊 → 臘 as in 腊子; Big5 has 腊 too, so the Traditional test cannot catch that one).
 TRADITIONAL = str.maketrans(
     "财门风杠牌张双单对边连龙碰将头兴湾赢无凤发东万钱红绿台数点会过庄还听额余计岁"
-    "总乐开关坎胜着赔结净尽嵌缺断带场顺独独归圈荡条饼报杂并抢门后补数个实处为捞摊档满许输铳",
+    "总乐开关坎胜着赔结净尽嵌缺断带场顺独独归圈荡条饼报杂并抢门后补数个实处为捞摊档满许输铳腊",
     "財門風槓牌張雙單對邊連龍碰將頭興灣贏無鳳發東萬錢紅綠台數點會過莊還聽額餘計歲"
-    "總樂開關坎勝著賠結淨盡嵌缺斷帶場順獨獨歸圈蕩條餅報雜並搶門後補數個實處為撈攤檔滿許輸銃",
+    "總樂開關坎勝著賠結淨盡嵌缺斷帶場順獨獨歸圈蕩條餅報雜並搶門後補數個實處為撈攤檔滿許輸銃臘",
 )
 
 

@@ -278,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         count = build_subset(source, chars, family, out_path, style=style)
         write_charset(out_path)
         size_kb = out_path.stat().st_size / 1024
-        print(f"{out_path.relative_to(ROOT)}: {count} characters, {size_kb:.0f} KB")
+        shown = out_path.relative_to(ROOT) if out_path.is_relative_to(ROOT) else out_path
+        print(f"{shown}: {count} characters, {size_kb:.0f} KB")
     return 0
 
 

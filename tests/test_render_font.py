@@ -214,3 +214,10 @@ def test_charset_beside_each_font_matches_its_character_map(path: Path) -> None:
     # list would let a missing glyph through as a box.
     listed = text.font_codepoints(path)
     assert listed == {code for code in _cmap(path) if code >= 0x20}
+
+
+def test_traditional_result_words() -> None:
+    # 腊 is in Big5 too (a different word), so the Big5 check above cannot see it.
+    assert text.chinese("腊子", "zh-TW") == "臘子"
+    assert text.chinese("腊子", "zh-CN") == "腊子"
+    assert text.wild_label(RULE_SETS["taizhou"], "zh-TW") == "財神"
