@@ -199,6 +199,19 @@ def text_runs(text: str) -> list[tuple[Path, str]]:
     return runs
 
 
+def han_language(run: str) -> str | None:
+    """``"zh-Hant"`` for a run with a Traditional-only character (one GB2312 lacks: 莊,
+    將, 劉), so the CJK fonts' ``locl`` feature draws Traditional glyph forms (a 莊 drawn
+    with the Simplified font's forms looks mainland-style to a zh-TW reader); else None."""
+    for char in run:
+        if ord(char) >= 0x3400 and not 0xAC00 <= ord(char) <= 0xD7A3:
+            try:
+                char.encode("gb2312")
+            except UnicodeEncodeError:
+                return "zh-Hant"
+    return None
+
+
 def safe_text(text: str) -> str:
     """``text`` as it will be drawn: characters no bundled font has replaced by ``?``."""
     return "".join(run for _path, run in text_runs(text))
@@ -222,7 +235,9 @@ def _run_sprite(
     ascent, _descent = font.getmetrics()
     width = max(1, int(right - min(0, left)) + 1)
     canvas = Image.new("RGBA", (width, height), (*color[:3], 0))
-    ImageDraw.Draw(canvas).text((-min(0, left), baseline - ascent), text, font=font, fill=color)
+    ImageDraw.Draw(canvas).text(
+        (-min(0, left), baseline - ascent), text, font=font, fill=color, language=han_language(text)
+    )
     return canvas
 
 
@@ -267,7 +282,9 @@ def text_sprite(text: str, size: int, color: Color) -> Image.Image:
             left, _top, right, _bottom = font.getbbox(text)
             width = max(1, int(right - min(0, left)) + 2)
             canvas = Image.new("RGBA", (width, ascent + descent), (*color[:3], 0))
-            ImageDraw.Draw(canvas).text((-min(0, left) + 1, 0), text, font=font, fill=color)
+            ImageDraw.Draw(canvas).text(
+                (-min(0, left) + 1, 0), text, font=font, fill=color, language=han_language(text)
+            )
             return canvas
         pieces = [
             _run_sprite(path, run, size, color, ascent + descent, ascent) for path, run in runs

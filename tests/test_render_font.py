@@ -221,3 +221,17 @@ def test_traditional_result_words() -> None:
     assert text.chinese("腊子", "zh-TW") == "臘子"
     assert text.chinese("腊子", "zh-CN") == "腊子"
     assert text.wild_label(RULE_SETS["taizhou"], "zh-TW") == "財神"
+
+
+def test_traditional_characters_use_traditional_glyph_forms() -> None:
+    from PIL import Image, ImageDraw
+
+    assert text.han_language("莊家") == "zh-Hant"
+    assert text.han_language("庄家 Alice") is None and text.han_language("김민준") is None
+    # The Simplified font draws 莊 with mainland forms unless told the text is zh-Hant.
+    font = text.ui_font(40)
+    plain = Image.new("RGBA", (60, 70), (0, 0, 0, 0))
+    ImageDraw.Draw(plain).text((1, 0), "莊", font=font, fill=(0, 0, 0))
+    assert text.text_sprite("莊", 40, (0, 0, 0)).tobytes() != plain.crop(
+        (0, 0, *text.text_sprite("莊", 40, (0, 0, 0)).size)
+    ).tobytes()
