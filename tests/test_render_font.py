@@ -232,6 +232,7 @@ def test_traditional_characters_use_traditional_glyph_forms() -> None:
     font = text.ui_font(40)
     plain = Image.new("RGBA", (60, 70), (0, 0, 0, 0))
     ImageDraw.Draw(plain).text((1, 0), "莊", font=font, fill=(0, 0, 0))
-    assert text.text_sprite("莊", 40, (0, 0, 0)).tobytes() != plain.crop(
-        (0, 0, *text.text_sprite("莊", 40, (0, 0, 0)).size)
-    ).tobytes()
+    assert (
+        text.text_sprite("莊", 40, (0, 0, 0)).tobytes()
+        != plain.crop((0, 0, *text.text_sprite("莊", 40, (0, 0, 0)).size)).tobytes()
+    )
