@@ -1,24 +1,35 @@
 """The private hand image: a seat's concealed tiles, the drawn tile set apart, its melds,
-the indicator and the wild, and what it waits on."""
+the indicator and the wild, and what it waits on; during a claim window the offered tile,
+large, with who discarded it and the claims this seat can make; below, the table as seen
+from the seat (each other seat's melds and river, the last discard and whose turn).
+
+Everything comes from the ``PlayerView``: other seats are drawn from its public part, so
+the image cannot show a tile the seat may not see."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from PIL import Image, ImageDraw
 
-from engine.types import DISCARD
-from engine.variants import get_rules
-from engine.views import PlayerView
+from engine.tiles import WHITE, name_en, name_zh
+from engine.types import CHOW, DISCARD, KONG, PUNG, WIN
+from engine.variants import Variant, get_rules
+from engine.views import PlayerView, PublicView, SeatView
+from engine.words import ACTIONS
 
 from .layout import (
+    CREAM,
     FELT,
     GOLD,
     HAND_WIDTH,
     HIGHLIGHT,
+    LAST_DISCARD,
     MINUS,
     MUTED,
+    PANEL,
     PANEL_DARK,
     PANEL_EDGE,
     RED_BADGE,
@@ -29,11 +40,27 @@ from .layout import (
     fit_meld_width,
     marker_for,
     meld_layout,
+    meld_width,
     paste,
     seat_name,
 )
-from .text import Color, fit_text, label, rule_set_name, text_width, wild_label, wind_name
-from .tiles import tile_height, tile_sprite
+from .text import (
+    Color,
+    chinese,
+    fit_text,
+    label,
+    rule_set_name,
+    text_width,
+    wild_label,
+    wind_name,
+    word,
+)
+from .tiles import WHITE_MARKER, tile_height, tile_sprite
+
+# Claims in the order a player weighs them; the prompt names only those the view offers.
+_CLAIM_ORDER = (WIN, KONG, PUNG, CHOW)
+# The table strip: tiles this wide (40% of it on a 400 px wide phone screen, still legible).
+TABLE_TILE = 44
 
 
 @dataclass(frozen=True)
@@ -43,6 +70,8 @@ class _HandLayout:
     meld_tile: int = 50
     small_tile: int = 38
     margin: int = 24
+    prompt_tile: int = 96
+    name_column: int = 150
 
 
 def render_hand(
@@ -88,13 +117,19 @@ def compose_hand(
     small_h = tile_height(layout.small_tile)
 
     header_h = 64
-    hand_top = header_h + 26  # room for lifted tiles
+    claims = offered_claims(view)
+    prompt_h = tile_height(layout.prompt_tile) + 24 if claims else 0
+    hand_top = header_h + prompt_h + 26  # room for lifted tiles
     hand_bottom = hand_top + tile_h
     lower_top = hand_bottom + 22
-    has_lower = bool(view.melds or view.skipped_win or view.claim_tile is not None)
+    has_lower = bool(view.melds or view.skipped_win or (view.claim_tile is not None and not claims))
     has_lower = has_lower or bool(view.waits and show_legal)
     lower_h = max(meld_h, small_h + 34) if has_lower else 0
-    height = lower_top + lower_h + 20
+    strip = _strip_layout(public, view.seat, layout)
+    strip_top = lower_top + lower_h + 16
+    legend = white_legend(view, locale)
+    legend_h = 34 if legend else 0
+    height = strip_top + sum(block_h for _seat, _units, block_h in strip) + legend_h + 12
     canvas = Image.new("RGB", (HAND_WIDTH, height), FELT)
     draw = ImageDraw.Draw(canvas)
 
@@ -106,6 +141,8 @@ def compose_hand(
         x += badge(draw, canvas, x, 14, label("dealer", locale), RED_BADGE, 24) + 8
     name = fit_text(seat_name(names, view.seat, locale), 26, 300)
     x += draw_text(canvas, name, x + 4, 12, 26) + 16
+    if public.current_seat == view.seat:
+        x += badge(draw, canvas, x, 14, label("turn", locale), HIGHLIGHT, 22, (40, 30, 10)) + 10
     title = f"{rule_set_name(rules, locale)} · {label('hand_no', locale, n=public.hand_number + 1)}"
     draw_text(canvas, title, x, 18, 20, MUTED)
 
@@ -133,6 +170,9 @@ def compose_hand(
         MUTED,
         anchor="r",
     )
+
+    if claims:
+        _draw_prompt(canvas, draw, view, claims, names, locale, header_h, layout, rules)
 
     # The concealed row.
     must_discard = any(action.type == DISCARD for action in view.legal)
@@ -173,7 +213,7 @@ def compose_hand(
     # Lower row: melds at left, then waits / the tile on offer / skipped wins at right.
     bottom = lower_top + lower_h
     info: list[tuple[str, tuple[int, ...], Color]] = []
-    if view.claim_tile is not None:
+    if view.claim_tile is not None and not claims:
         info.append((label("claim_tile", locale), (view.claim_tile,), HIGHLIGHT))
     if view.waits and show_legal:
         info.append((label("waits", locale), tuple(view.waits)[:9], GOLD))
@@ -198,4 +238,197 @@ def compose_hand(
             sprite = tile_sprite(kind, layout.small_tile, marker_for(kind, rules, wild))
             paste(canvas, sprite, left + i * per, bottom - small_h)
         right = left - 24
+
+    y = strip_top
+    for seat, units, block_h in strip:
+        _draw_seat_strip(canvas, draw, public, seat, units, y, block_h, names, locale, layout)
+        y += block_h
+    if legend:
+        sprite = tile_sprite(WHITE, 22, WHITE_MARKER)
+        paste(canvas, sprite, layout.margin, y + 2)
+        draw_text(canvas, legend, layout.margin + 30, y + 2, 20, GOLD)
     return canvas
+
+
+def offered_claims(view: PlayerView) -> tuple[str, ...]:
+    """The claim kinds this seat may make on the offered tile (from its legal actions),
+    best first; empty outside a claim window."""
+    if view.claim_tile is None:
+        return ()
+    offered = {action.type for action in view.legal}
+    return tuple(kind for kind in _CLAIM_ORDER if kind in offered)
+
+
+def _claim_source(public: PublicView, claim_tile: int) -> int | None:
+    """Who put the offered tile on the table: the discarder, or the seat adding a kong."""
+    if public.last_discard is not None and public.last_discard[1] == claim_tile:
+        return public.last_discard[0]
+    return public.current_seat
+
+
+def _draw_prompt(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: PlayerView,
+    claims: tuple[str, ...],
+    names: Sequence[str] | None,
+    locale: str,
+    top: int,
+    layout: _HandLayout,
+    rules: type[Variant],
+) -> None:
+    """The claim window, large: the offered tile, "碰 / 杠 ← 老王" and "from 老王"."""
+    assert view.claim_tile is not None
+    public = view.public
+    tile_h = tile_height(layout.prompt_tile)
+    draw.rectangle((0, top, HAND_WIDTH, top + tile_h + 24), fill=PANEL)
+    x = layout.margin
+    sprite = tile_sprite(
+        view.claim_tile, layout.prompt_tile, marker_for(view.claim_tile, rules, public.wild)
+    )
+    draw.rounded_rectangle(
+        (x - 3, top + 9, x + layout.prompt_tile + 2, top + 14 + tile_h),
+        10,
+        outline=HIGHLIGHT,
+        width=4,
+    )
+    paste(canvas, sprite, x, top + 12)
+    x += layout.prompt_tile + 24
+    headline, who = claim_headline(view, names, locale)
+    draw_text(canvas, label("claim_offer", locale), x, top + 14, 22, MUTED)
+    room = HAND_WIDTH - x - layout.margin
+    draw_text(canvas, fit_text(headline, 40, room), x, top + 44, 40, HIGHLIGHT)
+    if who:
+        line = label("discarded_by", locale, name=who)
+        draw_text(canvas, fit_text(line, 22, room), x, top + 100, 22, CREAM)
+
+
+def claim_headline(
+    view: PlayerView, names: Sequence[str] | None = None, locale: str = "zh"
+) -> tuple[str, str]:
+    """The claim prompt's headline, "碰 / 杠 七条 ← 老王" (only the claims the view's legal
+    actions allow, the offered tile, who put it out), and that seat's name."""
+    claims = offered_claims(view)
+    if view.claim_tile is None or not claims:
+        return "", ""
+    verbs = " / ".join(word(ACTIONS[kind], locale, short=True) for kind in claims)
+    if not locale.lower().startswith("zh"):
+        verbs = verbs.title()
+    if locale.lower().startswith("zh"):
+        tile = chinese(name_zh(view.claim_tile), locale)
+    else:
+        tile = name_en(view.claim_tile)
+    source = _claim_source(view.public, view.claim_tile)
+    who = seat_name(names, source, locale) if source is not None else ""
+    return (f"{verbs} {tile} ← {who}" if who else f"{verbs} {tile}"), who
+
+
+def white_legend(view: PlayerView, locale: str = "zh") -> str | None:
+    """The legend line under the hand ("白板代财神"), when the image draws a White marked
+    代 (standing for the wild's kind), which nothing else on screen explains."""
+    rules = get_rules(view.public.variant)
+    if not _needs_white_legend(view, rules):
+        return None
+    return label("white_legend", locale, wild=wild_label(rules, locale))
+
+
+def _needs_white_legend(view: PlayerView, rules: type[Variant]) -> bool:
+    """Whether the image draws a White marked 代 (it stands for the wild's kind): then a
+    legend line says so, since nothing else on screen explains the mark."""
+    wild = view.public.wild
+    if marker_for(WHITE, rules, wild) != WHITE_MARKER:
+        return False
+    visible: list[int] = [*view.concealed, *([view.drawn] if view.drawn is not None else [])]
+    if view.claim_tile is not None:
+        visible.append(view.claim_tile)
+    for seat_view in view.public.seats:
+        visible += [discard.tile for discard in seat_view.discards]
+    melds = [*view.melds, *(m for s in view.public.seats for m in s.melds)]
+    return WHITE in visible or any(meld.white_as is not None for meld in melds)
+
+
+# A unit of the table strip, with its width: a meld (its entries, as ``meld_layout`` gives
+# them), one discard (kind, claimed, is_last) or a gap between melds and river.
+_MeldEntries = list[tuple[int | None, bool, bool]]
+_Unit = tuple[str, object, int]
+
+
+def _strip_layout(
+    public: PublicView, seat: int, layout: _HandLayout
+) -> list[tuple[SeatView, list[_Unit], int]]:
+    """For each other seat in play order: its melds then its river, flowed left to right
+    in rows of ``TABLE_TILE`` wide tiles, and the block's height."""
+    width = HAND_WIDTH - 2 * layout.margin - layout.name_column
+    tile_h = tile_height(TABLE_TILE)
+    blocks: list[tuple[SeatView, list[_Unit], int]] = []
+    for offset in range(1, public.num_seats):
+        seat_view = public.seats[(seat + offset) % public.num_seats]
+        units: list[_Unit] = []
+        for meld in seat_view.melds:
+            entries = meld_layout(meld, seat_view.seat, public.num_seats, own=False)
+            units.append(("meld", entries, meld_width(entries, TABLE_TILE) + 10))
+        if units:
+            units.append(("gap", None, 14))
+        last = len(seat_view.discards) - 1
+        for index, discard in enumerate(seat_view.discards):
+            is_last = (
+                public.last_discard is not None
+                and public.last_discard[0] == seat_view.seat
+                and index == last
+                and not discard.claimed
+            )
+            units.append(("discard", (discard.tile, discard.claimed, is_last), TABLE_TILE))
+        rows, row_w = 1, 0
+        for _kind, _payload, unit_w in units:
+            if row_w + unit_w > width and row_w > 0:
+                rows, row_w = rows + 1, 0
+            row_w += unit_w
+        blocks.append((seat_view, units, max(rows * (tile_h + 6), 64) + 14))
+    return blocks
+
+
+def _draw_seat_strip(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    public: PublicView,
+    seat_view: SeatView,
+    units: list[_Unit],
+    top: int,
+    block_h: int,
+    names: Sequence[str] | None,
+    locale: str,
+    layout: _HandLayout,
+) -> None:
+    rules, wild = get_rules(public.variant), public.wild
+    is_turn = public.current_seat == seat_view.seat or seat_view.seat in public.waiting_on
+    draw.rectangle((0, top, HAND_WIDTH, top + block_h - 6), fill=PANEL_DARK)
+    if is_turn:
+        draw.rectangle((0, top, 8, top + block_h - 6), fill=HIGHLIGHT)
+    x: float = layout.margin
+    fill = RED_BADGE if seat_view.is_dealer else PANEL_EDGE
+    x += badge(draw, canvas, x, top + 8, wind_name(seat_view.seat_wind, locale), fill, 20) + 6
+    if is_turn:
+        badge(draw, canvas, x, top + 8, label("turn", locale), HIGHLIGHT, 18, (40, 30, 10))
+    name = fit_text(seat_name(names, seat_view.seat, locale), 20, layout.name_column - 8)
+    draw_text(canvas, name, layout.margin, top + 42, 20, CREAM)
+    left = layout.margin + layout.name_column
+    right = HAND_WIDTH - layout.margin
+    tile_h = tile_height(TABLE_TILE)
+    x, y = left, top + 6
+    for kind, payload, unit_w in units:
+        if x + unit_w > right and x > left:
+            x, y = left, y + tile_h + 6
+        if kind == "meld":
+            draw_meld(canvas, cast(_MeldEntries, payload), x, y + tile_h, TABLE_TILE)
+        elif kind == "discard":
+            tile, claimed, is_last = cast(tuple[int, bool, bool], payload)
+            sprite = tile_sprite(tile, TABLE_TILE, marker_for(tile, rules, wild), dimmed=claimed)
+            paste(canvas, sprite, x, y)
+            if is_last:
+                draw.rounded_rectangle(
+                    (x - 2, y - 2, x + TABLE_TILE + 1, y + tile_h + 1),
+                    6,
+                    outline=LAST_DISCARD,
+                    width=4,
+                )
+        x += unit_w

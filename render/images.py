@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.views import PlayerView
 
-from .hand import compose_hand, render_hand
+from .hand import TABLE_TILE, compose_hand, render_hand
 from .layout import encode_png, shared_palette
 from .leaderboard import compose_leaderboard, render_leaderboard
 from .result import compose_result, render_result
@@ -40,6 +40,7 @@ def warm_up() -> None:
     for kind in range(34):
         for marker in MARKERS:
             tile_sprite(kind, 40, marker)
+            tile_sprite(kind, TABLE_TILE, marker)  # the hand image's table strip
     shared_palette()
     encode_png(compose_hand(_warm_view()))
 

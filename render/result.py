@@ -36,13 +36,13 @@ from .layout import (
     seat_name,
     signed,
 )
-from .text import fit_text, label, rule_set_name, wind_name
+from .text import chinese, fit_text, label, rule_set_name, wind_name
 from .tiles import tile_height, tile_sprite
 
 
 def _item_value(item: ScoreItem, locale: str) -> str:
     word = UNITS.get(item.unit)
-    unit = word.pick(locale, short=True) if word is not None else item.unit
+    unit = word.text(locale, short=True) if word is not None else item.unit
     spacer = "" if locale.startswith("zh") else " "
     text = f"+{item.value}{spacer}{unit}"
     if item.count > 1:
@@ -121,7 +121,7 @@ def compose_result(
             draw_text(canvas, LABEL_EN_SUFFIX.get(key, ""), x + 14, 22, 20, MUTED)
     else:
         win_type = WIN_TYPES.get(result.win_by or "")
-        how = win_type.pick(locale, short=True) if win_type else label("winner", locale)
+        how = win_type.text(locale, short=True) if win_type else label("winner", locale)
         x += draw_text(canvas, fit_text(seat_label(winner), 32, 520), x, 10, 32, CREAM) + 16
         x += badge(draw, canvas, x, 14, how, RED_BADGE, 22) + 12
         if result.from_seat is not None and result.win_by != "self_draw":
@@ -189,11 +189,11 @@ def compose_result(
         for i, item in enumerate(items):
             if i % 2 == 0:
                 draw.rectangle((margin - 8, y - 3, width - margin + 8, y + row_h - 5), fill=PANEL)
-            draw_text(canvas, item.name_zh, margin, y, 22, CREAM)
+            draw_text(canvas, chinese(item.name_zh, locale), margin, y, 22, CREAM)
             draw_text(canvas, item.name_en, margin + 240, y + 3, 19, MUTED)
             draw_text(canvas, _item_value(item, locale), width - margin, y, 22, CREAM, anchor="r")
             y += row_h
-        total = rules.format_total(result, "zh" if zh else "en")
+        total = chinese(rules.format_total(result, "zh" if zh else "en"), locale)
         draw.line((margin, y + 6, width - margin, y + 6), fill=PANEL_EDGE, width=2)
         draw_text(canvas, total, width - margin, y + 14, 26, GOLD, anchor="r")
         y += 50
@@ -240,12 +240,12 @@ def _section_title(
 def _payment_reason(reason: str, locale: str) -> str:
     """The scoring module's name for a payment reason, else the raw key."""
     zh, en = PAYMENT_REASONS.get(reason, (reason, reason))
-    return zh if locale.startswith("zh") else en
+    return chinese(zh, locale) if locale.startswith("zh") else en
 
 
 def _invalid_reason(reason: str, locale: str) -> str:
     zh, en = INVALID_REASONS.get(reason, (reason, reason))
-    return zh if locale.startswith("zh") else en
+    return chinese(zh, locale) if locale.startswith("zh") else en
 
 
 LABEL_EN_SUFFIX = {"draw_title": "Exhaustive draw", "invalid_title": "Invalid win"}

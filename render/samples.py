@@ -20,6 +20,7 @@ from engine.types import (
     CHOW,
     DISCARD,
     KONG,
+    PASS,
     PUNG,
     Action,
     HandResult,
@@ -235,6 +236,47 @@ def sample_draw_result(variant: str = DEFAULT_RULE_SET) -> tuple[PublicView, Han
     result = HandResult.draw(variant, public.num_seats)
     ended = replace(public, phase="ended", current_seat=None, tiles_left=0, result=result)
     return ended, result
+
+
+# Player names in every script the images must draw (issue 13: 刘?华 must not happen):
+# Chinese beyond the UI subset, accents, Hangul, Cyrillic, Greek, kana and an emoji.
+WORLD_NAMES_LEADERBOARD = (
+    (1, "刘德华", 1280, 42, 15),
+    (2, "周杰伦", 960, 38, 12),
+    (3, "José Müller", 415, 51, 14),
+    (4, "김민준", 120, 12, 3),
+    (5, "Иван Петров", -85, 30, 7),
+    (6, "Γιώργος", -240, 27, 5),
+    (7, "さくら", -610, 44, 8),
+    (8, "Lucky🍀Cat", -1840, 60, 9),
+)
+
+
+def sample_claim_view(variant: str = DEFAULT_RULE_SET) -> PlayerView:
+    """Seat 0 in a claim window on the left player's discard, with the claims its hand
+    allows (a pung of 7s with the wilds-only sample, a chow of 4-5-6p with the White one)."""
+    view = sample_waiting_view(variant)
+    sample = _sample_hand(get_rules(variant))
+    public = view.public
+    left = public.num_seats - 1
+    if sample is _WILDS_ONLY:
+        offered = parse_tile("7s")
+        legal = (Action(PUNG, 0), Action(PASS, 0))
+    else:
+        offered = parse_tile("6p")
+        legal = (Action(CHOW, 0, tiles=tuple(parse_tiles("456p"))), Action(PASS, 0))
+    seats = list(public.seats)
+    seats[left] = replace(seats[left], discards=(*seats[left].discards, DiscardView(offered)))
+    public = replace(
+        public,
+        phase="claim",
+        current_seat=None,
+        waiting_on=(0,),
+        last_discard=(left, offered),
+        seats=tuple(seats),
+        turn_id=59,
+    )
+    return replace(view, public=public, legal=legal, claim_tile=offered, waits=())
 
 
 SAMPLE_LEADERBOARD = (

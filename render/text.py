@@ -8,13 +8,14 @@ drawn as an empty box (player names can hold anything).
 from __future__ import annotations
 
 import threading
+import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.variants import Variant
-from engine.words import WINDS
+from engine.words import WINDS, Word, is_traditional
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 UI_FONT_PATH = FONT_DIR / "MahjongBotSansCJKSubset-Bold.otf"
@@ -26,75 +27,116 @@ Color = tuple[int, int, int] | tuple[int, int, int, int]
 # threads (the bot uses asyncio.to_thread) from rasterising with one FreeType face at once.
 DRAW_LOCK = threading.RLock()
 
-# Every label the images draw, (zh, en), beyond the domain words of ``engine.words`` and
+# Every label the images draw, (zh-CN, en, zh-TW), beyond the domain words of ``engine.words`` and
 # the rule sets' own names (``engine.variants``). The font test walks all three.
-LABELS: dict[str, tuple[str, str]] = {
-    "indicator": ("翻牌", "Indicator"),
-    "white_stands_for": ("白板代", "White acts as"),
-    "tiles_left": ("余牌", "Tiles left"),
-    "prevailing": ("风圈", "Round wind"),
-    "pool": ("番池", "Fan pool"),
-    "dice": ("骰子", "Dice"),
-    "hand_no": ("第{n}局", "Hand {n}"),
-    "dealer": ("庄", "D"),
-    "turn": ("轮到", "Turn"),
-    "waiting_on": ("等待", "Waiting"),
-    "claim_window": ("可吃碰杠胡", "Claim"),
-    "rob_kong": ("抢杠", "Rob kong"),
-    "santan": ("三摊 跟/不跟", "3-claim: go on?"),
-    "ended": ("本局结束", "Hand over"),
-    "folded": ("不跟", "Folded"),
-    "liable": ("承包", "Liable"),
-    "concealed": ("暗牌", "Hidden"),
-    "drawn": ("摸", "Drew"),
-    "waits": ("听牌", "Waits"),
-    "no_waits": ("未听牌", "Not waiting"),
-    "discard_hint": ("可打", "Discard"),
-    "skipped_win": ("过胡", "Skipped win"),
-    "claim_tile": ("可吃碰", "On offer"),
-    "your_seat": ("你的座位", "Your seat"),
-    "score": ("分", "pts"),
-    "seat": ("座位{n}", "Seat {n}"),
-    "winner": ("胡牌", "Winner"),
-    "draw_title": ("流局", "Exhaustive draw"),
-    "draw_note": ("荒庄，无人胡牌，不结算", "Wall exhausted: no winner, no payments"),
-    "draw_pool": ("番池 +1", "Fan pool +1"),
-    "invalid_title": ("无效和牌", "Invalid win"),
-    "breakdown": ("计分明细", "Breakdown"),
-    "payments": ("结算", "Payments"),
-    "pays": ("付", "pays"),
-    "net": ("净得", "Net"),
-    "totals": ("各家得分", "Each seat's score"),
-    "leaderboard": ("排行榜", "Leaderboard"),
-    "week": ("本周", "This week"),
-    "all_time": ("总榜", "All time"),
-    "rank": ("名次", "Rank"),
-    "player": ("玩家", "Player"),
-    "net_points": ("净分", "Net"),
-    "hands": ("局数", "Hands"),
-    "wins": ("胡牌", "Wins"),
-    "win_rate": ("胜率", "Win %"),
-    "empty_board": ("暂无记录", "No games yet"),
+LABELS: dict[str, tuple[str, str, str]] = {
+    "indicator": ("翻牌", "Indicator", "翻牌"),
+    "white_stands_for": ("白板代", "White acts as", "白板代"),
+    "tiles_left": ("余牌", "Tiles left", "餘牌"),
+    "prevailing": ("风圈", "Round wind", "風圈"),
+    "pool": ("番池", "Fan pool", "番池"),
+    "dice": ("骰子", "Dice", "骰子"),
+    "hand_no": ("第{n}局", "Hand {n}", "第{n}局"),
+    "dealer": ("庄", "D", "莊"),
+    "turn": ("轮到", "Turn", "輪到"),
+    "waiting_on": ("等待", "Waiting", "等待"),
+    "claim_window": ("可吃碰杠胡", "Claim", "可吃碰槓胡"),
+    "rob_kong": ("抢杠", "Rob kong", "搶槓"),
+    "santan": ("三摊 跟/不跟", "3-claim: go on?", "三攤 跟/不跟"),
+    "ended": ("本局结束", "Hand over", "本局結束"),
+    "folded": ("不跟", "Folded", "不跟"),
+    "liable": ("承包", "Liable", "承包"),
+    "concealed": ("暗牌", "Hidden", "暗牌"),
+    "drawn": ("摸", "Drew", "摸"),
+    "waits": ("听牌", "Waits", "聽牌"),
+    "no_waits": ("未听牌", "Not waiting", "未聽牌"),
+    "discard_hint": ("可打", "Discard", "可打"),
+    "skipped_win": ("过胡", "Skipped win", "過胡"),
+    "claim_tile": ("可吃碰", "On offer", "可吃碰"),
+    "your_seat": ("你的座位", "Your seat", "你的座位"),
+    "score": ("分", "pts", "分"),
+    "seat": ("座位{n}", "Seat {n}", "座位{n}"),
+    "winner": ("胡牌", "Winner", "胡牌"),
+    "draw_title": ("流局", "Exhaustive draw", "流局"),
+    "draw_note": (
+        "荒庄，无人胡牌，不结算",
+        "Wall exhausted: no winner, no payments",
+        "荒莊，無人胡牌，不結算",
+    ),
+    "draw_pool": ("番池 +1", "Fan pool +1", "番池 +1"),
+    "invalid_title": ("无效和牌", "Invalid win", "無效和牌"),
+    "breakdown": ("计分明细", "Breakdown", "計分明細"),
+    "payments": ("结算", "Payments", "結算"),
+    "pays": ("付", "pays", "付"),
+    "net": ("净得", "Net", "淨得"),
+    "totals": ("各家得分", "Each seat's score", "各家得分"),
+    "leaderboard": ("排行榜", "Leaderboard", "排行榜"),
+    "week": ("本周", "This week", "本週"),
+    "all_time": ("总榜", "All time", "總榜"),
+    "rank": ("名次", "Rank", "名次"),
+    "player": ("玩家", "Player", "玩家"),
+    "net_points": ("净分", "Net", "淨分"),
+    "hands": ("局数", "Hands", "局數"),
+    "wins": ("胡牌", "Wins", "胡牌"),
+    "win_rate": ("胜率", "Win %", "勝率"),
+    "empty_board": ("暂无记录", "No games yet", "暫無記錄"),
+    "discarded_by": ("{name} 打出", "from {name}", "{name} 打出"),
+    "claim_offer": ("可以", "You may", "可以"),
+    "white_legend": ("白板代{wild}", "White stands for the {wild}", "白板代{wild}"),
+    "last_discard": ("刚打", "Last", "剛打"),
 }
 
 
+# Simplified → Traditional for the characters of rule-set words the registry holds only in
+# Simplified (wild names, score-item names): a character table, not a dictionary, so a
+# word is converted character by character; every pair here is one-to-one in our words
+# (腊 → 臘 as in 腊子; Big5 has 腊 too, so the Traditional test cannot catch that one).
+TRADITIONAL = str.maketrans(
+    "财门风杠牌张双单对边连龙碰将头兴湾赢无凤发东万钱红绿台数点会过庄还听额余计岁"
+    "总乐开关坎胜着赔结净尽嵌缺断带场顺独独归圈荡条饼报杂并抢门后补数个实处为捞摊档满许输铳腊写够须",
+    "財門風槓牌張雙單對邊連龍碰將頭興灣贏無鳳發東萬錢紅綠台數點會過莊還聽額餘計歲"
+    "總樂開關坎勝著賠結淨盡嵌缺斷帶場順獨獨歸圈蕩條餅報雜並搶門後補數個實處為撈攤檔滿許輸銃臘寫夠須",
+)
+
+
+def traditional(text: str) -> str:
+    """``text`` with the Simplified characters of our words in their Traditional form."""
+    return text.translate(TRADITIONAL)
+
+
+def chinese(text: str, locale: str) -> str:
+    """A Simplified Chinese string from the engine (score items, totals) for ``locale``."""
+    return traditional(text) if is_traditional(locale) else text
+
+
 def label(key: str, locale: str = "zh", **values: object) -> str:
-    zh, en = LABELS[key]
-    text = zh if locale.startswith("zh") else en
+    zh, en, zh_tw = LABELS[key]
+    text = zh_tw if is_traditional(locale) else zh if locale.startswith("zh") else en
     return text.format(**values) if values else text
+
+
+def word(entry: Word, locale: str, *, short: bool = False) -> str:
+    """A domain word of ``engine.words`` in the image's language (zh-TW included)."""
+    return entry.text(locale, short=short)
 
 
 def wind_name(wind: int, locale: str = "zh") -> str:
     """A wind as one character (东) or letter (E): seat badges and the round wind."""
-    return WINDS[wind].pick(locale, short=True)
+    return WINDS[wind].text(locale, short=True)
 
 
 def rule_set_name(rules: type[Variant], locale: str = "zh") -> str:
-    return rules.name_zh if locale.startswith("zh") else rules.name_en
+    return (
+        rules.display_name(locale)
+        if is_traditional(locale)
+        else (rules.name_zh if locale.startswith("zh") else rules.name_en)
+    )
 
 
 def wild_label(rules: type[Variant], locale: str = "zh") -> str:
     """What the rule set calls its wild (百搭, 财神) over the wild tile."""
+    if is_traditional(locale):
+        return traditional(rules.wild_name_zh)
     return rules.wild_name_zh if locale.startswith("zh") else rules.wild_name_en
 
 
@@ -108,7 +150,7 @@ def face_font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FACE_FONT_PATH), size)
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=8)
 def font_codepoints(path: Path = UI_FONT_PATH) -> frozenset[int]:
     """The characters a bundled font has, from the list written beside it by
     ``scripts/build_font_subset.py`` (so fontTools is not needed at run time)."""
@@ -116,27 +158,144 @@ def font_codepoints(path: Path = UI_FONT_PATH) -> frozenset[int]:
     return frozenset(ord(ch) for ch in text)
 
 
+# Player names can be in any script. Pillow draws a run of text with one font and cannot
+# fall back per glyph, so text is split into runs by the first font of this chain that has
+# each character. The UI font (labels, common Chinese) comes first so ordinary text stays
+# one run; the others are opened only when a name needs them, keeping cold start fast.
+NAMES_CJK_PATH = FONT_DIR / "MahjongBotNamesCJK-Bold.otf"
+NAMES_LATIN_PATH = FONT_DIR / "MahjongBotNamesLatin-Bold.ttf"
+EMOJI_PATH = FONT_DIR / "MahjongBotEmoji.ttf"
+FALLBACK_CHAIN: tuple[Path, ...] = (UI_FONT_PATH, NAMES_CJK_PATH, NAMES_LATIN_PATH, EMOJI_PATH)
+EMOJI_NATIVE_SIZE = 109  # the colour bitmap strike: the only size FreeType opens it at
+# Selectors and joiners have no glyph of their own: dropped rather than drawn as "?".
+_INVISIBLE = frozenset({0x200B, 0x200C, 0x200D, 0xFE0E, 0xFE0F})
+
+
+def font_for(char: str) -> Path | None:
+    """The first font of ``FALLBACK_CHAIN`` that has ``char`` (None: none has it)."""
+    code = ord(char)
+    for path in FALLBACK_CHAIN:
+        if code in font_codepoints(path):
+            return path
+    return None
+
+
+def text_runs(text: str) -> list[tuple[Path, str]]:
+    """``text`` (NFC-normalised, so a decomposed é finds its glyph) cut into runs that
+    each one font can draw; a character no font has becomes ``?`` in the UI font."""
+    runs: list[tuple[Path, str]] = []
+    ui_codepoints = font_codepoints(UI_FONT_PATH)
+    for char in unicodedata.normalize("NFC", text):
+        code = ord(char)
+        if code in _INVISIBLE:
+            continue
+        path = UI_FONT_PATH if code in ui_codepoints or char == "\n" else font_for(char)
+        if path is None:
+            path, char = UI_FONT_PATH, "?"
+        if runs and runs[-1][0] == path:
+            runs[-1] = (path, runs[-1][1] + char)
+        else:
+            runs.append((path, char))
+    return runs
+
+
+def han_language(run: str) -> str | None:
+    """``"zh-Hant"`` for a run with a Traditional-only character (one GB2312 lacks: 莊,
+    將, 劉), so the CJK fonts' ``locl`` feature draws Traditional glyph forms (a 莊 drawn
+    with the Simplified font's forms looks mainland-style to a zh-TW reader); else None."""
+    for char in run:
+        if ord(char) >= 0x3400 and not 0xAC00 <= ord(char) <= 0xD7A3:
+            try:
+                char.encode("gb2312")
+            except UnicodeEncodeError:
+                return "zh-Hant"
+    return None
+
+
 def safe_text(text: str) -> str:
-    """``text`` with every character the UI font lacks replaced by ``?``."""
-    codepoints = font_codepoints()
-    return "".join(ch if ord(ch) in codepoints or ch in "\n" else "?" for ch in text)
+    """``text`` as it will be drawn: characters no bundled font has replaced by ``?``."""
+    return "".join(run for _path, run in text_runs(text))
+
+
+@cache
+def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
+    if path == EMOJI_PATH:
+        return ImageFont.truetype(str(path), EMOJI_NATIVE_SIZE)
+    return ImageFont.truetype(str(path), size)
+
+
+def _run_sprite(
+    path: Path, text: str, size: int, color: Color, height: int, baseline: int
+) -> Image.Image:
+    """One run drawn on a canvas ``height`` tall with its baseline at ``baseline``."""
+    if path == EMOJI_PATH:
+        return _emoji_run(text, size, height)
+    font = _font(path, size)
+    left, _top, right, _bottom = font.getbbox(text)
+    ascent, _descent = font.getmetrics()
+    width = max(1, int(right - min(0, left)) + 1)
+    canvas = Image.new("RGBA", (width, height), (*color[:3], 0))
+    ImageDraw.Draw(canvas).text(
+        (-min(0, left), baseline - ascent), text, font=font, fill=color, language=han_language(text)
+    )
+    return canvas
+
+
+def _emoji_run(text: str, size: int, height: int) -> Image.Image:
+    """Colour emoji drawn at the bitmap font's native size, then scaled to the text size
+    (about one em, centred on the line box)."""
+    font = _font(EMOJI_PATH, size)
+    target = max(1, round(size * 1.05))
+    sprites: list[Image.Image] = []
+    for char in text:
+        left, top, right, bottom = (int(edge) for edge in font.getbbox(char))
+        glyph = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+        ImageDraw.Draw(glyph).text((-left, -top), char, font=font, embedded_color=True)
+        scale = target / max(glyph.height, 1)
+        sprites.append(
+            glyph.resize((max(1, round(glyph.width * scale)), target), Image.Resampling.LANCZOS)
+        )
+    gap = max(1, size // 24)
+    width = sum(sprite.width for sprite in sprites) + gap * (len(sprites) + 1)
+    canvas = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    x = gap
+    for sprite in sprites:
+        canvas.paste(sprite, (x, max(0, (height - target) // 2)), sprite)
+        x += sprite.width + gap
+    return canvas
 
 
 @lru_cache(maxsize=4096)
 def text_sprite(text: str, size: int, color: Color) -> Image.Image:
-    """``text`` drawn once in the UI font on a transparent, tightly cropped canvas.
+    """``text`` drawn once on a transparent, tightly cropped canvas, each run in the first
+    font of the fallback chain that has its characters, on the UI font's baseline.
 
     Composing an image pastes these instead of re-rasterising the same labels every
     time, which keeps a warm render in the low milliseconds.
     """
     with DRAW_LOCK:
         font = ui_font(size)
-        text = safe_text(text)
-        left, _top, right, _bottom = font.getbbox(text)
         ascent, descent = font.getmetrics()
-        width = max(1, int(right - min(0, left)) + 2)
-        canvas = Image.new("RGBA", (width, ascent + descent), (*color[:3], 0))
-        ImageDraw.Draw(canvas).text((-min(0, left) + 1, 0), text, font=font, fill=color)
+        runs = text_runs(text)
+        if not runs or (len(runs) == 1 and runs[0][0] == UI_FONT_PATH):
+            text = runs[0][1] if runs else ""
+            left, _top, right, _bottom = font.getbbox(text)
+            width = max(1, int(right - min(0, left)) + 2)
+            canvas = Image.new("RGBA", (width, ascent + descent), (*color[:3], 0))
+            ImageDraw.Draw(canvas).text(
+                (-min(0, left) + 1, 0), text, font=font, fill=color, language=han_language(text)
+            )
+            return canvas
+        pieces = [
+            _run_sprite(path, run, size, color, ascent + descent, ascent) for path, run in runs
+        ]
+        canvas = Image.new(
+            "RGBA", (sum(piece.width for piece in pieces) + 2, ascent + descent), (*color[:3], 0)
+        )
+        x = 1
+        for piece in pieces:
+            canvas.alpha_composite(piece, (x, 0))
+            x += piece.width
         return canvas
 
 

@@ -1,12 +1,25 @@
 #!/usr/bin/env python3
-"""Rebuild the bundled font subsets in ``render/fonts/`` from Debian's ``fonts-noto-cjk``.
+"""Rebuild the bundled font subsets in ``render/fonts/`` from Debian's Noto fonts.
 
 The renderer must never draw a glyph the bundled font lacks (it would silently come out as
-a box), and the full CJK fonts are tens of megabytes. So we keep two small subsets:
+a box), and the full CJK fonts are tens of megabytes. So we keep small subsets:
 
-- a Sans Bold subset for every label, name and number the images draw, and
+- a Sans Bold subset for every label, name and number the images draw (the UI font, loaded
+  at start-up, kept small so the first image stays fast),
 - a Serif Bold subset for the big characters on tile faces (萬, 東, 中, 發, numerals),
-  which look closer to real engraved tiles in a serif.
+  which look closer to real engraved tiles in a serif,
+
+and, for player names (which can be written in any script), three fallback fonts the
+renderer loads only when a name needs them (``render.text`` splits text into runs by the
+first font in the chain UI → names CJK → names Latin → emoji that has each character):
+
+- names CJK: all of GB2312, Big5's 5,401 common Traditional characters,
+  every Hangul syllable, kana and CJK punctuation, from Noto Sans CJK SC Bold;
+- names Latin: Latin with accents (Latin-1, Extended-A/B, Additional), Greek and
+  Cyrillic, from Noto Sans Bold (``fonts-noto-core``);
+- emoji: every single-code-point emoji of Noto Color Emoji (``fonts-noto-color-emoji``),
+  a bitmap (CBDT) font drawn at its native size and scaled; sequences (ZWJ families,
+  flags) are not kept and draw as their parts.
 
 Characters are gathered from the source tree (every CJK character in ``engine/``,
 ``render/`` and ``bot/`` ``.py`` files, so new score-item names are picked up by simply
@@ -16,7 +29,9 @@ margin of common characters for player names).
 The SIL Open Font License lets us modify and redistribute the fonts, but a Modified
 Version may not use a Reserved Font Name: the upstream notice reserves "Source", and
 "Noto" is a Google trademark, so the subsets are renamed "MahjongBot Sans/Serif CJK
-Subset". Run with ``apt-get install fonts-noto-cjk`` done::
+Subset"; the fallbacks likewise. Run with the Debian packages installed::
+
+    apt-get install fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
 
     python3 scripts/build_font_subset.py
 """
@@ -34,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FONT_DIR = ROOT / "render" / "fonts"
 SOURCE_DIRS = ("engine", "render", "bot")
 NOTO_DIR = Path("/usr/share/fonts/opentype/noto")
+NOTO_TTF_DIR = Path("/usr/share/fonts/truetype/noto")
 SIMPLIFIED_CHINESE_INDEX = 2  # order in the Debian .ttc files: JP, KR, SC, TC, HK
 
 SANS_SOURCE = NOTO_DIR / "NotoSansCJK-Bold.ttc"
@@ -42,6 +58,74 @@ SANS_FILE = "MahjongBotSansCJKSubset-Bold.otf"
 SERIF_FILE = "MahjongBotSerifCJKSubset-Bold.otf"
 SANS_FAMILY = "MahjongBot Sans CJK Subset"
 SERIF_FAMILY = "MahjongBot Serif CJK Subset"
+
+NAMES_CJK_FILE = "MahjongBotNamesCJK-Bold.otf"
+NAMES_CJK_FAMILY = "MahjongBot Names CJK"
+LATIN_SOURCE = NOTO_TTF_DIR / "NotoSans-Bold.ttf"
+NAMES_LATIN_FILE = "MahjongBotNamesLatin-Bold.ttf"
+NAMES_LATIN_FAMILY = "MahjongBot Names Latin"
+EMOJI_SOURCE = NOTO_TTF_DIR / "NotoColorEmoji.ttf"
+EMOJI_FILE = "MahjongBotEmoji.ttf"
+EMOJI_FAMILY = "MahjongBot Emoji"
+
+
+def _double_byte(codec: str, leads: range, trails: list[int]) -> set[str]:
+    """Every character a double-byte legacy encoding can write (GB2312, Big5, KS X 1001)."""
+    chars: set[str] = set()
+    for lead in leads:
+        for trail in trails:
+            try:
+                chars.add(bytes((lead, trail)).decode(codec))
+            except UnicodeDecodeError:
+                continue
+    return chars
+
+
+def _ranges(*spans: tuple[int, int]) -> set[str]:
+    return {chr(code) for start, end in spans for code in range(start, end + 1)}
+
+
+def names_cjk_chars() -> set[str]:
+    """All of GB2312, Big5's common characters (its level 1: lead bytes A1–C6; level 2's
+    7,652 rare characters would add about 2.5 MB), every Hangul syllable, kana and CJK
+    punctuation."""
+    gb2312 = _double_byte("gb2312", range(0xA1, 0xF8), list(range(0xA1, 0xFF)))
+    big5 = _double_byte("big5", range(0xA1, 0xC7), [*range(0x40, 0x7F), *range(0xA1, 0xFF)])
+    return (
+        gb2312
+        | big5
+        | _ranges(
+            (0x3000, 0x303F),  # CJK punctuation
+            (0x3040, 0x30FF),  # hiragana, katakana
+            (0x31F0, 0x31FF),  # katakana phonetic extensions
+            (0x3130, 0x318F),  # Hangul compatibility jamo
+            (0xAC00, 0xD7A3),  # Hangul syllables
+            (0xFF01, 0xFFEF),  # full- and half-width forms
+        )
+    )
+
+
+def names_latin_chars() -> set[str]:
+    """Latin with accents, IPA, Greek and Cyrillic, and the punctuation names use."""
+    return _ranges(
+        (0x0020, 0x007E),
+        (0x00A0, 0x024F),  # Latin-1, Extended-A and -B
+        (0x0250, 0x02FF),  # IPA, spacing modifiers
+        (0x0300, 0x036F),  # combining accents
+        (0x0370, 0x03FF),  # Greek
+        (0x0400, 0x052F),  # Cyrillic and its supplement
+        (0x1E00, 0x1FFF),  # Latin Extended Additional, Greek Extended
+        (0x2000, 0x206F),  # general punctuation
+        (0x20A0, 0x20CF),  # currency
+    )
+
+
+def emoji_chars(source: Path) -> set[str]:
+    """Every single code point the colour emoji font maps, beyond ASCII (it also maps
+    digits, ``#`` and ``*`` for keycaps, which the text fonts draw)."""
+    with TTFont(str(source), lazy=True) as font:
+        return {chr(code) for code in font.getBestCmap() if code > 0x7F}
+
 
 # The tile faces: numerals over 萬, winds and dragons (traditional forms, as engraved).
 TILE_FACE_CHARS = "一二三四五六七八九萬東南西北中發白"
@@ -81,13 +165,13 @@ def gather_source_chars() -> set[str]:
 
 
 def _load_member(path: Path) -> TTFont:
-    collection = TTCollection(str(path))
-    return collection.fonts[SIMPLIFIED_CHINESE_INDEX]
+    if path.suffix == ".ttc":
+        return TTCollection(str(path)).fonts[SIMPLIFIED_CHINESE_INDEX]
+    return TTFont(str(path))
 
 
-def _rename(font: TTFont, family: str) -> None:
+def _rename(font: TTFont, family: str, style: str = "Bold") -> None:
     """Replace every primary name with ours, as OFL §3 requires for a Modified Version."""
-    style = "Bold"
     postscript = family.replace(" ", "") + "-" + style
     full = f"{family} {style}"
     name_table = font["name"]
@@ -122,12 +206,14 @@ def _rename(font: TTFont, family: str) -> None:
         top.rawDict["FamilyName"] = family
 
 
-def build_subset(source: Path, chars: set[str], family: str, out_path: Path) -> int:
+def build_subset(
+    source: Path, chars: set[str], family: str, out_path: Path, *, style: str = "Bold"
+) -> int:
     font = _load_member(source)
     cmap = font.getBestCmap()
     present = sorted(ch for ch in chars if ord(ch) in cmap)
     missing = sorted(ch for ch in chars if ord(ch) not in cmap and not ch.isspace())
-    if missing:
+    if missing and len(chars) < 5000:  # the name fonts are ranges, gaps there are expected
         print(f"  not in {source.name} (skipped): {''.join(missing)}", file=sys.stderr)
     options = subset.Options()
     options.layout_features = ["kern", "liga", "locl", "palt", "vert"]
@@ -139,7 +225,7 @@ def build_subset(source: Path, chars: set[str], family: str, out_path: Path) -> 
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=[ord(ch) for ch in present])
     subsetter.subset(font)
-    _rename(font, family)
+    _rename(font, family, style)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     font.recalcTimestamp = False  # same input, same bytes: re-runs do not churn git
     font.save(str(out_path))
@@ -163,24 +249,37 @@ def write_charset(font_path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=FONT_DIR, help="output folder")
+    parser.add_argument(
+        "--only", nargs="*", default=None, metavar="FILE", help="rebuild just these font files"
+    )
     args = parser.parse_args(argv)
-    for source in (SANS_SOURCE, SERIF_SOURCE):
+    for source in (SANS_SOURCE, SERIF_SOURCE, LATIN_SOURCE, EMOJI_SOURCE):
         if not source.exists():
-            print(f"{source} not found: apt-get install fonts-noto-cjk", file=sys.stderr)
+            print(
+                f"{source} not found: apt-get install fonts-noto-cjk fonts-noto-core"
+                " fonts-noto-color-emoji",
+                file=sys.stderr,
+            )
             return 1
     ui_chars = set(ASCII) | set(PUNCTUATION_AND_SYMBOLS) | set(COMMON_CHARS)
     ui_chars |= set(TILE_FACE_CHARS) | gather_source_chars()
     ui_chars = {ch for ch in ui_chars if ch.isprintable() or ch == " "}
     face_chars = set(TILE_FACE_CHARS) | set("0123456789 ")
-    for source, chars, family, file_name in (
-        (SANS_SOURCE, ui_chars, SANS_FAMILY, SANS_FILE),
-        (SERIF_SOURCE, face_chars, SERIF_FAMILY, SERIF_FILE),
+    for source, chars, family, file_name, style in (
+        (SANS_SOURCE, ui_chars, SANS_FAMILY, SANS_FILE, "Bold"),
+        (SERIF_SOURCE, face_chars, SERIF_FAMILY, SERIF_FILE, "Bold"),
+        (SANS_SOURCE, names_cjk_chars(), NAMES_CJK_FAMILY, NAMES_CJK_FILE, "Bold"),
+        (LATIN_SOURCE, names_latin_chars(), NAMES_LATIN_FAMILY, NAMES_LATIN_FILE, "Bold"),
+        (EMOJI_SOURCE, emoji_chars(EMOJI_SOURCE), EMOJI_FAMILY, EMOJI_FILE, "Regular"),
     ):
+        if args.only and file_name not in args.only:
+            continue
         out_path = args.out / file_name
-        count = build_subset(source, chars, family, out_path)
+        count = build_subset(source, chars, family, out_path, style=style)
         write_charset(out_path)
         size_kb = out_path.stat().st_size / 1024
-        print(f"{out_path.relative_to(ROOT)}: {count} characters, {size_kb:.0f} KB")
+        shown = out_path.relative_to(ROOT) if out_path.is_relative_to(ROOT) else out_path
+        print(f"{shown}: {count} characters, {size_kb:.0f} KB")
     return 0
 
 

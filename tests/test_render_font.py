@@ -62,12 +62,13 @@ def _missing(strings: list[str], cmap: set[int]) -> dict[str, str]:
 
 def _drawable_strings() -> list[str]:
     strings: list[str] = []
-    for zh, en in text.LABELS.values():
-        strings += [zh, en]
+    for zh, en, zh_tw in text.LABELS.values():
+        strings += [zh, en, zh_tw]
     strings += _word_strings()
     strings += _rule_set_strings()
     strings += [tiles.marker_tag(marker) for marker in tiles.MARKERS if marker is not None]
     strings += [name_zh(kind) for kind in range(34)] + [name_en(kind) for kind in range(34)]
+    strings += [text.traditional(name_zh(kind)) for kind in range(34)]
     strings += list(SAMPLE_NAMES)
     strings += [str(n) for n in range(-100, 1000)] + ["+", "-", "%", "×", "→", "←", "…", "▶", "·"]
     for module in sorted((ROOT / "render").glob("*.py")):
@@ -77,7 +78,7 @@ def _drawable_strings() -> list[str]:
 
 
 def _word_strings() -> list[str]:
-    """The Simplified and English forms of every domain word (images never draw zh-TW)."""
+    """Every form of every domain word: Simplified, English, short and Traditional."""
     tables = (
         words.WINDS,
         words.SEAT_WINDS,
@@ -91,7 +92,7 @@ def _word_strings() -> list[str]:
         form
         for table in tables
         for word in table.values()
-        for form in (word.zh, word.en, word.short)
+        for form in (word.zh, word.en, word.short, word.zh_tw)
         if form
     ]
 
@@ -101,11 +102,13 @@ def _rule_set_strings() -> list[str]:
     strings: list[str] = []
     for name, rules in RULE_SETS.items():
         strings += [rules.name_zh, rules.name_en, rules.wild_name_zh, rules.wild_name_en]
+        strings += [rules.display_name("zh-TW"), text.traditional(rules.wild_name_zh)]
         for total in (100, 10**6):  # at the limit (where a rule set has one) and below it
             result = HandResult(
                 name, True, 0, 4, [0] * 4, tai=3, fan=2, score=12, points=52, total=total
             )
             strings += [rules.format_total(result, "zh"), rules.format_total(result, "en")]
+            strings.append(text.traditional(rules.format_total(result, "zh")))
     return strings
 
 
@@ -130,6 +133,7 @@ def test_ui_font_covers_every_string_the_images_draw() -> None:
 
 def test_ui_font_covers_every_scoring_name() -> None:
     strings = _scoring_strings()
+    strings += [text.traditional(string) for string in strings]  # zh-TW result cards
     if not strings:
         pytest.skip("engine/scoring has no names yet")
     missing = _missing(strings, _cmap(text.UI_FONT_PATH))
@@ -143,12 +147,46 @@ def test_face_font_covers_every_tile_face_character() -> None:
 
 def test_safe_text_reports_what_the_font_lacks() -> None:
     assert text.safe_text("东南西北 Alice") == "东南西北 Alice"
-    assert text.safe_text("a🀄b") == "a?b"
+    assert text.safe_text("a\ue000b") == "a?b"  # private use: no bundled font has it
+    assert text.safe_text("a🀄b") == "a🀄b"  # the emoji font has the red dragon
 
 
-@pytest.mark.parametrize("path", [text.UI_FONT_PATH, text.FACE_FONT_PATH])
+def test_zh_tw_strings_are_traditional() -> None:
+    # Big5 holds Traditional characters only; a Simplified one (财, 杠, 听) left in a zh-TW
+    # string cannot be encoded, so this fails when a label or the conversion table lacks it.
+    strings = [zh_tw for _zh, _en, zh_tw in text.LABELS.values()]
+    strings += [text.traditional(string) for string in _scoring_strings() + _rule_set_strings()]
+    simplified: set[str] = set()
+    for string in strings:
+        for char in string:
+            if ord(char) >= 0x2E80:
+                try:
+                    char.encode("big5")
+                except UnicodeEncodeError:
+                    simplified.add(char)
+    assert simplified == set()
+    assert text.label("dealer", "zh-TW") == "莊" and text.label("dealer", "zh-CN") == "庄"
+
+
+ALL_FONTS = [*text.FALLBACK_CHAIN, text.FACE_FONT_PATH]
+# Size limits per font (bytes): the UI font is read at start-up, the rest only for names.
+SIZE_LIMITS = {
+    text.UI_FONT_PATH: 400 * 1024,
+    text.FACE_FONT_PATH: 400 * 1024,
+    text.NAMES_CJK_PATH: 6 * 1024 * 1024,
+    text.NAMES_LATIN_PATH: 400 * 1024,
+    text.EMOJI_PATH: 3.5 * 1024 * 1024,
+}
+
+
+def test_bundled_fonts_stay_under_twelve_megabytes() -> None:
+    total = sum(path.stat().st_size for path in FONT_DIR.iterdir())
+    assert total < 12 * 1024 * 1024
+
+
+@pytest.mark.parametrize("path", ALL_FONTS, ids=lambda path: path.name)
 def test_fonts_are_small_renamed_subsets(path: Path) -> None:
-    assert path.stat().st_size < 400 * 1024
+    assert path.stat().st_size < SIZE_LIMITS[path]
     with TTFont(str(path)) as font:
         names = {record.nameID: record.toUnicode() for record in font["name"].names}
         postscript = font["CFF "].cff.fontNames[0] if "CFF " in font else names[6]
@@ -168,11 +206,35 @@ def test_licence_and_readme_ship_with_the_fonts() -> None:
     assert "Reserved Font Name" in licence
     readme = (FONT_DIR / "README.md").read_text(encoding="utf-8")
     assert "MahjongBot Sans CJK Subset" in readme and "build_font_subset.py" in readme
+    for path in ALL_FONTS:
+        assert path.name in readme  # each bundled font is described
 
 
-@pytest.mark.parametrize("path", [text.UI_FONT_PATH, text.FACE_FONT_PATH])
+@pytest.mark.parametrize("path", ALL_FONTS, ids=lambda path: path.name)
 def test_charset_beside_each_font_matches_its_character_map(path: Path) -> None:
     # The renderer reads the .chars.txt list at run time (no fontTools needed); a stale
     # list would let a missing glyph through as a box.
     listed = text.font_codepoints(path)
     assert listed == {code for code in _cmap(path) if code >= 0x20}
+
+
+def test_traditional_result_words() -> None:
+    # 腊 is in Big5 too (a different word), so the Big5 check above cannot see it.
+    assert text.chinese("腊子", "zh-TW") == "臘子"
+    assert text.chinese("腊子", "zh-CN") == "腊子"
+    assert text.wild_label(RULE_SETS["taizhou"], "zh-TW") == "財神"
+
+
+def test_traditional_characters_use_traditional_glyph_forms() -> None:
+    from PIL import Image, ImageDraw
+
+    assert text.han_language("莊家") == "zh-Hant"
+    assert text.han_language("庄家 Alice") is None and text.han_language("김민준") is None
+    # The Simplified font draws 莊 with mainland forms unless told the text is zh-Hant.
+    font = text.ui_font(40)
+    plain = Image.new("RGBA", (60, 70), (0, 0, 0, 0))
+    ImageDraw.Draw(plain).text((1, 0), "莊", font=font, fill=(0, 0, 0))
+    assert (
+        text.text_sprite("莊", 40, (0, 0, 0)).tobytes()
+        != plain.crop((0, 0, *text.text_sprite("莊", 40, (0, 0, 0)).size)).tobytes()
+    )

@@ -1,8 +1,9 @@
 """``mahjong-bot render-demo --out DIR``: write a sample of every image for both variants.
 
 Two sources: hand-built sample views (``render.samples``), which show every feature at
-once (wilds, White stand-ins, concealed kongs, claimed discards, waits), and views from a
-seeded ``Round`` played by ``engine.ai``'s greedy policy, which show what real play looks like.
+once (wilds, White stand-ins, concealed kongs, claimed discards, waits, a claim prompt,
+a leaderboard of names in every script), and views from a seeded ``Round`` played by
+``engine.ai``'s greedy policy, which show what real play looks like.
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ from render import (
     render_result,
     render_table,
 )
+from render.dates import iso_week_dates
 from render.samples import (
     SAMPLE_LEADERBOARD,
     SAMPLE_NAMES,
+    WORLD_NAMES_LEADERBOARD,
+    sample_claim_view,
     sample_draw_result,
     sample_player_view,
     sample_public_view,
@@ -41,8 +45,27 @@ def variant_seats() -> dict[str, tuple[int, ...]]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="folder to write the PNGs to")
-    parser.add_argument("--locale", choices=("zh", "en"), default="zh", help="label language")
+    parser.add_argument(
+        "--locale", choices=("zh", "zh-TW", "en"), default="zh", help="label language"
+    )
     parser.add_argument("--seed", type=int, default=2024, help="seed of the live rounds")
+    parser.add_argument(
+        "--docs",
+        type=Path,
+        default=None,
+        help="also copy README's pictures (docs/render_*.png) into this folder",
+    )
+
+
+# README's pictures (docs/) and the demo image each one is: re-run with --docs docs.
+README_PICTURES = {
+    "render_hand_jiaxing.png": "jiaxing_hand_claim.png",
+    "render_hand_taizhou.png": "taizhou_hand.png",
+    "render_table_jiaxing.png": "jiaxing_table_4p.png",
+    "render_result_jiaxing.png": "jiaxing_result_win.png",
+    "render_result_taizhou.png": "taizhou_result_win.png",
+    "render_leaderboard.png": "leaderboard_world_names.png",
+}
 
 
 def live_views(
@@ -106,6 +129,10 @@ def run(args: argparse.Namespace) -> int:
             render_hand(sample_player_view(variant), names=SAMPLE_NAMES, locale=locale),
         )
         save(
+            f"{variant}_hand_claim.png",
+            render_hand(sample_claim_view(variant), names=SAMPLE_NAMES, locale=locale),
+        )
+        save(
             f"{variant}_hand_waiting.png",
             render_hand(sample_waiting_view(variant), names=SAMPLE_NAMES, locale=locale),
         )
@@ -135,13 +162,26 @@ def run(args: argparse.Namespace) -> int:
             )
     save(
         "leaderboard_week.png",
-        render_leaderboard(SAMPLE_LEADERBOARD, subtitle="2026-W48", locale=locale),
+        render_leaderboard(
+            SAMPLE_LEADERBOARD, subtitle=iso_week_dates(2026, 48, locale), locale=locale
+        ),
+    )
+    save(
+        "leaderboard_world_names.png",
+        render_leaderboard(
+            WORLD_NAMES_LEADERBOARD, subtitle=iso_week_dates(2026, 48, locale), locale=locale
+        ),
     )
     save(
         "leaderboard_all_time.png",
         render_leaderboard(SAMPLE_LEADERBOARD[:5], period="all_time", locale=locale),
     )
     elapsed = time.perf_counter() - started
+    if args.docs is not None:
+        args.docs.mkdir(parents=True, exist_ok=True)
+        for picture, source in README_PICTURES.items():
+            (args.docs / picture).write_bytes((out / source).read_bytes())
+            print(f"{args.docs / picture}  <- {source}")
     for path in written:
         print(f"{path}  {path.stat().st_size / 1024:.0f} KB")
     print(f"{len(written)} images in {elapsed:.2f} s")

@@ -1,0 +1,204 @@
+"""The private hand image as one screen: the table from the seat (others' melds and
+rivers, the last discard, whose turn), the claim prompt, the 代 legend and zh-TW.
+
+Sizes are measured on the image itself: what changes when one opponent's discard or meld
+changes is that tile, so the changed box is the tile as drawn.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine.tiles import WHITE, parse_tile
+from engine.types import CHOW, KONG, PASS, PUNG, WIN, Action, Meld
+from engine.views import DiscardView, PlayerView
+from render import hand
+from render.images import compose_hand, render_hand, render_leaderboard, render_result, render_table
+from render.layout import HAND_WIDTH
+from render.samples import (
+    SAMPLE_LEADERBOARD,
+    SAMPLE_NAMES,
+    sample_claim_view,
+    sample_player_view,
+    sample_public_view,
+    sample_win_result,
+)
+
+PHONE_WIDTH = 400  # the hand image shown on a phone: Discord scales it to the screen
+MIN_TILE_ON_PHONE = 16  # px: a tile face (numerals, dots) stays legible from here
+
+
+def _with_seat(view: PlayerView, seat: int, **changes: object) -> PlayerView:
+    seats = list(view.public.seats)
+    seats[seat] = replace(seats[seat], **changes)
+    return replace(view, public=replace(view.public, seats=tuple(seats)))
+
+
+def _changed_box(a: PlayerView, b: PlayerView) -> tuple[int, int, int, int]:
+    first, second = compose_hand(a), compose_hand(b)
+    assert first.size == second.size
+    box = ImageChops.difference(first, second).getbbox()
+    assert box is not None, "the change is not drawn"
+    return box
+
+
+def test_opponents_river_tiles_are_legible_on_a_400_px_phone() -> None:
+    view = sample_player_view("jiaxing")
+    river = view.public.seats[2].discards
+    other = parse_tile("1m") if river[0].tile != parse_tile("1m") else parse_tile("9m")
+    changed = _with_seat(view, 2, discards=(DiscardView(other), *river[1:]))
+    left, top, right, bottom = _changed_box(view, changed)
+    scale = PHONE_WIDTH / compose_hand(view).width
+    assert compose_hand(view).width == HAND_WIDTH
+    assert (right - left) * scale >= MIN_TILE_ON_PHONE
+    assert (bottom - top) * scale >= MIN_TILE_ON_PHONE
+
+
+def test_opponents_melds_are_at_least_as_large_as_their_discards() -> None:
+    view = sample_player_view("jiaxing")
+    river = view.public.seats[1].discards
+    river_box = _changed_box(
+        view, _with_seat(view, 1, discards=(DiscardView(parse_tile("9s")), *river[1:]))
+    )
+    pung = Meld(PUNG, (parse_tile("2m"),) * 3, from_seat=0, claimed=parse_tile("2m"))
+    other_pung = Meld(PUNG, (parse_tile("8m"),) * 3, from_seat=0, claimed=parse_tile("8m"))
+    meld_box = _changed_box(
+        _with_seat(view, 1, melds=(pung,)), _with_seat(view, 1, melds=(other_pung,))
+    )
+    assert meld_box[3] - meld_box[1] >= river_box[3] - river_box[1]
+    # Three tiles, one sideways: wider than three discards would be.
+    assert meld_box[2] - meld_box[0] >= 3 * (river_box[2] - river_box[0]) - 4
+
+
+def test_last_discard_and_whose_turn_are_marked() -> None:
+    view = sample_player_view("jiaxing")
+    public = view.public
+    last_seat = 2
+    last_tile = public.seats[last_seat].discards[-1].tile
+    marked = replace(view, public=replace(public, last_discard=(last_seat, last_tile)))
+    unmarked = replace(view, public=replace(public, last_discard=None))
+    assert render_hand(marked) != render_hand(unmarked)
+    turn_1 = replace(view, public=replace(public, current_seat=1))
+    turn_3 = replace(view, public=replace(public, current_seat=3))
+    assert render_hand(turn_1) != render_hand(turn_3)
+
+
+def test_a_discarded_wild_is_marked_in_the_rivers() -> None:
+    view = sample_player_view("jiaxing")
+    wild = view.public.wild
+    assert wild is not None
+    river = view.public.seats[1].discards
+    with_wild = _with_seat(view, 1, discards=(DiscardView(wild), *river[1:]))
+    box = _changed_box(view, with_wild)
+    image = compose_hand(with_wild).crop(box).convert("RGB")
+    gold = {
+        (r, g, b)
+        for _n, (r, g, b) in image.getcolors(1 << 16) or ()
+        if r > 200 and 150 < g < 215 and b < 90
+    }
+    assert gold, "the wild in the river has no gold marker frame"
+
+
+def test_hand_image_does_not_depend_on_other_seats_concealed_tiles() -> None:
+    round_module = pytest.importorskip("engine.round")
+    game = round_module.Round("taizhou", seed=5, seats=4)
+    # Play a few turns so every river has tiles: discard the drawn tile, pass claims.
+    for _ in range(12):
+        seat = game.waiting_on[0]
+        legal = game.legal_actions(seat)
+        move = next((a for a in legal if a.type == PASS), None) or next(
+            a for a in legal if a.type == "discard"
+        )
+        game.apply(move)
+    seat0 = 0
+    before = render_hand(game.player_view(seat0))
+    one, two = game.hands[1], game.hands[2]
+    a = next(k for k in range(34) if one[k] > 0 and two[k] == 0)
+    b = next(k for k in range(34) if two[k] > 0 and one[k] == 0)
+    one[a], one[b], two[b], two[a] = one[a] - 1, one[b] + 1, two[b] - 1, two[a] + 1
+    assert render_hand(game.player_view(seat0)) == before
+    assert any(s.discards for s in game.player_view(seat0).public.seats[1:])
+
+
+def test_claim_prompt_names_only_the_possible_claims_the_tile_and_the_discarder() -> None:
+    view = sample_claim_view("jiaxing")
+    assert hand.offered_claims(view) == (PUNG,)
+    assert hand.claim_headline(view, SAMPLE_NAMES, "zh") == (
+        "碰 七条 ← Bob the Builder",
+        "Bob the Builder",
+    )
+    assert hand.claim_headline(view, SAMPLE_NAMES, "en")[0] == "Pung 7 Bamboo ← Bob the Builder"
+    more = replace(view, legal=(Action(WIN, 0), Action(KONG, 0), *view.legal))
+    assert hand.claim_headline(more, SAMPLE_NAMES, "zh")[0].startswith("胡 / 杠 / 碰 ")
+    assert render_hand(more, names=SAMPLE_NAMES) != render_hand(view, names=SAMPLE_NAMES)
+    # Outside a claim window (or with nothing to claim) there is no prompt.
+    assert hand.claim_headline(replace(view, legal=(Action(PASS, 0),)))[0] == ""
+    chow = sample_claim_view("taizhou")
+    assert hand.offered_claims(chow) == (CHOW,)
+
+
+def test_claim_prompt_shows_the_offered_tile_large() -> None:
+    view = sample_claim_view("jiaxing")
+    no_prompt = replace(view, legal=(Action(PASS, 0),))
+    assert (
+        compose_hand(view).height - compose_hand(no_prompt).height >= hand._HandLayout().prompt_tile
+    )
+    # The offered tile is drawn bigger than the hand's own tiles and much bigger than
+    # the 36 px it had before.
+    assert hand._HandLayout().prompt_tile >= 96
+
+
+def test_white_legend_whenever_a_marked_white_is_drawn() -> None:
+    taizhou = sample_player_view("taizhou")
+    assert hand.white_legend(taizhou, "zh") == "白板代财神"
+    assert hand.white_legend(taizhou, "zh-TW") == "白板代財神"
+    assert hand.white_legend(taizhou, "en") == "White stands for the Wild"
+    assert hand.white_legend(sample_player_view("jiaxing"), "zh") is None  # no 代 there
+    no_white = replace(
+        taizhou,
+        concealed=tuple(k for k in taizhou.concealed if k != WHITE),
+        drawn=None,
+        melds=tuple(m for m in taizhou.melds if m.white_as is None),
+    )
+    public = no_white.public
+    seats = tuple(
+        replace(
+            s,
+            discards=tuple(d for d in s.discards if d.tile != WHITE),
+            melds=tuple(m for m in s.melds if m.white_as is None and WHITE not in m.tiles),
+        )
+        for s in public.seats
+    )
+    no_white = replace(no_white, public=replace(public, seats=seats))
+    assert hand.white_legend(no_white, "zh") is None
+
+
+@pytest.mark.parametrize("locale", ["zh-TW", "en"])
+def test_every_image_follows_the_locale(locale: str) -> None:
+    ended, result, win_tile = sample_win_result("taizhou")
+    pairs = [
+        (
+            render_hand(sample_player_view("taizhou")),
+            render_hand(sample_player_view("taizhou"), locale=locale),
+        ),
+        (
+            render_table(sample_public_view("taizhou")),
+            render_table(sample_public_view("taizhou"), locale=locale),
+        ),
+        (
+            render_result(ended, result, win_tile=win_tile),
+            render_result(ended, result, win_tile=win_tile, locale=locale),
+        ),
+        (
+            render_leaderboard(SAMPLE_LEADERBOARD),
+            render_leaderboard(SAMPLE_LEADERBOARD, locale=locale),
+        ),
+    ]
+    for simplified, other in pairs:
+        assert simplified != other
+        with Image.open(io.BytesIO(other)) as image:
+            assert image.width > 0
