@@ -170,9 +170,33 @@ class FakeDiscord:
         self.by_token: dict[str, InteractionRecord] = {}
         self.commands: list[dict[str, Any]] = []
         self._ids = _snowflakes(1_000_000_000_000_000_000)
+        self._faults: list[list[Any]] = []  # [method, route template, status, code, times left]
 
     def next_id(self) -> int:
         return next(self._ids)
+
+    def fail_next(
+        self, method: str, path: str, status: int, *, times: int = 1, code: int = 0
+    ) -> None:
+        """The next ``times`` requests with this HTTP method and discord.py route template
+        (e.g. "/channels/{channel_id}/messages/{message_id}") fail with ``status``."""
+        self._faults.append([method, path, status, code, times])
+
+    def _inject_fault(self, request: Request) -> None:
+        for fault in self._faults:
+            method, path, status, code, left = fault
+            if left > 0 and method == request.method and path == request.path:
+                fault[4] -= 1
+                request.status = status
+                response = _FakeResponse(status, "Injected")
+                data = {"code": code, "message": f"injected {status}"}
+                if status >= 500:
+                    raise discord.DiscordServerError(response, data)
+                if status == 404:
+                    raise discord.NotFound(response, data)
+                if status == 403:
+                    raise discord.Forbidden(response, data)
+                raise discord.HTTPException(response, data)
 
     # ------------------------------------------------------------------ payload builders
 
@@ -267,6 +291,7 @@ class FakeDiscord:
             at=time.perf_counter(),
         )  # fmt: skip
         self.requests.append(request)
+        self._inject_fault(request)
         method, path = route.method, route.path
         if method == "POST" and path == "/users/@me/channels":
             user_id = int(payload["recipient_id"])
@@ -322,6 +347,7 @@ class FakeDiscord:
         now = time.perf_counter()
         request = Request("webhook", method, path, route.url, body, file_list, None, at=now)
         self.requests.append(request)
+        self._inject_fault(request)
         token = str(route.webhook_token)
         record = self.by_token.get(token)
         if record is None:
