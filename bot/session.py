@@ -1496,7 +1496,12 @@ class Obligations:
                 await self._attempt_due()
                 if not self._pending:
                     break
-                wake = min(item.next_at for item in self._pending)
+                # Only the first owed item of each table can run: a later one waits for
+                # it even if its own time has come, so it must not set the wake-up.
+                heads: dict[str, float] = {}
+                for item in self._pending:
+                    heads.setdefault(item.group, item.next_at)
+                wake = min(heads.values())
                 if wake > self.clock.now():
                     self._idle.set()
                     await self.clock.sleep_until(wake)
