@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
+from bot.discord_retry import retry_discord
 from bot.discord_views import DYNAMIC_ITEMS
 from bot.i18n import MahjongTranslator, Text, msg, say
 from bot.session import SessionError, SystemClock, TableManager, TableSession
@@ -37,6 +39,18 @@ log = logging.getLogger(__name__)
 LEADERBOARD_CHECK_SECONDS = 600.0
 # View Channels, Send Messages, Attach Files, Read Message History (see README.md).
 INVITE_PERMISSIONS = 1024 | 2048 | 32768 | 65536
+
+
+DISCORD_CONTENT_LIMIT = 2000  # characters of message content Discord accepts
+
+
+def fit(content: str, limit: int = DISCORD_CONTENT_LIMIT) -> str:
+    """Cut ``content`` to what Discord accepts. Why: replies echo what users typed (an
+    option value, a setting), and one over-long echo makes Discord reject the whole
+    answer, so the user sees "interaction failed" instead of the reason."""
+    if len(content) <= limit:
+        return content
+    return content[: limit - 1] + "…"
 
 
 def invite_url(application_id: int) -> str:
@@ -119,6 +133,7 @@ class MahjongBot(commands.Bot):
         if add_hook is not None:
             add_hook(self.presenter.wait_idle)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self.guard_command  # type: ignore[method-assign]
 
     # ------------------------------------------------------------------ start and stop
 
@@ -217,20 +232,50 @@ class MahjongBot(commands.Bot):
             raise UserFacingError(msg("table.none_yours"))
         return table
 
-    async def reply(
-        self, interaction: discord.Interaction[Any], text: Text, *, ephemeral: bool = True
+    async def guard_command(self, interaction: discord.Interaction[Any]) -> bool:
+        """The tree's check before every slash command: start the same watchdog that
+        component clicks have, so a command stuck behind a busy database or table queue
+        is deferred before Discord's 3-second limit instead of failing with 10062.
+        Commands answer through ``respond``/``reply``/``defer`` (they share the guard's
+        lock); a command whose answer is public says so with ``extras={"public": True}``."""
+        if interaction.type is discord.InteractionType.application_command:
+            command = interaction.command
+            extras: dict[str, Any] = getattr(command, "extras", None) or {}
+            public = bool(extras.get("public"))
+            AckGuard.of(interaction, thinking=True, ephemeral=not public)
+        return True
+
+    async def defer(self, interaction: discord.Interaction[Any]) -> None:
+        """Acknowledge now (a slow answer follows), unless the watchdog already did."""
+        await AckGuard.of(interaction, thinking=True, ephemeral=True).defer()
+
+    async def respond(
+        self,
+        interaction: discord.Interaction[Any],
+        content: str,
+        *,
+        ephemeral: bool = True,
+        file: discord.File | None = None,
     ) -> None:
-        """One answer in the reader's language (ephemeral by default)."""
-        content = say(text, interaction.locale)
+        """Send ``content`` as the interaction's answer (or its follow-up once it was
+        deferred), cut to Discord's limit, under the watchdog's lock."""
+        content = fit(content)
+        extra: dict[str, Any] = {"file": file} if file is not None else {}
         guard = interaction.extras.get("ack_guard")
         lock = guard.lock if isinstance(guard, AckGuard) else contextlib.nullcontext()
         async with lock:
             if interaction.response.is_done():
-                await interaction.followup.send(content, ephemeral=ephemeral)
+                await interaction.followup.send(content, ephemeral=ephemeral, **extra)
             else:
-                await interaction.response.send_message(content, ephemeral=ephemeral)
+                await interaction.response.send_message(content, ephemeral=ephemeral, **extra)
         if isinstance(guard, AckGuard):
             guard.done()
+
+    async def reply(
+        self, interaction: discord.Interaction[Any], text: Text, *, ephemeral: bool = True
+    ) -> None:
+        """One answer in the reader's language (ephemeral by default)."""
+        await self.respond(interaction, say(text, interaction.locale), ephemeral=ephemeral)
 
     async def acknowledge(self, interaction: discord.Interaction[Any]) -> None:
         """Acknowledge a component click that needs no visible answer."""
@@ -390,6 +435,9 @@ class MahjongBot(commands.Bot):
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock.now(), UTC)
 
+    async def _sleep(self, seconds: float) -> None:
+        await self.clock.sleep_until(self.clock.now() + seconds)
+
     async def _leaderboard_loop(self) -> None:
         assert self.leaderboard_interval is not None
         await self.wait_until_ready()  # the guild list comes with the gateway
@@ -405,8 +453,10 @@ class MahjongBot(commands.Bot):
     async def post_weekly_leaderboards(self) -> int:
         """Post last week's board in every guild that set a channel and has not had it yet.
 
-        The week key is stored per guild (``last_leaderboard_week``) before posting, so a
-        restart never posts the same week twice. Returns how many boards were posted.
+        The week key is stored per guild (``last_leaderboard_week``) once the post went
+        out (transient Discord errors are retried first), so a failed post is tried again
+        at the next check instead of being lost; a crash between the post and the mark
+        may post a week twice, which beats never. Returns how many boards were posted.
         """
         from bot.cogs.economy import leaderboard_message
 
@@ -424,18 +474,28 @@ class MahjongBot(commands.Bot):
                 and settings.last_leaderboard_week > bounds.week_start
             ):
                 continue
-            await self.store.update_settings(guild.id, last_leaderboard_week=bounds.week_start)
             content, file = await leaderboard_message(
                 self, guild, weekly=True, weeks_ago=1, now=now
             )
-            if file is None:
-                continue  # nobody played that week: nothing worth a post
+            if file is None:  # nobody played that week: nothing worth a post
+                await self.store.update_settings(guild.id, last_leaderboard_week=bounds.week_start)
+                continue
+            image = file.fp.read()
             channel = self.get_partial_messageable(settings.leaderboard_channel, guild_id=guild.id)
             try:
-                await channel.send(content, file=file)
-                posted += 1
+                await retry_discord(
+                    lambda channel=channel, content=content, image=image, name=file.filename: (  # type: ignore[misc]
+                        channel.send(content, file=discord.File(io.BytesIO(image), name))
+                    ),
+                    self._sleep,
+                    f"weekly leaderboard of guild {guild.id}",
+                )
             except discord.HTTPException:
                 log.exception("could not post the weekly leaderboard in guild %s", guild.id)
+                continue  # not marked: the next check posts it
+            # Marked only once posted, so a failed post is tried again at the next check.
+            await self.store.update_settings(guild.id, last_leaderboard_week=bounds.week_start)
+            posted += 1
         return posted
 
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_retry import retry_discord
 from bot.discord_views import hand_view, lobby_view, prompt_headline, table_view
 from bot.i18n import MESSAGES, msg, public, say
 from bot.lines import changes_text, move_line, rule_set_name
@@ -88,9 +89,15 @@ class AckGuard:
         interaction.extras["ack_guard"] = self
 
     @classmethod
-    def of(cls, interaction: discord.Interaction[Any]) -> AckGuard:
+    def of(
+        cls, interaction: discord.Interaction[Any], *, thinking: bool = False,
+        ephemeral: bool = False,
+    ) -> AckGuard:  # fmt: skip
+        """The interaction's guard; a new one (with these options) if it has none yet."""
         guard = interaction.extras.get("ack_guard")
-        return guard if isinstance(guard, AckGuard) else cls(interaction)
+        if isinstance(guard, AckGuard):
+            return guard
+        return cls(interaction, thinking=thinking, ephemeral=ephemeral)
 
     def remaining(self) -> float:
         return max(0.0, ACK_BUDGET - (time.monotonic() - self.received))
@@ -165,6 +172,7 @@ class _TableMessage:
     loaded: bool = False
     last_line: str = ""  # the last move worth showing (a pass is not)
     sent: tuple[Any, ...] | None = None  # what the message shows now, to skip no-op edits
+    version: int = 0  # bumped by every change: a retried edit stops once it is outdated
 
 
 @dataclass
@@ -250,6 +258,8 @@ class DiscordPresenter:
         self._last_flush: dict[int, float] = {}
         self._flush_scheduled: set[int] = set()
         self._work: set[asyncio.Task[Any]] = set()
+        self._parked: set[asyncio.Task[Any]] = set()  # work sleeping out a retry backoff
+        self._work_changed = asyncio.Event()
         self._timers: set[asyncio.Task[Any]] = set()
         self._posts: dict[str, asyncio.Task[Any]] = {}
         self._taken: set[int] = set()  # ids of clicks the presenter answers itself
@@ -265,19 +275,43 @@ class DiscordPresenter:
         )
         self._work.add(task)
         task.add_done_callback(self._work.discard)
+        task.add_done_callback(lambda _task: self._work_changed.set())
         task.add_done_callback(_log_failure)
         return task
 
     async def wait_idle(self) -> None:
-        while self._work:
-            await asyncio.gather(*list(self._work), return_exceptions=True)
+        """Wait until every background task is done or parked in a retry's backoff (which
+        only the clock ends: waiting for it here would stall a fake clock's advance)."""
+        while True:
+            busy = [task for task in self._work if task not in self._parked]
+            if not busy:
+                return
+            self._work_changed.clear()
+            changed = asyncio.ensure_future(self._work_changed.wait())
+            await asyncio.wait([*busy, changed], return_when=asyncio.FIRST_COMPLETED)
+            changed.cancel()
+
+    async def _backoff(self, seconds: float) -> None:
+        """Sleep out a Discord retry's backoff on the session clock, parked: not counted
+        as work in progress (its name says so too, for the test harness) until it wakes."""
+        task = asyncio.current_task()
+        assert task is not None
+        name = task.get_name()
+        self._parked.add(task)
+        task.set_name(name.replace("mj-work-", "mj-parked-", 1))
+        self._work_changed.set()
+        try:
+            await self.clock.sleep_until(self.clock.now() + seconds)
+        finally:
+            self._parked.discard(task)
+            task.set_name(name)
 
     async def close(self) -> None:
         """Send what is still queued (the last table edits), then stop the timers."""
         for channel_id in list(self._flush_scheduled):
             self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
         await self.wait_idle()
-        for timer in list(self._timers):
+        for timer in [*self._timers, *self._parked]:  # a retry in backoff is given up
             timer.cancel()
 
     async def _render(self, function: Callable[..., bytes], *args: Any) -> bytes:
@@ -636,6 +670,7 @@ class DiscordPresenter:
 
     def _mark_dirty(self, record: _TableMessage) -> None:
         record.dirty = True
+        record.version += 1
         channel_id = record.channel_id
         if channel_id in self._flush_scheduled:
             return
@@ -660,8 +695,16 @@ class DiscordPresenter:
             if record.channel_id == channel_id and record.dirty:
                 record.dirty = False
                 self._last_flush[channel_id] = self.clock.now()
+                version = record.version
                 try:
-                    await self._send_table(record)
+                    await retry_discord(
+                        lambda record=record: self._send_table(record),  # type: ignore[misc]
+                        self._backoff,
+                        f"table message of {record.table_id}",
+                        still_wanted=lambda record=record, version=version: (  # type: ignore[misc]
+                            record.version == version
+                        ),
+                    )
                 except Exception:
                     log.exception("could not update the table message of %s", record.table_id)
                 self._last_flush[channel_id] = self.clock.now()
@@ -807,8 +850,12 @@ class DiscordPresenter:
         content = f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}"
         png = await self._render(self.renderer.result, status.public, result, names, self.locale)
         channel = self.bot.get_partial_messageable(status.channel_id)
-        await channel.send(content=content[:2000], file=_file(png, "result.png"),
-                           allowed_mentions=NO_MENTIONS)  # fmt: skip
+        await retry_discord(
+            lambda: channel.send(content=content[:2000], file=_file(png, "result.png"),
+                                 allowed_mentions=NO_MENTIONS),
+            self._backoff,
+            f"result card of {status.table_id}",
+        )  # fmt: skip
 
     async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
         record = self._table(status.table_id, status.channel_id)
@@ -818,7 +865,12 @@ class DiscordPresenter:
         text = msg("result.match", changes=changes_text(names, points))
         channel = self.bot.get_partial_messageable(status.channel_id)
         self._post_in_order(
-            status.table_id, channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS)
+            status.table_id,
+            retry_discord(
+                lambda: channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS),
+                self._backoff,
+                f"match result of {status.table_id}",
+            ),
         )
         self._mark_dirty(record)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from data import SettlementEntry, Store
+from data.store import AlreadySeatedError, ChannelBusyError
 from engine.match import Match, assign_seats
 from engine.round import IllegalAction
 from engine.tiles import kind_str, name_en, name_zh
@@ -49,6 +50,8 @@ log = logging.getLogger(__name__)
 LOBBY_IDLE_SECONDS = 600.0
 AUTOPLAY_AFTER_TIMEOUTS = 3
 RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
+SETTLE_RETRY_FIRST = 1.0  # seconds before the first retry of a failed settlement write
+SETTLE_RETRY_MAX = 60.0  # the backoff doubles up to this
 
 # ---------------------------------------------------------------------------- the process
 
@@ -90,7 +93,12 @@ NOT_LOBBY = Text("牌局已经开始或已结束", "The table is no longer takin
 HOST_ONLY = Text("只有房主可以这样做", "Only the host can do that")
 TABLE_FULL = Text("座位已满", "The table is full")
 ALREADY_SEATED = Text("你已经在这张桌上", "You are already at this table")
+SEATED_ELSEWHERE = Text("你已经在另一张桌上", "You are already seated at another table")
+CHANNEL_BUSY = Text("这个频道已经有一张桌了", "This channel already has an open table")
 CLOSED = Text("这张桌已关闭", "This table is closed")
+SETTLING = Text(
+    "上一局正在结算，请稍候", "The last hand is still being settled; please wait a moment"
+)
 FAILED = Text(
     "出错了，操作没有生效，请重试", "Something went wrong and the move was not made; try again"
 )
@@ -373,6 +381,7 @@ class TableSession:
         self._seats: list[SeatInfo] = []  # running, by seat
         self._due: dict[int, _Due] = {}
         self._timeouts: dict[int, int] = {}
+        self._settling: int | None = None  # the hand whose failed settlement play waits for
         self._points: list[int] = []
         self._lobby_deadline = manager.clock.now() + LOBBY_IDLE_SECONDS
         self._ai_names = itertools.count(1)
@@ -604,7 +613,9 @@ class TableSession:
     def _next_wake(self) -> float | None:
         if self.status == "lobby":
             return self._lobby_deadline
-        if self.status != "running":
+        if self.status != "running" or self.match is None or self.match.finished:
+            return None  # a finished match has no deadline: a stale one would wake forever
+        if self._settling is not None:
             return None
         times = [due.at for due in self._due.values()]
         return min(times) if times else None
@@ -638,25 +649,23 @@ class TableSession:
                 return _refuse(NOT_LOBBY)
             if any(p.user_id == user_id for p in self.players):
                 return _refuse(ALREADY_SEATED)
-            other = self.manager.table_of_user(user_id)
-            if other is not None and other is not self:
-                return _refuse(
-                    Text("你已经在另一张桌上", "You are already seated at another table")
-                )
-            if len(self.players) >= self.num_seats:
-                return _refuse(TABLE_FULL)
-            if not await self.store.can_sit(self.guild_id, user_id):
-                return _refuse(
-                    Text("你的余额不足以入座", "Your balance is below this server's minimum")
-                )
-            if len(self.players) >= self.num_seats or self.status != "lobby":
-                return _refuse(TABLE_FULL)
-            other = self.manager.table_of_user(user_id)  # again: the balance check awaited
-            if other is not None and other is not self:
-                return _refuse(
-                    Text("你已经在另一张桌上", "You are already seated at another table")
-                )
-            self.players.append(SeatInfo(seat=len(self.players), name=name, user_id=user_id))
+            async with self.manager._seating:
+                other = self.manager.table_of_user(user_id)
+                if other is not None and other is not self:
+                    return _refuse(SEATED_ELSEWHERE)
+                if len(self.players) >= self.num_seats:
+                    return _refuse(TABLE_FULL)
+                if not await self.store.can_sit(self.guild_id, user_id):
+                    return _refuse(
+                        Text("你的余额不足以入座", "Your balance is below this server's minimum")
+                    )
+                if len(self.players) >= self.num_seats or self.status != "lobby":
+                    return _refuse(TABLE_FULL)
+                try:
+                    await self.store.seat_user(self.table_id, user_id)
+                except AlreadySeatedError:
+                    return _refuse(SEATED_ELSEWHERE)
+                self.players.append(SeatInfo(seat=len(self.players), name=name, user_id=user_id))
             self._touch_lobby()
             await self._announce_lobby()
             return OK
@@ -671,6 +680,7 @@ class TableSession:
             if self.status == "lobby":
                 if not any(p.user_id == user_id for p in self.players):
                     return _refuse(NOT_SEATED)
+                await self.store.unseat_user(self.table_id, user_id)
                 self.players = [p for p in self.players if p.user_id != user_id]
                 self._renumber_lobby()
                 self._touch_lobby()
@@ -797,11 +807,10 @@ class TableSession:
         """Lobby timeout, everyone gone, or ended by the host: the table stops for good."""
         self.status = status
         self._due.clear()
-        if status != "finished":
-            with contextlib.suppress(Exception):
-                await self.store.set_game_status(self.table_id, "abandoned")
-        await self._announce_lobby()
         self.manager._forget(self)
+        if status != "finished":
+            await self._set_final_status("abandoned")
+        await self._announce_lobby()
 
     def _seat_records(self) -> list[dict[str, Any]]:
         return [
@@ -839,6 +848,8 @@ class TableSession:
         seat = self.seat_of(user_id)
         if seat is None:
             return _refuse(NOT_SEATED)
+        if self._settling is not None:
+            return _refuse(SETTLING)
         try:
             action = self._normalise(raw, seat)
         except (ValueError, KeyError, TypeError) as error:
@@ -943,6 +954,7 @@ class TableSession:
         self._due.pop(seat, None)
         self._timeouts.pop(seat, None)
         await self.store.update_game_meta(self.table_id, seats=self._seat_records())
+        await self.store.unseat_user(self.table_id, user_id)
         await self.presenter.notice(
             self.table_id,
             self.channel_id,
@@ -989,9 +1001,6 @@ class TableSession:
         if hand_over:
             result = old_round.result
             assert result is not None
-            points = await self._settle(hand_number, result)
-            for seat, value in enumerate(points):
-                self._points[seat] += value
             ended_public = replace(
                 old_round.public_view(), turn_id=match.turn_id, round_index=match.wind_rounds_done
             )
@@ -999,18 +1008,16 @@ class TableSession:
             ended_status = self._status_from(
                 ended_public, events=_public_events(events), last_action=action
             )
-            await self.presenter.hand_result(ended_status, result, points)
-            if match.finished:
-                await self.presenter.match_result(
-                    ended_status, list(match.scores), list(self._points)
-                )
-                await self._finish()
-                self._observe(due_at)
+            try:
+                points = await self._settle(hand_number, result)
+            except Exception:
+                log.warning(
+                    "table %s: hand %d could not be settled now; it will be retried",
+                    self.table_id, hand_number, exc_info=True,
+                )  # fmt: skip
+                await self._owe_settlement(hand_number, result, ended_status, due_at)
                 return
-            self._refresh_dues()
-            await self._announce_table(self._public())
-            await self._send_prompts(set(range(self.num_seats)))
-            self._observe(due_at)
+            await self._after_hand(ended_status, result, points, due_at)
             return
         before = dict(self._due)
         self._refresh_dues()
@@ -1033,36 +1040,117 @@ class TableSession:
             observer(self.table_id, due_at, self.clock.now())
 
     async def _settle(self, hand_number: int, result: HandResult) -> list[int]:
-        users = [info.user_id if not info.is_ai else None for info in self._seats]
-        entries = [
-            SettlementEntry(
-                seat=seat, user_id=users[seat], units=int(delta), is_winner=seat == result.winner
-            )
-            for seat, delta in enumerate(result.deltas)
-        ]
-        await self.store.settle_hand(
-            self.guild_id,
+        """Pay out one ended hand (idempotent: a retry of a committed one changes nothing)
+        and return the points each seat actually moved (after the guild's caps)."""
+        entries, winner_user = settlement_entries(self._seats, result)
+        return await settle_hand_points(
+            self.store, self.guild_id, self.table_id, hand_number, entries, self.stake,
+            winner_user, result,
+        )  # fmt: skip
+
+    async def _after_hand(
+        self, ended_status: TableStatus, result: HandResult, points: list[int], due_at: float
+    ) -> None:
+        """The hand is paid: show its result, then the match result or the next hand."""
+        match = self.match
+        assert match is not None
+        for seat, value in enumerate(points):
+            self._points[seat] += value
+        await self.presenter.hand_result(ended_status, result, points)
+        if match.finished:
+            await self.presenter.match_result(ended_status, list(match.scores), list(self._points))
+            await self._finish()
+            self._observe(due_at)
+            return
+        self._refresh_dues()
+        await self._announce_table(self._public())
+        await self._send_prompts(set(range(self.num_seats)))
+        self._observe(due_at)
+
+    async def _owe_settlement(
+        self, hand_number: int, result: HandResult, ended_status: TableStatus, due_at: float
+    ) -> None:
+        """The settlement write failed: owe it to the obligation queue, which retries until
+        it succeeds. Mid-match the table waits (no timers, no moves) so nobody plays on
+        before the last hand is paid; after the last hand the match is over at once, so
+        its players are free to sit elsewhere while the payment is retried."""
+        match = self.match
+        assert match is not None
+        finished = match.finished
+        self._settling = hand_number
+        await self.presenter.notice(
             self.table_id,
-            hand_number,
-            entries,
-            self.stake,
-            winner_user=users[result.winner] if result.winner is not None else None,
+            self.channel_id,
+            Text(
+                "本局结算暂时失败，正在重试，不会漏记",
+                "Settling this hand failed for now; it is being retried and will not be lost",
+            ),
         )
-        if not any(result.deltas):
-            return [0] * self.num_seats
-        rows = await self.store.hand_entries(self.table_id, hand_number)
-        points = [delta * self.stake for delta in result.deltas]
-        for row in rows:
-            if row.seat is not None and 0 <= row.seat < self.num_seats:
-                points[row.seat] = row.points
-        return points
+
+        async def settled(points: list[int]) -> None:
+            if finished:
+                for seat, value in enumerate(points):
+                    self._points[seat] += value
+                await self.presenter.hand_result(ended_status, result, points)
+                await self.presenter.match_result(
+                    ended_status, list(match.scores), list(self._points)
+                )
+                return
+
+            async def resume() -> SubmitResult:
+                if self._settling != hand_number:
+                    return OK
+                self._settling = None
+                if self.status != "running":  # ended by the host meanwhile: paid, not shown
+                    return OK
+                await self._after_hand(ended_status, result, points, due_at)
+                return OK
+
+            await self._call(resume)
+
+        entries, winner_user = settlement_entries(self._seats, result)
+        self.manager.obligations.add(
+            self.table_id,
+            f"settle hand {hand_number}",
+            lambda: settle_hand_points(
+                self.store,
+                self.guild_id,
+                self.table_id,
+                hand_number,
+                entries,
+                self.stake,
+                winner_user,
+                result,
+            ),
+            settled,
+            failed_once=True,
+        )
+        if finished:
+            await self._finish()
 
     async def _finish(self) -> None:
         self.status = "finished"
         self._due.clear()
-        await self.store.set_game_status(self.table_id, "finished")
-        await self._announce_lobby()
         self.manager._forget(self)
+        await self._set_final_status("finished")
+        await self._announce_lobby()
+
+    async def _set_final_status(self, status: str) -> None:
+        """Record 'finished' or 'abandoned' (which also frees the seats in the store);
+        if the store fails, it is owed like a settlement, after the table's hands."""
+        if not self.manager.obligations.pending_for(self.table_id):
+            try:
+                await self.store.set_game_status(self.table_id, status)
+                return
+            except Exception:
+                log.warning("table %s: could not record status %s", self.table_id, status,
+                            exc_info=True)  # fmt: skip
+        self.manager.obligations.add(
+            self.table_id,
+            f"record status {status}",
+            lambda: self.store.set_game_status(self.table_id, status),
+            failed_once=True,
+        )
 
     def _refresh_dues(self) -> None:
         """Give every seat that must act now a deadline, keeping those of seats still
@@ -1076,7 +1164,12 @@ class TableSession:
         served one after another. Counted from the due time, each table keeps its own
         rhythm and a little latency never slows the game's tempo."""
         match = self.match
-        if match is None or match.finished or self.status != "running":
+        if (
+            match is None
+            or match.finished
+            or self.status != "running"
+            or self._settling is not None
+        ):
             self._due.clear()
             return
         waiting = set(match.round.waiting_on)
@@ -1129,7 +1222,12 @@ class TableSession:
             self._schedule_timer()
 
     async def _run_due(self, *, ai_only: bool) -> None:
-        while self.status == "running" and self.match is not None and not self.match.finished:
+        while (
+            self.status == "running"
+            and self.match is not None
+            and not self.match.finished
+            and self._settling is None
+        ):
             self._refresh_dues()
             now = self.clock.now()
             due_seats = sorted(
@@ -1163,10 +1261,10 @@ class TableSession:
                     self._due.pop(seat, None)
                     continue
                 action = default
+                if not await self._accept_or_retry(seat, action, due_at):
+                    return  # not played: a retry of the same missed turn is not another
                 count = self._timeouts.get(seat, 0) + 1
                 self._timeouts[seat] = count
-                if not await self._accept_or_retry(seat, action, due_at):
-                    return
                 if (
                     count >= AUTOPLAY_AFTER_TIMEOUTS
                     and self.status == "running"
@@ -1177,9 +1275,15 @@ class TableSession:
     async def _accept_or_retry(self, seat: int, action: Action, due_at: float) -> bool:
         """A timer-driven move that fails (the store is unavailable, say) is retried a
         little later instead of spinning; the table state is unchanged if it was not stored."""
+        assert self.match is not None
+        turn = self.match.turn_id
         try:
             await self._accept(action, due_at)
         except Exception:
+            if self.match.turn_id != turn:  # stored and applied; only announcing failed
+                log.exception("table %s: played %s but could not announce it", self.table_id,
+                              action)  # fmt: skip
+                return True
             log.exception("table %s: could not play %s; retrying", self.table_id, action)
             due = self._due.get(seat)
             if due is not None:
@@ -1231,23 +1335,261 @@ class TableSession:
         )
         self._points = [0] * self.num_seats
         self.status = "running"
-        for hand_number, result in enumerate(self.match.results):
-            points = await self._settle(hand_number, result)
+        results = list(self.match.results)
+        for hand_number, result in enumerate(results):
+            try:
+                points = await self._settle(hand_number, result)
+            except Exception:
+                log.warning("table %s: hand %d could not be settled at restore; retrying",
+                            self.table_id, hand_number, exc_info=True)  # fmt: skip
+                self._owe_from(hand_number, results)
+                break
             for seat, value in enumerate(points):
                 self._points[seat] += value
         if self.match.finished:
-            status = self._status_from(self._public())
-            await self.presenter.match_result(status, list(self.match.scores), list(self._points))
+            if self._settling is None:
+                status = self._status_from(self._public())
+                await self.presenter.match_result(
+                    status, list(self.match.scores), list(self._points)
+                )
             await self._finish()
             return
-        self._refresh_dues()
         await self.presenter.notice(
             self.table_id,
             self.channel_id,
             Text("机器人重启，牌局继续", "The bot restarted; the match continues"),
         )
+        if self._settling is not None:
+            return  # resumed once the owed hands are paid
+        self._refresh_dues()
         await self._announce_table(self._public())
         await self._send_prompts(set(range(self.num_seats)))
+
+    def _owe_from(self, first: int, results: list[HandResult]) -> None:
+        """Restore found hands ``first``.. unpaid and the store failing: owe them all, in
+        order; the table waits (or, if the match is over, closes) until they are paid."""
+        assert self.match is not None
+        last = len(results) - 1
+        finished = self.match.finished
+        self._settling = last
+
+        for hand_number in range(first, last + 1):
+            result = results[hand_number]
+            entries, winner_user = settlement_entries(self._seats, result)
+
+            async def paid(points: list[int], hand_number: int = hand_number) -> None:
+                for seat, value in enumerate(points):
+                    self._points[seat] += value
+                if hand_number != last:
+                    return
+                if finished:
+                    assert self.match is not None
+                    status = self._status_from(self._public())
+                    await self.presenter.match_result(
+                        status, list(self.match.scores), list(self._points)
+                    )
+                    return
+                await self._call(self._resume_after_restore)
+
+            self.manager.obligations.add(
+                self.table_id,
+                f"settle hand {hand_number}",
+                functools.partial(
+                    settle_hand_points,
+                    self.store,
+                    self.guild_id,
+                    self.table_id,
+                    hand_number,
+                    entries,
+                    self.stake,
+                    winner_user,
+                    result,
+                ),
+                paid,
+                failed_once=hand_number == first,
+            )
+
+    async def _resume_after_restore(self) -> SubmitResult:
+        self._settling = None
+        if self.status != "running":
+            return OK
+        self._refresh_dues()
+        await self._announce_table(self._public())
+        await self._send_prompts(set(range(self.num_seats)))
+        return OK
+
+
+# ---------------------------------------------------------------------------- obligations
+
+
+@dataclass
+class _Obligation:
+    group: str  # a table id: one table's obligations are met in the order they arose
+    what: str
+    attempt: Callable[[], Awaitable[Any]]
+    on_done: Callable[[Any], Awaitable[None]] | None
+    next_at: float
+    failures: int = 0
+
+
+class Obligations:
+    """Store writes that must happen exactly once and may not be dropped: settling a hand
+    that ended, then recording the table's final status.
+
+    Why a queue of its own: a settlement that fails (database locked, disk full) must not
+    be lost with the table's timer or worker, nor wait for a click that may never come.
+    Each obligation is retried with doubling backoff on the session clock (``FakeClock``
+    in tests) until it succeeds; every attempt is idempotent (``settle_hand`` is keyed by
+    the hand), so a retry of a write that did commit changes nothing. Obligations of one
+    table are met in order (the final status only after the last hand is paid). After a
+    restart, ``TableManager.resume_settlements`` derives what is still owed from the
+    action logs and the ledger, so nothing needs to survive in memory.
+    """
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._pending: list[_Obligation] = []
+        self._task: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._stopped = False
+        self.attempts = 0
+        self.failures = 0
+        self.wakeups = 0
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    def pending_for(self, group: str) -> int:
+        return sum(1 for item in self._pending if item.group == group)
+
+    def add(
+        self,
+        group: str,
+        what: str,
+        attempt: Callable[[], Awaitable[Any]],
+        on_done: Callable[[Any], Awaitable[None]] | None = None,
+        *,
+        failed_once: bool = False,
+    ) -> None:
+        """Owe ``attempt`` until it returns; ``on_done(value)`` runs once it has.
+        ``failed_once``: the caller already tried, so the first retry waits."""
+        delay = SETTLE_RETRY_FIRST if failed_once else 0.0
+        self._pending.append(
+            _Obligation(group, what, attempt, on_done, self.clock.now() + delay, int(failed_once))
+        )
+        if self._stopped:
+            return
+        if self._task is None or self._task.done():
+            self._idle.clear()
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="mj-obligations")
+
+    async def wait_idle(self) -> None:
+        """Wait until no attempt is in flight (the queue may still hold backed-off ones)."""
+        await self._idle.wait()
+
+    async def _run(self) -> None:
+        try:
+            while self._pending and not self._stopped:
+                self._idle.clear()
+                await self._attempt_due()
+                if not self._pending:
+                    break
+                # Only the first owed item of each table can run: a later one waits for
+                # it even if its own time has come, so it must not set the wake-up.
+                heads: dict[str, float] = {}
+                for item in self._pending:
+                    heads.setdefault(item.group, item.next_at)
+                wake = min(heads.values())
+                if wake > self.clock.now():
+                    self._idle.set()
+                    await self.clock.sleep_until(wake)
+                    self.wakeups += 1
+        finally:
+            self._idle.set()
+
+    async def _attempt_due(self) -> None:
+        blocked: set[str] = set()
+        for item in list(self._pending):
+            if item.group in blocked:
+                continue
+            if item.next_at > self.clock.now():
+                blocked.add(item.group)
+                continue
+            self.attempts += 1
+            try:
+                value = await item.attempt()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                item.failures += 1
+                self.failures += 1
+                delay = min(SETTLE_RETRY_MAX, SETTLE_RETRY_FIRST * 2 ** (item.failures - 1))
+                item.next_at = self.clock.now() + delay
+                blocked.add(item.group)
+                log.warning(
+                    "%s: %s failed (%d time(s)); retrying in %.0f s",
+                    item.group, item.what, item.failures, delay, exc_info=True,
+                )  # fmt: skip
+                continue
+            self._pending.remove(item)
+            if item.on_done is not None:
+                try:
+                    await item.on_done(value)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("%s: after %s", item.group, item.what)
+
+    async def stop(self) -> None:
+        """Shutdown: what is still owed is found again at the next start-up."""
+        self._stopped = True
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self._idle.set()
+
+
+def settlement_entries(
+    seats: Sequence[SeatInfo], result: HandResult
+) -> tuple[list[SettlementEntry], int | None]:
+    """The ledger entries of one ended hand, and the winner's user id (None: AI or draw)."""
+    users = [info.user_id if not info.is_ai else None for info in seats]
+    entries = [
+        SettlementEntry(
+            seat=seat, user_id=users[seat], units=int(delta), is_winner=seat == result.winner
+        )
+        for seat, delta in enumerate(result.deltas)
+    ]
+    winner = users[result.winner] if result.winner is not None else None
+    return entries, winner
+
+
+async def settle_hand_points(
+    store: Store,
+    guild_id: int,
+    table_id: str,
+    hand_number: int,
+    entries: list[SettlementEntry],
+    stake: int,
+    winner_user: int | None,
+    result: HandResult,
+) -> list[int]:
+    """Settle one hand (exactly once, whoever calls) and return what each seat moved."""
+    await store.settle_hand(
+        guild_id, table_id, hand_number, entries, stake, winner_user=winner_user
+    )
+    num_seats = len(entries)
+    if not any(result.deltas):
+        return [0] * num_seats
+    rows = await store.hand_entries(table_id, hand_number)
+    points = [delta * stake for delta in result.deltas]
+    for row in rows:
+        if row.seat is not None and 0 <= row.seat < num_seats:
+            points[row.seat] = row.points
+    return points
 
 
 # ---------------------------------------------------------------------------- the journal
@@ -1353,6 +1695,11 @@ class TableManager:
         # Live tables plus closed ones still finishing their last queue item.
         self._recent: weakref.WeakSet[TableSession] = weakref.WeakSet()
         self.action_observer: ActionObserver | None = None
+        self.obligations = Obligations(self.clock)
+        # Held from "is this channel free / is this user free" to the table or seat being
+        # registered (in memory and in the store), so no await can let a second create
+        # or join slip in between: the one place seating is decided.
+        self._seating = asyncio.Lock()
         if isinstance(self.clock, FakeClock):
             self.clock.add_idle_hook(self.wait_idle)
 
@@ -1393,6 +1740,7 @@ class TableManager:
     async def wait_idle(self) -> None:
         """Wait until no table has anything queued (tests; the terminal between prompts)."""
         while True:
+            await self.obligations.wait_idle()
             busy = [table for table in list(self._recent) if table.pending]
             if not busy:
                 return
@@ -1421,17 +1769,43 @@ class TableManager:
         ai_level: str | None = None,
     ) -> TableSession:
         """Open a lobby in ``channel_id``. With ``seat_host=False`` the host runs the
-        table without a seat (an all-AI exhibition, the benchmark)."""
+        table without a seat (an all-AI exhibition, the benchmark).
+
+        One table per channel and one open seat per user: checked and registered under
+        the manager's seating lock, and refused by the store's unique indexes too."""
+        async with self._seating:
+            return await self._create_table(
+                guild_id, channel_id, host_user_id, host_name, variant=variant,
+                num_seats=num_seats, stake=stake, options=options, rounds=rounds,
+                discard_timeout=discard_timeout, claim_timeout=claim_timeout, ai_fill=ai_fill,
+                seed=seed, seat_host=seat_host, ai_level=ai_level,
+            )  # fmt: skip
+
+    async def _create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_user_id: int,
+        host_name: str,
+        *,
+        variant: str | None,
+        num_seats: int,
+        stake: int,
+        options: dict[str, Any] | None,
+        rounds: int | None,
+        discard_timeout: float | None,
+        claim_timeout: float | None,
+        ai_fill: bool,
+        seed: int | None,
+        seat_host: bool,
+        ai_level: str | None,
+    ) -> TableSession:
         settings = await self.store.get_settings(guild_id)
         variant = variant or settings.default_variant
         if self.by_channel(channel_id) is not None:
-            raise SessionError(
-                Text("这个频道已经有一张桌了", "This channel already has an open table")
-            )
+            raise SessionError(CHANNEL_BUSY)
         if seat_host and self.table_of_user(host_user_id) is not None:
-            raise SessionError(
-                Text("你已经在另一张桌上", "You are already seated at another table")
-            )
+            raise SessionError(SEATED_ELSEWHERE)
         discard = float(
             discard_timeout if discard_timeout is not None else settings.discard_timeout
         )
@@ -1458,25 +1832,31 @@ class TableManager:
             seed = secrets.randbelow(2**31)
         table_id = secrets.token_hex(6)
         stored_options = parsed.to_dict()
-        await self.store.create_game(
-            table_id,
-            guild_id,
-            channel_id,
-            variant,
-            stored_options,
-            [],
-            seed,
-            settings={
-                "num_seats": num_seats,
-                "stake": stake,
-                "discard_timeout": discard,
-                "claim_timeout": claim,
-                "ai_fill": ai_fill,
-                "host_user_id": host_user_id,
-                "ai_level": ai_level or self.ai_level,
-            },
-            status="lobby",
-        )
+        try:
+            await self.store.create_game(
+                table_id,
+                guild_id,
+                channel_id,
+                variant,
+                stored_options,
+                [],
+                seed,
+                settings={
+                    "num_seats": num_seats,
+                    "stake": stake,
+                    "discard_timeout": discard,
+                    "claim_timeout": claim,
+                    "ai_fill": ai_fill,
+                    "host_user_id": host_user_id,
+                    "ai_level": ai_level or self.ai_level,
+                },
+                status="lobby",
+                seated_user=host_user_id if seat_host else None,
+            )
+        except ChannelBusyError as error:
+            raise SessionError(CHANNEL_BUSY) from error
+        except AlreadySeatedError as error:
+            raise SessionError(SEATED_ELSEWHERE) from error
         table = TableSession(
             self,
             table_id,
@@ -1538,10 +1918,71 @@ class TableManager:
                 await table.stop()
                 continue
             restored.append(table)
+        await self.resume_settlements()
         return restored
+
+    async def resume_settlements(self) -> int:
+        """Owe again every hand that ended but was never settled, in games already closed
+        (finished or abandoned; running ones are settled by their restore). Derived from
+        the store alone: the action log and seed rebuild each hand, the ledger says which
+        were paid. A game found fully paid is marked so it is not replayed again.
+        Returns how many hands are owed."""
+        owed = 0
+        for record in await self.store.games_to_check_settlement():
+            if record.game_id in self._tables:
+                continue
+            try:
+                owed += await self._resume_game_settlement(record)
+            except Exception:
+                log.exception("could not check the settlement of game %s", record.game_id)
+        return owed
+
+    async def _resume_game_settlement(self, record: Any) -> int:
+        settings = record.settings
+        num_seats = int(settings.get("num_seats", 4))
+        stake = int(settings.get("stake", 1))
+        actions = await self.store.load_actions(record.game_id)
+        match = Match.replay(
+            record.variant, dict(record.options), int(record.seed), actions, seats=num_seats
+        )
+        seats = [
+            SeatInfo(seat=int(s["seat"]), name=str(s.get("name", "")), user_id=s.get("user_id"),
+                     is_ai=bool(s.get("is_ai")))
+            for s in sorted(record.meta.get("seats", []), key=lambda s: int(s["seat"]))
+        ]  # fmt: skip
+        paid = await self.store.settled_hands(record.game_id)
+        game_id, guild_id = record.game_id, int(record.guild_id)
+        owed = 0
+        for hand_number, result in enumerate(match.results):
+            if hand_number in paid or len(seats) != len(result.deltas):
+                continue
+            entries, winner_user = settlement_entries(seats, result)
+            owed += 1
+            log.warning("game %s: hand %d ended but was never settled; settling it",
+                        game_id, hand_number)  # fmt: skip
+            self.obligations.add(
+                game_id,
+                f"settle hand {hand_number}",
+                functools.partial(
+                    settle_hand_points,
+                    self.store,
+                    guild_id,
+                    game_id,
+                    hand_number,
+                    entries,
+                    stake,
+                    winner_user,
+                    result,
+                ),
+            )
+        self.obligations.add(
+            game_id, "mark settlement checked", lambda: self.store.mark_settlement_checked(game_id)
+        )
+        return owed
 
     async def shutdown(self) -> None:
         """Stop every timer and worker. Everything that matters is already in the store."""
+        await self.obligations.stop()
         for table in list(self._tables.values()):
             await table.stop()
         self._tables.clear()

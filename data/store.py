@@ -53,6 +53,7 @@ import asyncio
 import json
 import os
 import sqlite3
+import urllib.parse
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, replace
 from datetime import UTC, date, datetime
@@ -73,6 +74,7 @@ from .models import (
     SettingsError,
     SettlementEntry,
     StoredAction,
+    StoreError,
     UnknownGameError,
     WeekBounds,
     validate_setting,
@@ -153,6 +155,87 @@ _APPEND_BATCH_INSERT = """
            json_extract(value, '$[3]'), ?2
       FROM json_each(?1)
 """
+
+
+class ChannelBusyError(StoreError, ValueError):
+    """The channel already has an open (lobby or running) table."""
+
+
+class AlreadySeatedError(StoreError, ValueError):
+    """The user already holds a seat at an open table."""
+
+
+def _seating_error(error: sqlite3.IntegrityError, game_id: str) -> StoreError:
+    """Name the seating rule a failed INSERT broke (SQLite says which index or key)."""
+    text = str(error)
+    if "seated_users" in text:
+        return AlreadySeatedError(f"已在另一张桌上 / already seated at another table ({game_id})")
+    if "games.channel_id" in text or "games_one_open_per_channel" in text:
+        return ChannelBusyError("这个频道已经有一张桌了 / the channel already has an open table")
+    return DuplicateGameError(f"牌局已存在 / game {game_id!r} already exists")
+
+
+def check_database(path: str | os.PathLike[str]) -> str | None:
+    """Why the database at ``path`` cannot be used, in one line, or None if it can.
+
+    Run before ``Store.open`` by the commands, so that a file the bot could not write
+    (read-only file, directory or file system), could not read (garbage, truncated, a
+    directory) or that is not this program's schema is refused at start instead of
+    failing every click later. Nothing is created or modified: the file is read with
+    SQLite's ``immutable`` flag (no lock, no -wal or -shm file) and permissions are
+    asked with ``os.access``. A missing file is fine if it could be created.
+    """
+    path = os.fspath(path)
+    if path == ":memory:" or path.startswith("file::memory:"):
+        return None
+    if os.path.isdir(path):
+        return f"{path} is a directory, not a database file"
+    if not os.path.exists(path):
+        parent = os.path.dirname(os.path.abspath(path))
+        while not os.path.isdir(parent):
+            if os.path.exists(parent):
+                return f"cannot create {path}: {parent} is not a directory"
+            parent = os.path.dirname(parent)
+        if not os.access(parent, os.W_OK | os.X_OK):
+            return f"cannot create {path}: directory {parent} is not writable"
+        return None
+    if not os.access(path, os.R_OK):
+        return f"{path} is not readable"
+    if not os.access(path, os.W_OK):
+        return f"{path} is read-only (the bot must write its ledger)"
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return f"directory {directory} is read-only (SQLite needs it for its journal)"
+    if os.path.getsize(path) == 0:
+        return None  # an empty file is an empty database
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro&immutable=1"
+    try:
+        connection = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error as error:
+        return f"cannot open {path}: {error}"
+    try:
+        problems = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
+        if problems != ["ok"]:
+            return f"{path} is damaged: {'; '.join(map(str, problems))[:200]}"
+        tables = {
+            row[0]
+            for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if not tables:
+            return None
+        if "schema_migrations" not in tables:
+            return f"{path} is not a mahjong-bot database (no schema_migrations table)"
+        version = schema.current_version(connection)
+        if not 1 <= version <= schema.LATEST_VERSION:
+            return (
+                f"{path} has schema version {version}; this mahjong-bot reads "
+                f"1 to {schema.LATEST_VERSION}"
+            )
+    except sqlite3.Error as error:
+        return f"cannot read {path}: {error}"
+    finally:
+        connection.close()
+    return None
 
 
 def _conflict(game_id: str, seq: int, stored: str) -> ActionConflictError:
@@ -748,8 +831,14 @@ class Store:
         seed: int,
         settings: dict[str, Any] | None = None,
         status: str = "lobby",
+        seated_user: int | None = None,
     ) -> GameRecord:
-        """Record a new table; raises ``DuplicateGameError`` if the id is taken."""
+        """Record a new table; raises ``DuplicateGameError`` if the id is taken.
+
+        An open game (lobby or running) in a channel that already has one raises
+        ``ChannelBusyError``; ``seated_user`` (the host) is seated in the same transaction
+        and raises ``AlreadySeatedError`` if seated elsewhere. Nothing is written then.
+        """
         if not isinstance(game_id, str) or not game_id:
             raise ValueError("game_id must be a non-empty string")
         _check_int("guild_id", guild_id)
@@ -762,6 +851,8 @@ class Store:
         )  # fmt: skip
 
         def body(connection: sqlite3.Connection) -> GameRecord:
+            if connection.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
+                raise DuplicateGameError(f"牌局已存在 / game {game_id!r} already exists")
             try:
                 connection.execute(
                     "INSERT INTO games (game_id, guild_id, channel_id, variant, options, seats,"
@@ -769,8 +860,13 @@ class Store:
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     values,
                 )
+                if seated_user is not None:
+                    connection.execute(
+                        "INSERT INTO seated_users (user_id, game_id) VALUES (?, ?)",
+                        (seated_user, game_id),
+                    )
             except sqlite3.IntegrityError as error:
-                raise DuplicateGameError(f"牌局已存在 / game {game_id!r} already exists") from error
+                raise _seating_error(error, game_id) from error
             return _load_game(connection, game_id)  # type: ignore[return-value]
 
         return await self._write(body)
@@ -787,15 +883,106 @@ class Store:
         now = _iso(self._now(None))
 
         def body(connection: sqlite3.Connection) -> None:
-            cursor = connection.execute(
-                "UPDATE games SET status = ?1, updated_at = ?2,"
-                " finished_at = CASE WHEN ?1 IN ('finished', 'abandoned')"
-                "                    THEN COALESCE(finished_at, ?2) ELSE NULL END"
-                " WHERE game_id = ?3",
-                (status, now, game_id),
-            )
+            try:
+                cursor = connection.execute(
+                    "UPDATE games SET status = ?1, updated_at = ?2,"
+                    " finished_at = CASE WHEN ?1 IN ('finished', 'abandoned')"
+                    "                    THEN COALESCE(finished_at, ?2) ELSE NULL END"
+                    " WHERE game_id = ?3",
+                    (status, now, game_id),
+                )
+            except sqlite3.IntegrityError as error:  # reopening in a channel taken since
+                raise _seating_error(error, game_id) from error
             if cursor.rowcount == 0:
                 raise UnknownGameError(f"没有这个牌局 / no game {game_id!r}")
+            if status in ("finished", "abandoned"):
+                connection.execute("DELETE FROM seated_users WHERE game_id = ?", (game_id,))
+
+        await self._write(body)
+
+    async def seat_user(self, game_id: str, user_id: int) -> bool:
+        """Seat ``user_id`` at the open game ``game_id``: the database's half of "one open
+        seat per user". Returns False if already seated there; raises
+        ``AlreadySeatedError`` if seated at another game."""
+        _check_int("user_id", user_id)
+
+        def body(connection: sqlite3.Connection) -> bool:
+            row = connection.execute(
+                "SELECT game_id FROM seated_users WHERE user_id = ?", (user_id,)
+            ).fetchone()
+            if row is not None:
+                if row[0] == game_id:
+                    return False
+                raise AlreadySeatedError(
+                    f"已在另一张桌上 / user {user_id} is already seated at {row[0]}"
+                )
+            try:
+                connection.execute(
+                    "INSERT INTO seated_users (user_id, game_id) VALUES (?, ?)", (user_id, game_id)
+                )
+            except sqlite3.IntegrityError as error:  # the foreign key: no such game
+                raise UnknownGameError(f"没有这个牌局 / no game {game_id!r}") from error
+            return True
+
+        return await self._write(body)
+
+    async def unseat_user(self, game_id: str, user_id: int) -> None:
+        """Free the user's seat at ``game_id`` (left the lobby or the running match)."""
+
+        def body(connection: sqlite3.Connection) -> None:
+            connection.execute(
+                "DELETE FROM seated_users WHERE user_id = ? AND game_id = ?", (user_id, game_id)
+            )
+
+        await self._write(body)
+
+    async def seated_game(self, user_id: int) -> str | None:
+        """The open game ``user_id`` is seated at, if any."""
+        row = await self._read(
+            lambda connection: connection.execute(
+                "SELECT game_id FROM seated_users WHERE user_id = ?", (user_id,)
+            ).fetchone()
+        )
+        return str(row[0]) if row is not None else None
+
+    async def settled_hands(self, game_id: str) -> set[int]:
+        """The hand numbers of ``game_id`` that have been paid out."""
+        rows = await self._read(
+            lambda connection: connection.execute(
+                "SELECT hand_number FROM ledger_ops WHERE game_id = ? AND kind = 'hand'",
+                (game_id,),
+            ).fetchall()
+        )
+        return {int(row[0]) for row in rows}
+
+    async def games_to_check_settlement(self) -> list[GameRecord]:
+        """Finished or abandoned games that may hold an ended but unsettled hand.
+
+        A game whose every hand in its action log has a settlement is certainly settled;
+        one with fewer settlements than hands either stopped mid-hand or lost a settlement,
+        and only replaying its log tells which. Games already checked are skipped."""
+        return await self._read(
+            lambda connection: _load_games(
+                connection,
+                "WHERE g.status IN ('finished', 'abandoned') AND g.settlement_checked = 0"
+                " AND (SELECT COUNT(DISTINCT a.hand_number) FROM game_actions AS a"
+                "      WHERE a.game_id = g.game_id)"
+                "   > (SELECT COUNT(*) FROM ledger_ops AS o"
+                "      WHERE o.game_id = g.game_id AND o.kind = 'hand')"
+                " ORDER BY g.created_at, g.game_id",
+                (),
+            )
+        )
+
+    async def mark_settlement_checked(self, game_id: str) -> None:
+        """Every ended hand of this closed game is settled: start-up need not replay it."""
+
+        def body(connection: sqlite3.Connection) -> None:
+            connection.execute(
+                "UPDATE games SET settlement_checked = 1"
+                " WHERE game_id = ? AND status IN ('finished', 'abandoned')",
+                (game_id,),
+            )
 
         await self._write(body)
 

@@ -161,6 +161,7 @@ async def test_ai_pause_jitter_is_bounded_and_seeded(store: Store) -> None:
             due = min(due.at for due in table._due.values())
             seen.append(due - clock.now())
             await clock.advance(due - clock.now())
+        await table.end(HOST)  # frees the channel for the next run on this database
         await manager.shutdown()
         return seen
 

@@ -142,6 +142,7 @@ class AdminCog(commands.Cog):
         description=T(
             "Add to or take from a balance (recorded in the ledger)", "增减玩家余额（记入账本）"
         ),
+        extras={"public": True},  # the adjustment is announced (see guard_command)
     )
     @app_commands.check(require_manager)
     @app_commands.rename(

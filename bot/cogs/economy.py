@@ -84,6 +84,7 @@ class EconomyCog(commands.Cog):
     @app_commands.command(
         name=T("leaderboard", "排行榜"),
         description=T("Weekly or all-time leaderboard", "周榜或总榜"),
+        extras={"public": True},  # the board is posted for everyone (see guard_command)
     )
     @app_commands.guild_only()
     @app_commands.rename(period=T("period", "范围"), weeks_ago=T("weeks_ago", "几周前"))
@@ -112,15 +113,12 @@ class EconomyCog(commands.Cog):
                     f"weeks_ago must be 0 to {MAX_WEEKS_AGO}",
                 )
             )
-        await interaction.response.defer(thinking=True)
+        await self.bot.defer(interaction)
         content, file = await leaderboard_message(
             self.bot, interaction.guild, weekly=period == "weekly", weeks_ago=weeks_ago,
             now=self.bot.now(),
         )  # fmt: skip
-        if file is not None:
-            await interaction.followup.send(content, file=file)
-        else:
-            await interaction.followup.send(content)
+        await self.bot.respond(interaction, content, ephemeral=False, file=file)
 
     @app_commands.command(
         name=T("history", "战绩"), description=T("Your last hands", "你最近的对局记录")
@@ -143,7 +141,7 @@ class EconomyCog(commands.Cog):
                 else ""
             )
             lines.append(f"{when} {mark} · {entry.game_id or ''} {hand} → {entry.balance_after}")
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        await self.bot.respond(interaction, "\n".join(lines))
 
 
 __all__ = ["EconomyCog", "leaderboard_message", "say"]

@@ -75,7 +75,7 @@ class PlayCog(commands.Cog):
                 label += f" {action['tile']}"
             elif "tiles" in action:
                 label += f" {action['tiles']}"
-            await interaction.response.send_message(f"✔ {label}", ephemeral=True)
+            await self.bot.respond(interaction, f"✔ {label}")
         else:
             await self.bot.reply(interaction, result.message or msg("error.generic"))
 

@@ -230,14 +230,14 @@ class TablesCog(commands.Cog):
             )
             await self.bot.reply(interaction, text)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.defer(interaction)
         names = seat_names(status)
         renderer = self.bot.presenter.renderer
         png = await asyncio.to_thread(renderer.table, status.public, names, "zh")
         scores = ", ".join(f"{names[s.seat]} {s.score:+d}" for s in status.public.seats)
         content = f"{status.hand_label.zh} · {status.hand_label.en}\n{scores}"
-        await interaction.followup.send(
-            content, file=discord.File(io.BytesIO(png), "table.png"), ephemeral=True
+        await self.bot.respond(
+            interaction, content, file=discord.File(io.BytesIO(png), "table.png")
         )
 
     @table.command(
@@ -274,7 +274,7 @@ class TablesCog(commands.Cog):
         if table is not None and table.variant == variant:
             options = ", ".join(f"{k}={v}" for k, v in table.options.items())
             content += f"\n-# {options}"
-        await interaction.response.send_message(content[:2000], ephemeral=True)
+        await self.bot.respond(interaction, content)
 
     @table.command(
         name=T("dm", "私信"),
@@ -366,16 +366,16 @@ class TablesCog(commands.Cog):
             )  # fmt: skip
         except CalculatorError as error:
             raise UserFacingError(error.text) from None
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.defer(interaction)
         names = ["胡家 Winner", "下家 Right", "对家 Opposite", "上家 Left"][: view.num_seats]
         renderer = self.bot.presenter.renderer
         png = await asyncio.to_thread(renderer.result, view, result, names, "zh")
         from bot.cogs.calculator import summary
 
-        await interaction.followup.send(
-            summary(result, interaction.locale)[:2000],
+        await self.bot.respond(
+            interaction,
+            summary(result, interaction.locale),
             file=discord.File(io.BytesIO(png), "score.png"),
-            ephemeral=True,
         )
 
 

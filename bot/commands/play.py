@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bot.commands.database import open_store_or_explain
 from bot.presenter import Text
 from bot.session import FakeClock, SessionError, TableManager
 from bot.terminal import (
@@ -27,7 +28,7 @@ from bot.terminal import (
     action_command,
     parse_command,
 )
-from data import Store
+from data.store import check_database
 from engine.variants import RULE_SETS, default_rule_set
 
 GUILD_ID = 1  # the terminal is its own little "server"
@@ -73,11 +74,20 @@ def _interrupt(signum: int, frame: object) -> None:
 
 async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     db = args.db or _default_db()
-    if db != ":memory:":
+    problem = check_database(db)
+    if problem is None and db != ":memory:":
         Path(db).parent.mkdir(parents=True, exist_ok=True)
-    store = await Store.open(db)
+    store = await open_store_or_explain(db)
+    if store is None:
+        return 2
+    # A match this terminal left open (killed, say) is never resumed here: abandon it so
+    # the channel and the seat are free again; any ended hand of it is still paid.
+    for record in await store.running_games(("lobby", "running")):
+        if record.guild_id == GUILD_ID and record.channel_id == CHANNEL_ID:
+            await store.set_game_status(record.game_id, "abandoned")
     presenter = TerminalPresenter(stdout, HUMAN_ID, plain=args.plain, images_dir=args.images)
     manager = TableManager(store, presenter, FakeClock(), ai_delay=0.0, ai_level=args.ai_level)
+    await manager.resume_settlements()
     name = args.name or _user_name()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     try:

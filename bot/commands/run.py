@@ -92,10 +92,12 @@ async def serve(args: argparse.Namespace, token: str) -> int:
     import discord
 
     from bot.app import MahjongBot
-    from data import Store
+    from bot.commands.database import open_store_or_explain
 
     db_path = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
-    store = await Store.open(db_path)
+    store = await open_store_or_explain(db_path)
+    if store is None:
+        return 2
     log.info("database %s", db_path)
     bot = MahjongBot(
         store,

@@ -59,6 +59,10 @@ def _read(path: str) -> Any:
         raise _InputError(
             where, f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
+    except RecursionError:  # json's C decoder recurses once per nesting level
+        raise _InputError(where, "invalid JSON: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer over sys.get_int_max_str_digits() digits
+        raise _InputError(where, f"invalid JSON: {error}") from None
 
 
 def _case_name(case: Any, index: int, many: bool) -> str:
@@ -140,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
             result = score_hand(ctx)
         except (CaseError, TileError, ValueError) as error:
             print(f"{PROG}: {name}: {_one_line(str(error))}", file=sys.stderr)
+            return 2
+        except RecursionError:
+            print(f"{PROG}: {name}: the case is nested too deeply", file=sys.stderr)
             return 2
         if args.explain:
             explanations.append(_explain(name, ctx, result))

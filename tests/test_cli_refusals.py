@@ -1,0 +1,64 @@
+"""Commands refuse what they cannot use in one line and exit 2, touching nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", ""), "HOME": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, env=env,
+        stdin=subprocess.DEVNULL, timeout=120,
+    )  # fmt: skip
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("kind", ["garbage", "truncated", "directory"])
+def test_play_refuses_an_unopenable_database(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "bad.db"
+    if kind == "garbage":
+        path.write_bytes(os.urandom(5000))
+    elif kind == "truncated":
+        import sqlite3
+
+        connection = sqlite3.connect(path)
+        connection.execute("CREATE TABLE t (x)")
+        connection.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 200)
+        connection.commit()
+        connection.close()
+        path.write_bytes(path.read_bytes()[:6000])
+    else:
+        path.mkdir()
+    before = sorted(os.listdir(tmp_path))
+    digest = _digest(path) if path.is_file() else None
+    result = _run("play", "--db", str(path))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert sorted(os.listdir(tmp_path)) == before  # no -wal, -shm or journal left behind
+    if digest is not None:
+        assert _digest(path) == digest
+
+
+@pytest.mark.parametrize("text", ['{"a": ' + "9" * 5000 + "}", "[" * 100_000 + "]" * 100_000])
+def test_score_refuses_huge_integers_and_deep_nesting_in_one_line(
+    tmp_path: Path, text: str
+) -> None:
+    path = tmp_path / "case.json"
+    path.write_text(text)
+    result = _run("score", str(path))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr[:300]
+    assert "Traceback" not in result.stderr
