@@ -7,9 +7,9 @@ differ between rule sets (a rule set's name, its wild's name, its total formula)
 to the rule set and come from ``engine.variants.get_rules``. Pure data: no I/O, no
 imports beyond the standard library.
 
-Images are drawn with a Simplified-Chinese font subset, so image code asks for ``zh`` or
-``en`` only (``Word.pick``); ``zh_tw`` is for text surfaces (Discord messages) once they
-offer Traditional Chinese.
+``Word.pick`` gives Simplified Chinese or English; ``Word.text`` adds Traditional Chinese
+for zh-TW readers, which images (their bundled fonts cover both scripts) and text
+surfaces use alike.
 """
 
 from __future__ import annotations
@@ -47,13 +47,13 @@ class Word:
     short: str = ""
 
     def pick(self, locale: str, *, short: bool = False) -> str:
-        """Simplified Chinese for any ``zh`` locale, else English: what images draw."""
+        """Simplified Chinese for any ``zh`` locale, else English."""
         if locale.lower().startswith("zh"):
             return self.zh
         return (self.short or self.en) if short else self.en
 
     def text(self, locale: str, *, short: bool = False) -> str:
-        """Like ``pick``, with Traditional Chinese for zh-TW readers (text surfaces only)."""
+        """Like ``pick``, with Traditional Chinese for zh-TW readers."""
         if is_traditional(locale):
             return self.zh_tw or self.zh
         return self.pick(locale, short=short)

@@ -1234,7 +1234,7 @@ class TagRenderer:
         return f"RESULT winner={result.winner}".encode()
 
     def leaderboard(self, rows: Any, period: str, subtitle: str, locale: str) -> bytes:
-        return f"BOARD {period} {len(list(rows))}".encode()
+        return f"BOARD {period} {len(list(rows))} {subtitle}".encode()
 
 
 def choose_move(message: StoredMessage) -> tuple[str, list[str] | None] | None:

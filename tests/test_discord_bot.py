@@ -28,6 +28,7 @@ from discord_harness import (
 from bot.app import MahjongBot
 from bot.session import FakeClock
 from data import SettlementEntry, Store
+from render.dates import week_dates
 
 ALICE = 800_000_000_000_000_001
 BOB = 800_000_000_000_000_002
@@ -441,6 +442,10 @@ async def test_weekly_leaderboard_posts_once_and_past_weeks_stay_viewable(env: E
     assert len(posted) == 1
     assert "alice" in posted[0].payload["content"] and "+20" in posted[0].payload["content"]
     assert any(d.startswith(b"BOARD week") for _, d in posted[0].files)
+    # The board's subtitle names the week's dates as players read them, not 2026-W48.
+    week_start = (await store.week_bounds(GUILD_ID, 1, now)).week_start
+    board = next(d for _, d in posted[0].files if d.startswith(b"BOARD")).decode()
+    assert board.endswith(week_dates(week_start, "zh")) and "-W" not in board
     record = await h.command(
         BOB, "leaderboard", [option("period", "weekly"), option("weeks_ago", 1)]
     )

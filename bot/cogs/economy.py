@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.app import UserFacingError
 from bot.i18n import T, Text, is_chinese, msg, say
+from render.dates import week_dates
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
@@ -38,9 +39,7 @@ async def leaderboard_message(
         bounds = await bot.store.week_bounds(guild_id, weeks_ago, now)
         rows = await bot.store.weekly_leaderboard(guild_id, week_start=bounds.week_start, limit=10)
         title = msg("leaderboard.week", start=bounds.week_start.isoformat())
-        subtitle = (
-            f"{bounds.week_start.isocalendar().year}-W{bounds.week_start.isocalendar().week:02d}"
-        )
+        subtitle = week_dates(bounds.week_start, "zh")  # 11月23日–29日, as the image is drawn
     else:
         rows = await bot.store.alltime_leaderboard(guild_id, limit=10)
         title = msg("leaderboard.alltime")
