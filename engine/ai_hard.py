@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import ai as base
+from . import ai_hard_core as core
 from .scoring import score_hand
 from .shapes import waits_counts
 from .tiles import DRAGONS, NUM_KINDS
@@ -53,14 +54,10 @@ from .variants import get_rules
 from .variants.options import make_options
 from .views import PlayerView, SeatView
 
-# Rollouts per shortlisted discard and the most draws one rollout plays forward.
-_ROLLOUTS = {"jiaxing": 8, "taizhou": 8}
-_ROLLOUT_HORIZON = {"jiaxing": 6, "taizhou": 6}
-_ROLLOUT_CANDIDATES = {"jiaxing": 2, "taizhou": 2}
-# Weight of the rollout estimate against the analytic one, and the farthest shanten
-# worth sampling (a far hand's rollouts rarely finish within the horizon).
-_ROLLOUT_WEIGHT = {"jiaxing": 0.3, "taizhou": 0.3}
-_ROLLOUT_MAX_SHANTEN = {"jiaxing": 2, "taizhou": 2}
+# Two-step efficiency: for how many of the best discards, and up to which shanten (the
+# search grows fast with distance; far hands keep the analytic estimate).
+_TWO_STEP_CANDIDATES = 3
+_TWO_STEP_MAX_SHANTEN = 2
 # One "unit" of value in ``engine.ai``: a Jiaxing tai paid by each player, a plain
 # Taizhou win (about thirteen points with the winning bonus). Real scores are turned
 # into units with these.
@@ -69,7 +66,12 @@ _UNIT_POINTS = {"jiaxing": 1.0, "taizhou": 13.0}
 _READY_BY_MELDS = (0.04, 0.14, 0.32, 0.58, 0.92)
 _READY_PER_DISCARD = 0.018
 _WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
-_JIAXING_DANGER_WEIGHT = 1.6  # normal's claim-feeding model, taken more seriously
+_JIAXING_DANGER_WEIGHT = 1.6
+# Taizhou defence: the weight of a discard win in the plain case, and when folding
+# (our distance >= 2 against an opponent this likely ready, or >= 1 against this one).
+_TAIZHOU_DANGER_WEIGHT = 1.0
+_FOLD_THREAT = (0.5, 0.8)
+_FOLD_WEIGHT = 6.0  # normal's claim-feeding model, taken more seriously
 # A Jiaxing third claim from one player (三摊) makes us liable for 5x payments: only
 # when it leaves us at most this many steps from ready.
 _THIRD_CLAIM_MAX_SHANTEN = 1
@@ -174,52 +176,103 @@ def _ready_value(
     return live, (worth / live if live else 0.0)
 
 
-# --------------------------------------------------------------------------- rollouts
+# --------------------------------------------------------------------------- two-step efficiency
 
 
-def _rollout_chance(
+class _ShantenCache:
+    """Per-decision memo of target shanten: the two-step search meets the same hands again
+    and again (a different discard, then the same draw and discard)."""
+
+    def __init__(self) -> None:
+        self.values: dict[tuple[str, bytes, int], int] = {}
+
+    def get(self, target: base._Target, counts: list[int], wilds: int) -> int:
+        key = (target.name, bytes(counts), wilds)
+        value = self.values.get(key)
+        if value is None:
+            value = base._target_shanten(target, counts, wilds)
+            self.values[key] = value
+        return value
+
+
+def _ukeire_cached(
     target: base._Target,
     counts: list[int],
     wilds: int,
+    current: int,
     table: base._Table,
-    rng: random.Random,
+    cache: _ShantenCache,
+) -> int:
+    total = 0
+    unseen = table.unseen
+    for kind in base._improving_kinds(target, counts):
+        if kind == table.wild or not unseen[kind]:
+            continue
+        counts[kind] += 1
+        if cache.get(target, counts, wilds) < current:
+            total += unseen[kind]
+        counts[kind] -= 1
+    if table.wild is not None and current >= 0:
+        total += unseen[table.wild]
+    return total
+
+
+def _next_step_outs(
+    target: base._Target,
+    counts: list[int],
+    wilds: int,
+    current: int,
+    table: base._Table,
+    cache: _ShantenCache,
 ) -> float:
-    """Share of sampled futures in which a greedy player completes ``target``."""
-    pool: list[int] = []
-    for kind, copies in enumerate(table.unseen):
-        pool += [kind] * copies
-    if not pool:
-        return 0.0
-    rollouts = _ROLLOUTS[table.variant]
-    horizon = max(1, min(_ROLLOUT_HORIZON[table.variant], int(table.draws_left + 0.5)))
-    # Taizhou: other players' discards also complete a ready hand, so a sampled draw
-    # stands for a bit more than one chance; the analytic part carries that boost.
-    wins = 0
-    for _ in range(rollouts):
-        hand = list(counts)
-        jokers = wilds
-        draws = rng.sample(pool, min(horizon, len(pool)))
-        for drawn in draws:
-            if drawn == table.wild:
-                jokers += 1
-            else:
-                hand[drawn] += 1
-            if base._target_shanten(target, hand, jokers) < 0:
-                wins += 1
-                break
-            best_kind, best_value = -1, base._FAR + 1
-            for kind in range(NUM_KINDS):
-                if not hand[kind]:
+    """Mean improving tiles one step later: over each improving draw (weighted by its
+    live copies), the best ukeire after the best discard that keeps the gain.
+
+    Why: ``normal`` charges every later step a typical number of outs, so two hands with
+    equal first-step outs look alike even when one turns into a wide wait and the other
+    into a single-tile wait. This is the classic two-step tile efficiency."""
+    unseen = table.unseen
+    total = 0.0
+    weight = 0
+    for kind in base._improving_kinds(target, counts):
+        copies = unseen[kind]
+        if kind == table.wild or not copies:
+            continue
+        counts[kind] += 1
+        if cache.get(target, counts, wilds) < current:
+            best = 0
+            for discard in range(NUM_KINDS):
+                if not counts[discard]:
                     continue
-                hand[kind] -= 1
-                value = base._target_shanten(target, hand, jokers)
-                hand[kind] += 1
-                if value < best_value:
-                    best_kind, best_value = kind, value
-            if best_kind < 0:
-                break
-            hand[best_kind] -= 1
-    return wins / rollouts
+                counts[discard] -= 1
+                if cache.get(target, counts, wilds) == current - 1:
+                    outs = _ukeire_cached(target, counts, wilds, current - 1, table, cache)
+                    if outs > best:
+                        best = outs
+                counts[discard] += 1
+            total += copies * best
+            weight += copies
+        counts[kind] -= 1
+    return total / weight if weight else 0.0
+
+
+def _two_step_chance(
+    current: int, first_outs: float, next_outs: float, table: base._Table
+) -> float:
+    """``base._win_chance`` with the second step's real outs in place of a typical count."""
+    steps = current + 1
+    if steps <= 0:
+        return 1.0
+    ready = get_rules(table.variant).ai_ready_boost
+    inverse = 1.0 / max(first_outs * (ready if current == 0 else 1.0), 0.5)
+    for later in range(current):
+        if later == current - 1:
+            inverse += 1.0 / max(next_outs * (ready if later == 0 else 1.0), 0.5)
+        else:
+            typical = base._INV_TYPICAL_OUTS[min(later, len(base._INV_TYPICAL_OUTS) - 1)]
+            inverse += typical / ready if later == 0 else typical
+    rate = table.draws_left * steps / (inverse * table.unseen_total)
+    return base._poisson_at_least(steps, rate)
 
 
 # --------------------------------------------------------------------------- defence
@@ -321,11 +374,36 @@ def _taizhou_danger(
     return cost
 
 
+def _threat(view: PlayerView) -> float:
+    """The likeliest-ready opponent's chance of being ready."""
+    return max(
+        (_ready_chance(s) for s in view.public.seats if s.seat != view.seat and not s.folded),
+        default=0.0,
+    )
+
+
+def _danger_weight(view: PlayerView, distance: int) -> float:
+    """How much a Taizhou discard win weighs against our own chances. Far from ready
+    against a likely-ready opponent our hand is worth little and a deal-in ends the
+    hand on the spot, so the safest tile wins (folding); otherwise the plain estimate."""
+    threat = _threat(view)
+    if distance >= 2 and threat >= _FOLD_THREAT[0]:
+        return _FOLD_WEIGHT
+    if distance >= 1 and threat >= _FOLD_THREAT[1]:
+        return _FOLD_WEIGHT
+    return _TAIZHOU_DANGER_WEIGHT
+
+
 def _danger(
-    view: PlayerView, table: base._Table, kind: int, ready_after: bool, my_value: float
+    view: PlayerView,
+    table: base._Table,
+    kind: int,
+    ready_after: bool,
+    my_value: float,
+    weight: float = 1.0,
 ) -> float:
     if table.variant == "taizhou":
-        return _taizhou_danger(view, table, kind, ready_after, my_value)
+        return weight * _taizhou_danger(view, table, kind, ready_after, my_value)
     return _JIAXING_DANGER_WEIGHT * base._danger(view, table, kind, ready_after)
 
 
@@ -338,21 +416,23 @@ def _offense(
     wilds: int,
     table: base._Table,
     shantens: list[int],
-    rng: random.Random,
-    rollout: bool,
+    cache: _ShantenCache,
+    deep: bool,
 ) -> float:
     """Expected worth (units) of this 3n+1 hand: the analytic estimate per target, the
-    real scorer's value when the hand is waiting, and a sampled estimate on request."""
+    real scorer's value when the hand is waiting, and two-step efficiency on request."""
     values = base._target_values(counts, table)
-    best, best_target, best_index = 0.0, None, -1
+    best, best_index, best_outs = 0.0, -1, 0.0
     for index, current in enumerate(shantens):
         if values[index] * base._win_chance(current, base._MAX_OUTS, table) <= best:
             continue
-        improving = float(base._ukeire(table.targets[index], counts, wilds, current, table))
+        improving = float(
+            _ukeire_cached(table.targets[index], counts, wilds, current, table, cache)
+        )
         worth = values[index] * base._win_chance(current, improving, table)
         if worth > best:
-            best, best_target, best_index = worth, table.targets[index], index
-    if best_target is None:
+            best, best_index, best_outs = worth, index, improving
+    if best_index < 0:
         return 0.0
     current = shantens[best_index]
     if current == 0 and min(shantens) == 0:
@@ -364,12 +444,10 @@ def _offense(
         boost = get_rules(table.variant).ai_ready_boost
         chance = 1.0 - math.exp(-table.draws_left * live * boost / table.unseen_total)
         return chance * worth
-    if rollout and current <= _ROLLOUT_MAX_SHANTEN[table.variant]:
-        sampled = _rollout_chance(best_target, counts, wilds, table, rng)
-        analytic = best / values[best_index]
-        weight = _ROLLOUT_WEIGHT[table.variant]
-        chance = (1 - weight) * analytic + weight * sampled
-        return chance * values[best_index]
+    if deep and 1 <= current <= _TWO_STEP_MAX_SHANTEN:
+        target = table.targets[best_index]
+        next_outs = _next_step_outs(target, counts, wilds, current, table, cache)
+        return values[best_index] * _two_step_chance(current, best_outs, next_outs, table)
     return best
 
 
@@ -378,8 +456,8 @@ def best_discard(
     counts: list[int],
     wilds: int,
     table: base._Table,
-    rng: random.Random,
-    rollout: bool = True,
+    cache: _ShantenCache,
+    deep: bool = True,
 ) -> tuple[int, float]:
     """(kind, expected value after discarding it, danger included) for a 3n+2 hand."""
     candidates = [kind for kind in range(NUM_KINDS) if counts[kind]]
@@ -399,7 +477,7 @@ def best_discard(
     top = rough[ordered[0]]
     shortlist = [k for k in ordered[:6] if rough[k] >= top * 0.4] or ordered[:1]
     offense: dict[int, float] = {}
-    for index, kind in enumerate(shortlist):
+    for kind in shortlist:
         counts[kind] -= 1
         offense[kind] = _offense(
             view,
@@ -407,19 +485,22 @@ def best_discard(
             wilds,
             table,
             per_kind[kind],
-            rng,
-            rollout and index < _ROLLOUT_CANDIDATES[table.variant],
+            cache,
+            deep,
         )
         counts[kind] += 1
     my_value = max(offense.values(), default=0.0)
+    distance = min(min(shantens) for shantens in per_kind.values())
+    weight = _danger_weight(view, distance) if table.variant == "taizhou" else 1.0
     dangers = {
-        kind: _danger(view, table, kind, min(per_kind[kind]) <= 0, my_value) for kind in candidates
+        kind: _danger(view, table, kind, min(per_kind[kind]) <= 0, my_value, weight)
+        for kind in candidates
     }
     # Safe discards outside the shortlist are scored too: folding is a discard choice.
     for kind in sorted(candidates, key=lambda k: (dangers[k], -rough[k], k))[:3]:
         if kind not in offense:
             counts[kind] -= 1
-            offense[kind] = _offense(view, counts, wilds, table, per_kind[kind], rng, False)
+            offense[kind] = _offense(view, counts, wilds, table, per_kind[kind], cache, deep)
             counts[kind] += 1
     best_kind, best_score = shortlist[0], -math.inf
     for kind in sorted(offense):
@@ -430,9 +511,9 @@ def best_discard(
 
 
 def _choose_turn(
-    view: PlayerView, counts: list[int], wilds: int, table: base._Table, rng: random.Random
+    view: PlayerView, counts: list[int], wilds: int, table: base._Table, cache: _ShantenCache
 ) -> Action:
-    kind, discard_value = best_discard(view, counts, wilds, table, rng)
+    kind, discard_value = best_discard(view, counts, wilds, table, cache)
     for action in view.legal:
         if action.type != KONG or action.tile is None:
             continue
@@ -449,7 +530,7 @@ def _choose_turn(
         if not new_table.targets:
             continue
         shantens = base._shantens(new_counts, wilds, new_table)
-        value = _offense(view, new_counts, wilds, new_table, shantens, rng, False)
+        value = _offense(view, new_counts, wilds, new_table, shantens, cache, False)
         # An added kong can be robbed (Taizhou: by anyone ready; Jiaxing: a self-draw
         # win for the robber, paid by us alone), so it must be worth the exposure.
         robbed = 0.0
@@ -465,7 +546,7 @@ def _choose_turn(
 
 
 def _choose_claim(
-    view: PlayerView, counts: list[int], wilds: int, table: base._Table, rng: random.Random
+    view: PlayerView, counts: list[int], wilds: int, table: base._Table, cache: _ShantenCache
 ) -> Action:
     """Claim when the best discard after the claim (lookahead, real scores and defence
     included) beats keeping the hand; a Jiaxing third claim from one player (三摊) only
@@ -497,7 +578,7 @@ def _choose_claim(
             if third_claim and min(shantens) > _THIRD_CLAIM_MAX_SHANTEN:
                 continue
             value = base._KONG_BONUS * _offense(
-                view, new_counts, wilds, new_table, shantens, rng, False
+                view, new_counts, wilds, new_table, shantens, cache, False
             )
         else:
             if third_claim:
@@ -509,37 +590,37 @@ def _choose_claim(
                         new_counts[kind] += 1
                 if after_best > _THIRD_CLAIM_MAX_SHANTEN:
                     continue
-            _, value = best_discard(view, new_counts, wilds, new_table, rng, rollout=False)
+            _, value = best_discard(view, new_counts, wilds, new_table, cache, deep=False)
         if value > best_value:
             best_value, best_action = value, action
     if best_action is passing:
         return passing
-    _, pass_value = best_discard_after_pass(view, counts, wilds, table, rng)
+    _, pass_value = best_discard_after_pass(view, counts, wilds, table, cache)
     if best_value > pass_value * _CLAIM_MARGIN[table.variant] + 1e-9:
         return best_action
     return passing
 
 
 def best_discard_after_pass(
-    view: PlayerView, counts: list[int], wilds: int, table: base._Table, rng: random.Random
+    view: PlayerView, counts: list[int], wilds: int, table: base._Table, cache: _ShantenCache
 ) -> tuple[None, float]:
     """Worth of the 13-tile hand we keep by passing a claim."""
     shantens = base._shantens(counts, wilds, table)
-    return None, _offense(view, counts, wilds, table, shantens, rng, False)
+    return None, _offense(view, counts, wilds, table, shantens, cache, False)
 
 
 # --------------------------------------------------------------------------- 三摊
 
 
 def _choose_santan(
-    view: PlayerView, counts: list[int], wilds: int, table: base._Table, rng: random.Random
+    view: PlayerView, counts: list[int], wilds: int, table: base._Table, cache: _ShantenCache
 ) -> Action:
     """Continue when what we expect to win under 5× payments beats what we expect to pay."""
     public = view.public
     if not table.targets:
         return Action(FOLD, view.seat)
     shantens = base._shantens(counts, wilds, table)
-    worth = _offense(view, counts, wilds, table, shantens, rng, True)
+    worth = _offense(view, counts, wilds, table, shantens, cache, True)
     values = base._target_values(counts, table)
     best_value = max(values) if values else 1.0
     my_chance = min(1.0, worth / best_value) if best_value > 0 else 0.0
@@ -564,13 +645,67 @@ def _choose_santan(
 def choose(
     view: PlayerView, counts: list[int], wilds: int, table: Any, rng: random.Random
 ) -> Action:
-    """``hard``'s decision once ``engine.ai.choose_action`` has handled wins."""
+    """``hard``'s decision once ``engine.ai.choose_action`` has handled wins. It draws
+    nothing from ``rng`` (every estimate is deterministic), so a game replays exactly."""
     types = {a.type for a in view.legal}
+    if _CORE:
+        return _choose_core(view, counts, wilds, table, rng, types)
     table = _retarget(table)
+    cache = _ShantenCache()
     if CONTINUE in types:
-        return _choose_santan(view, counts, wilds, table, rng)
+        return _choose_santan(view, counts, wilds, table, cache)
     if DISCARD in types:
-        return _choose_turn(view, counts, wilds, table, rng)
+        return _choose_turn(view, counts, wilds, table, cache)
     if "pass" in types:
-        return _choose_claim(view, counts, wilds, table, rng)
+        return _choose_claim(view, counts, wilds, table, cache)
+    return view.legal[0]
+
+
+_CORE = True
+
+
+def _choose_core(
+    view: PlayerView,
+    counts: list[int],
+    wilds: int,
+    table: base._Table,
+    rng: random.Random,
+    types: set[str],
+) -> Action:
+    cache = core.ShantenCache()
+    if CONTINUE in types:
+        return base._choose_santan(view, counts, wilds, table, "normal")
+    if DISCARD in types:
+        extra = None
+        if table.variant == "taizhou":
+
+            def extra(kind: int, distance: int) -> float:
+                weight = _danger_weight(view, distance)
+                if weight < _FOLD_WEIGHT:
+                    return 0.0
+                return weight * _taizhou_danger(view, table, kind, False, 0.0)
+
+        kind, discard_value = core.best_discard(view, counts, wilds, table, cache, extra)
+        for action in view.legal:
+            if action.type != KONG or action.tile is None:
+                continue
+            kong_kind = action.tile
+            added = any(m.type == PUNG and m.kind == kong_kind for m in view.melds)
+            new_counts = list(counts)
+            if added:
+                new_counts[kong_kind] -= 1
+                melds = view.melds
+            else:
+                new_counts[kong_kind] -= 4
+                melds = (*view.melds, base.Meld(KONG, (kong_kind,) * 4, concealed=True))
+            new_table = base._with_melds(table, melds, new_counts)
+            if not new_table.targets:
+                continue
+            shantens = base._shantens(new_counts, wilds, new_table)
+            value = core.hand_value(new_counts, wilds, new_table, shantens, cache)
+            if value * base._KONG_BONUS >= discard_value:
+                return action
+        return Action(DISCARD, view.seat, tile=kind)
+    if "pass" in types:
+        return base._choose_claim(view, counts, wilds, table, "normal", rng)
     return view.legal[0]
