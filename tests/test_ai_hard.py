@@ -7,8 +7,10 @@ import random
 
 import pytest
 
+from engine import ai as base
 from engine.ai import AIPlayer, _read_table, choose_action
-from engine.ai_hard import _danger, _live_dragon
+from engine.ai_hard import _folding, _live_dragon, _taizhou_danger
+from engine.ai_hard_core import ShantenCache, next_step_outs, two_step_chance
 from engine.match import Match
 from engine.shapes import count_hand
 from engine.tiles import parse_tile
@@ -98,8 +100,8 @@ def test_live_dragon_costs_more_while_ready_against_a_developed_hand() -> None:
     counts, _ = count_hand(view.all_concealed, view.public.wild)
     table = _read_table(view, counts)
     red, green = parse_tile("7z"), parse_tile("6z")
-    ready = _danger(view, table, red, True, 0.5)
-    not_ready = _danger(view, table, red, False, 0.5)
+    ready = _taizhou_danger(view, table, red, True, 0.5)
+    not_ready = _taizhou_danger(view, table, red, False, 0.5)
     assert ready > not_ready * 1.5
     assert not_ready > 0  # seat 1 may be waiting on it all the same
     shown = stage(
@@ -147,3 +149,66 @@ def test_hard_takes_a_legal_win() -> None:
         "jiaxing", ["111p222p333p456p99p", "", "", ""], wild="9s", drawn="6p", scorer=None
     )
     assert choose_action(round_.player_view(0), "hard").type == WIN
+
+
+def _brute_next_step_outs(
+    target: base._Target, counts: list[int], wilds: int, current: int, table: base._Table
+) -> float:
+    """The two-step definition spelled out with no cache and no pruning of draws."""
+    total, weight = 0.0, 0
+    for kind in range(34):
+        if kind == table.wild or not table.unseen[kind]:
+            continue
+        counts[kind] += 1
+        if base._target_shanten(target, counts, wilds) < current:
+            best = 0
+            for discard in range(34):
+                if counts[discard]:
+                    counts[discard] -= 1
+                    if base._target_shanten(target, counts, wilds) == current - 1:
+                        best = max(best, base._ukeire(target, counts, wilds, current - 1, table))
+                    counts[discard] += 1
+            total += table.unseen[kind] * best
+            weight += table.unseen[kind]
+        counts[kind] -= 1
+    return total / weight if weight else 0.0
+
+
+@pytest.mark.parametrize(
+    "hand", ["123m456p78s3z3z59m1p", "13m455p789s2266z8m", "1122m3356p79s1z2z3z"]
+)
+def test_two_step_outs_match_the_definition(hand: str) -> None:
+    view = stage("taizhou", [hand, "", "", ""], wild="9p", scorer=None).player_view(0)
+    counts, wilds = count_hand(view.all_concealed, view.public.wild)
+    table = _read_table(view, counts)
+    for target in table.targets:
+        current = base._target_shanten(target, counts, wilds)
+        if not 1 <= current <= 2:
+            continue
+        expected = _brute_next_step_outs(target, list(counts), wilds, current, table)
+        got = next_step_outs(target, list(counts), wilds, current, table, ShantenCache())
+        assert got == pytest.approx(expected), target.name
+
+
+def test_two_step_chance_rewards_a_wider_next_step() -> None:
+    view = stage("jiaxing", ["123m456p78s3z3z59m1p", "", "", ""], wild="9p", scorer=None)
+    player = view.player_view(0)
+    counts, _ = count_hand(player.all_concealed, player.public.wild)
+    table = _read_table(player, counts)
+    narrow = two_step_chance(1, 12.0, 2.0, table)
+    wide = two_step_chance(1, 12.0, 16.0, table)
+    assert 0.0 < narrow < wide < 1.0
+    # With the typical count for the next step it is normal's estimate exactly.
+    assert two_step_chance(1, 12.0, base._TYPICAL_OUTS[0], table) == pytest.approx(
+        base._win_chance(1, 12.0, table)
+    )
+
+
+def test_hard_folds_only_against_a_likely_ready_opponent() -> None:
+    threatening = _two_dragon_table(
+        "1m4m7m2p5p8p3s6s9s1z2z3z4z5z", "5z", ["222s", "444s", "888p"], "1p1p5s6s"
+    )
+    calm = _two_dragon_table("1m4m7m2p5p8p3s6s9s1z2z3z4z5z", "5z", [])
+    assert _folding(threatening, 3)
+    assert not _folding(threatening, 0)
+    assert not _folding(calm, 3)
