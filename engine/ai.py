@@ -21,8 +21,9 @@ Levels:
 - ``easy``: target-aware shanten-greedy discards with random tie-breaks, no tile
   efficiency, no defence, claims whenever legal and on target, always continues.
 - ``normal``: all of the above plus efficiency, target values, defence and liability.
-- ``hard``: ``normal``'s evaluation plus sampled lookahead, real scores and a defence
-  model (``engine.ai_hard``).
+- ``hard``: ``normal``'s search plus two-step tile efficiency (real outs one and two
+  steps from ready) and a Taizhou fold against a likely-ready opponent
+  (``engine.ai_hard``); about level with ``normal`` so far (``benchmarks/paired_ai.py``).
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from . import ai as base
 from . import ai_hard_core as core
 from .tiles import DRAGONS
 from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, PUNG, Action
+from .variants import get_rules
 from .views import PlayerView, SeatView
 
 # Chance an opponent is ready by exposed melds (0..4); later turns add to it.
@@ -179,7 +180,7 @@ def choose(
         return base._choose_santan(view, counts, wilds, table, "normal")
     if DISCARD in types:
         extra = None
-        if table.variant == "taizhou":
+        if get_rules(table.variant).discard_wins:  # folding only pays where discards win
 
             def extra(kind: int, distance: int) -> float:
                 if not _folding(view, distance):
