@@ -278,10 +278,6 @@ class TableSession:
         times = [due.at for due in self._due.values() if not due.ai]
         return min(times) if times else None
 
-    def deadline_of(self, seat: int) -> float | None:
-        due = self._due.get(seat)
-        return None if due is None or due.ai else due.at
-
     def _ai_controlled(self, seat: int) -> bool:
         info = self._seats[seat]
         return info.is_ai or info.autoplay

@@ -14,8 +14,6 @@ from .models import (
 from .settings import SettingsPart
 from .weeks import week_bounds
 
-_LEADERBOARD_KINDS = ("hand", "penalty")
-
 
 class LeaderboardsPart(SettingsPart):
     """Weekly and all-time leaderboards and history (``Store`` mixes this in)."""
