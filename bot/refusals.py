@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from engine.tiles import kind_str, name_en, name_zh
 from engine.types import DISCARD, Action
 
+from .messages import msg
 from .presenter import Text
 
 __all__ = [
@@ -36,23 +37,19 @@ __all__ = [
     "refuse",
 ]
 
-NOT_SEATED = Text("你不在这张桌上", "You are not seated at this table")
-NOT_YOUR_TURN = Text("不是你的回合", "It is not your turn")
-STALE = Text("这个按钮已过期", "That button is from an earlier turn")
-NOT_RUNNING = Text("牌局没有在进行", "No match is running at this table")
-NOT_LOBBY = Text("牌局已经开始或已结束", "The table is no longer taking players")
-HOST_ONLY = Text("只有房主可以这样做", "Only the host can do that")
-TABLE_FULL = Text("座位已满", "The table is full")
-ALREADY_SEATED = Text("你已经在这张桌上", "You are already at this table")
-SEATED_ELSEWHERE = Text("你已经在另一张桌上", "You are already seated at another table")
-CHANNEL_BUSY = Text("这个频道已经有一张桌了", "This channel already has an open table")
-CLOSED = Text("这张桌已关闭", "This table is closed")
-SETTLING = Text(
-    "上一局正在结算，请稍候", "The last hand is still being settled; please wait a moment"
-)
-FAILED = Text(
-    "出错了，操作没有生效，请重试", "Something went wrong and the move was not made; try again"
-)
+NOT_SEATED = msg("session.not_seated")
+NOT_YOUR_TURN = msg("session.not_your_turn")
+STALE = msg("session.stale")
+NOT_RUNNING = msg("session.not_running")
+NOT_LOBBY = msg("session.not_lobby")
+HOST_ONLY = msg("session.host_only")
+TABLE_FULL = msg("session.table_full")
+ALREADY_SEATED = msg("session.already_seated")
+SEATED_ELSEWHERE = msg("session.seated_elsewhere")
+CHANNEL_BUSY = msg("session.channel_busy")
+CLOSED = msg("session.closed")
+SETTLING = msg("session.settling")
+FAILED = msg("session.failed")
 
 
 def illegal(action: Action, held: Sequence[int] = ()) -> Text:
@@ -60,13 +57,10 @@ def illegal(action: Action, held: Sequence[int] = ()) -> Text:
     tile the player does not have say so instead of a bare "not legal"."""
     if action.type == DISCARD and action.tile is not None and action.tile not in held:
         tile = action.tile
-        return Text(
-            f"你手里没有{name_zh(tile)}（{kind_str(tile)}）",
-            f"You do not hold {name_en(tile)} ({kind_str(tile)})",
+        return msg(
+            "session.not_held", tile_zh=name_zh(tile), tile_en=name_en(tile), kind=kind_str(tile)
         )
-    return Text(
-        f"现在不能这样做：{action.describe()}", f"That move is not legal now: {action.describe()}"
-    )
+    return msg("session.illegal", move=action.describe())
 
 
 class SessionError(Exception):

@@ -42,6 +42,7 @@ from engine.views import PlayerView, PublicView
 from .clock import Clock, FakeClock, SystemClock
 from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, RETRY_SECONDS, Due, stage_signature
 from .journal import ActionJournal
+from .messages import msg
 from .presenter import LobbyInfo, Presenter, PrivatePrompt, SeatInfo, TableStatus, Text
 from .refusals import (
     ALREADY_SEATED,
@@ -231,10 +232,10 @@ class TableSession:
     def _hand_label(self, public: PublicView) -> Text:
         number = public.hand_number + 1
         if not get_rules(public.variant).has_prevailing_wind:  # no 风圈 to name
-            return Text(f"第{number}局", f"Hand {number}")
+            return msg("session.hand", number=number)
         zh_wind = "东南西北"[(public.prevailing_wind - 27) % 4]
         en_wind = ("East", "South", "West", "North")[(public.prevailing_wind - 27) % 4]
-        return Text(f"{zh_wind}风圈 第{number}局", f"{en_wind} round, hand {number}")
+        return msg("session.round_hand", wind_zh=zh_wind, wind_en=en_wind, number=number)
 
     def _status_from(
         self,
@@ -432,9 +433,7 @@ class TableSession:
                 if len(self.players) >= self.num_seats:
                     return refuse(TABLE_FULL)
                 if not await self.store.can_sit(self.guild_id, user_id):
-                    return refuse(
-                        Text("你的余额不足以入座", "Your balance is below this server's minimum")
-                    )
+                    return refuse(msg("session.balance_low"))
                 if len(self.players) >= self.num_seats or self.status != "lobby":
                     return refuse(TABLE_FULL)
                 try:
@@ -485,10 +484,7 @@ class TableSession:
             chosen = level or self.ai_level
             if chosen not in AI_LEVELS:
                 return refuse(
-                    Text(
-                        f"未知的电脑难度 {chosen}",
-                        f"Unknown AI level {chosen!r} ({', '.join(AI_LEVELS)})",
-                    )
+                    msg("session.unknown_ai_level", level=chosen, levels=", ".join(AI_LEVELS))
                 )
             if len(self.players) >= self.num_seats:
                 return refuse(TABLE_FULL)
@@ -513,7 +509,7 @@ class TableSession:
                 return refuse(HOST_ONLY)
             ai_indexes = [i for i, p in enumerate(self.players) if p.is_ai]
             if not ai_indexes:
-                return refuse(Text("桌上没有电脑玩家", "There is no AI player to remove"))
+                return refuse(msg("session.no_ai"))
             del self.players[ai_indexes[-1]]
             self._renumber_lobby()
             self._touch_lobby()
@@ -531,12 +527,7 @@ class TableSession:
             players = list(self.players)
             missing = self.num_seats - len(players)
             if missing and not self.ai_fill:
-                return refuse(
-                    Text(
-                        f"还差 {missing} 人，且本桌不用电脑补位",
-                        f"{missing} more player(s) needed and AI fill is off",
-                    )
-                )
+                return refuse(msg("session.missing_players", missing=missing))
             players += [self._new_ai(len(players) + i) for i in range(missing)]
             ordered = assign_seats(self.seed, players)
             self._seats = [replace(p, seat=seat) for seat, p in enumerate(ordered)]
@@ -560,19 +551,11 @@ class TableSession:
             if self.status not in ("lobby", "running"):
                 return refuse(CLOSED)
             if by_user_id != self.host_user_id and not is_admin:
-                return refuse(
-                    Text(
-                        "只有房主或服务器管理员可以结束牌局",
-                        "Only the host or a server manager can end the table",
-                    )
-                )
+                return refuse(msg("session.end_not_allowed"))
             await self.presenter.notice(
                 self.table_id,
                 self.channel_id,
-                Text(
-                    "牌局已被结束，本局不结算",
-                    "The table was ended; the current hand is not settled",
-                ),
+                msg("session.ended_unsettled"),
             )
             await self._close("closed")
             return OK
@@ -629,7 +612,7 @@ class TableSession:
         try:
             action = self._normalise(raw, seat)
         except (ValueError, KeyError, TypeError) as error:
-            return refuse(Text(f"无法理解的操作：{error}", f"Cannot read that action: {error}"))
+            return refuse(msg("session.unreadable_action", error=error))
         current = self.match.turn_id
         if turn_id is not None:
             due = self._due.get(seat)
@@ -673,7 +656,7 @@ class TableSession:
                 return refuse(NOT_SEATED)
             self._timeouts[seat] = 0
             if not self._seats[seat].autoplay:
-                return refuse(Text("你没有在托管中", "You are not on autoplay"))
+                return refuse(msg("session.not_on_autoplay"))
             await self._set_autoplay(seat, False)
             await self._send_prompts({seat})
             return OK
@@ -698,9 +681,9 @@ class TableSession:
         self._seats[seat] = replace(info, autoplay=on)
         self._due.pop(seat, None)
         if on:
-            text = Text(f"{info.name} 进入托管", f"{info.name} is now on autoplay")
+            text = msg("session.autoplay_on", name=info.name)
         else:
-            text = Text(f"{info.name} 回来了", f"{info.name} is back")
+            text = msg("session.autoplay_off", name=info.name)
         await self.presenter.notice(self.table_id, self.channel_id, text)
 
     async def _leave_running(self, user_id: int) -> SubmitResult:
@@ -734,10 +717,7 @@ class TableSession:
         await self.presenter.notice(
             self.table_id,
             self.channel_id,
-            Text(
-                f"{info.name} 离开了牌局，罚 {points} 分，由电脑接替",
-                f"{info.name} left the match, paid a {points}-point penalty; an AI takes the seat",
-            ),
+            msg("session.left_penalty", name=info.name, points=points),
         )
         self.manager._user_left(user_id, self)
         if not self.humans:
@@ -857,10 +837,7 @@ class TableSession:
         await self.presenter.notice(
             self.table_id,
             self.channel_id,
-            Text(
-                "本局结算暂时失败，正在重试，不会漏记",
-                "Settling this hand failed for now; it is being retried and will not be lost",
-            ),
+            msg("session.settle_retrying"),
         )
 
         async def settled(points: list[int]) -> None:
@@ -985,9 +962,7 @@ class TableSession:
                 await self.presenter.notice(
                     self.table_id,
                     self.channel_id,
-                    Text(
-                        "大厅闲置 10 分钟，已关闭", "The lobby was idle for 10 minutes and closed"
-                    ),
+                    msg("session.lobby_idle"),
                 )
                 await self._close("closed")
             self._schedule_timer()
@@ -1133,7 +1108,7 @@ class TableSession:
         await self.presenter.notice(
             self.table_id,
             self.channel_id,
-            Text("机器人重启，牌局继续", "The bot restarted; the match continues"),
+            msg("session.restarted"),
         )
         if self._settling is not None:
             return  # resumed once the owed hands are paid

@@ -17,7 +17,8 @@ from engine.match import Match
 
 from .clock import Clock, FakeClock, SystemClock
 from .journal import ActionJournal
-from .presenter import Presenter, SeatInfo, Text
+from .messages import msg
+from .presenter import Presenter, SeatInfo
 from .refusals import CHANNEL_BUSY, SEATED_ELSEWHERE, SessionError
 from .session import ActionObserver, TableSession
 from .settlement import Obligations, settle_hand_points, settlement_entries
@@ -189,9 +190,7 @@ class TableManager:
         except TableOptionsError as error:
             raise SessionError(error.text) from error
         if seat_host and not await self.store.can_sit(guild_id, host_user_id):
-            raise SessionError(
-                Text("你的余额不足以入座", "Your balance is below this server's minimum")
-            )
+            raise SessionError(msg("session.balance_low"))
         if seed is None:
             seed = secrets.randbelow(2**31)
         table_id = secrets.token_hex(6)
