@@ -15,9 +15,7 @@ errors into bilingual messages and logs the unexpected ones with their context.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -27,12 +25,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.admin import AdminCog
+from bot.cogs.economy import EconomyCog
+from bot.cogs.play import PlayCog
+from bot.cogs.tables import TablesCog
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
-from bot.discord_retry import retry_discord
 from bot.discord_views import DYNAMIC_ITEMS
+from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
 from bot.session import SessionError, SystemClock, TableManager, TableSession
-from data import Store, StoreError
+from data import Store
 
 log = logging.getLogger(__name__)
 
@@ -59,31 +61,6 @@ def invite_url(application_id: int) -> str:
         f"?client_id={application_id}&scope=bot+applications.commands"
         f"&permissions={INVITE_PERMISSIONS}"
     )
-
-
-class UserFacingError(app_commands.AppCommandError):
-    """A refusal with a reason the user should read (bad input, not allowed, ...)."""
-
-    def __init__(self, text: Text) -> None:
-        super().__init__(text.en)
-        self.text = text
-
-
-class NotManager(app_commands.CheckFailure):
-    """The user lacks Manage Server."""
-
-
-def is_manager(interaction: discord.Interaction[Any]) -> bool:
-    """Manage Server, re-checked on our side: default permissions are only a client hint
-    (server admins can override them per role or channel)."""
-    permissions = interaction.permissions
-    return bool(permissions.manage_guild or permissions.administrator)
-
-
-def require_manager(interaction: discord.Interaction[Any]) -> bool:
-    if not is_manager(interaction):
-        raise NotManager("Manage Server required")
-    return True
 
 
 def intents() -> discord.Intents:
@@ -124,7 +101,6 @@ class MahjongBot(commands.Bot):
         self.sync_guild = sync_guild
         self.sync_global = sync_global
         self.leaderboard_interval = leaderboard_interval
-        self._leaderboard_task: asyncio.Task[None] | None = None
         self._closed = False
         self._names: dict[int, str] = {}
         self._seeds = seeds  # tests make the shuffles reproducible; None = random
@@ -143,11 +119,9 @@ class MahjongBot(commands.Bot):
         restored = await self.manager.restore_all()
         log.info("restored %d running table(s)", len(restored))
         if self._tune_runtime:
-            from bot import session
+            from bot import session  # looked up now, so tests can record the call
 
-            tune = getattr(session, "tune_runtime", None)
-            if tune is not None:
-                tune()
+            session.tune_runtime()
         if self.sync_guild is not None:
             guild = discord.Object(id=self.sync_guild)
             self.tree.copy_global_to(guild=guild)
@@ -157,9 +131,7 @@ class MahjongBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
         if self.leaderboard_interval:
-            self._leaderboard_task = asyncio.get_running_loop().create_task(
-                self._leaderboard_loop(), name="leaderboard-poster"
-            )
+            self._economy().start_weekly_posts(self.leaderboard_interval)
 
     async def shutdown(self) -> None:
         """Persist-and-stop: every accepted action is already stored, so stopping the
@@ -167,10 +139,9 @@ class MahjongBot(commands.Bot):
         if self._closed:
             return
         self._closed = True
-        if self._leaderboard_task is not None:
-            self._leaderboard_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._leaderboard_task
+        economy = self.get_cog("EconomyCog")
+        if isinstance(economy, EconomyCog):  # absent if setup_hook never ran
+            await economy.stop_weekly_posts()
         await self.manager.shutdown()
         with contextlib.suppress(Exception):
             await self.presenter.close()
@@ -399,32 +370,7 @@ class MahjongBot(commands.Bot):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """Every slash-command failure ends here and becomes a friendly message."""
-        original = getattr(error, "original", error)
-        if isinstance(original, UserFacingError | SessionError):
-            text = original.text
-        elif isinstance(original, StoreError) and str(original):
-            text = msg("error.bad_value", reason=str(original))
-        elif isinstance(error, NotManager | app_commands.MissingPermissions):
-            text = msg("error.no_permission")
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = msg("error.guild_only")
-        elif isinstance(error, app_commands.CommandOnCooldown):
-            text = msg("error.cooldown", seconds=error.retry_after)
-        elif isinstance(error, app_commands.TransformerError):
-            text = msg("error.bad_value", reason=str(error.value)[:100])
-        elif isinstance(error, app_commands.CheckFailure):
-            text = msg("error.no_permission")
-        else:
-            command = interaction.command.qualified_name if interaction.command else "?"
-            log.error(
-                "command /%s by user %s in guild %s channel %s failed",
-                command,
-                interaction.user.id,
-                interaction.guild_id,
-                interaction.channel_id,
-                exc_info=original,
-            )
-            text = msg("error.generic")
+        text = describe_error(interaction, error)
         if interaction.type is discord.InteractionType.autocomplete:
             return
         with contextlib.suppress(discord.HTTPException):
@@ -435,77 +381,18 @@ class MahjongBot(commands.Bot):
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock.now(), UTC)
 
-    async def _sleep(self, seconds: float) -> None:
-        await self.clock.sleep_until(self.clock.now() + seconds)
-
-    async def _leaderboard_loop(self) -> None:
-        assert self.leaderboard_interval is not None
-        await self.wait_until_ready()  # the guild list comes with the gateway
-        while not self._closed:
-            try:
-                await self.post_weekly_leaderboards()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("weekly leaderboard posting failed")
-            await self.clock.sleep_until(self.clock.now() + self.leaderboard_interval)
-
     async def post_weekly_leaderboards(self) -> int:
-        """Post last week's board in every guild that set a channel and has not had it yet.
+        """Post last week's board where it is due (the economy cog owns the posting)."""
+        return await self._economy().post_weekly_leaderboards()
 
-        The week key is stored per guild (``last_leaderboard_week``) once the post went
-        out (transient Discord errors are retried first), so a failed post is tried again
-        at the next check instead of being lost; a crash between the post and the mark
-        may post a week twice, which beats never. Returns how many boards were posted.
-        """
-        from bot.cogs.economy import leaderboard_message
-
-        posted = 0
-        now = self.now()
-        for guild in list(self.guilds):
-            settings = await self.store.get_settings(guild.id)
-            if settings.leaderboard_channel is None:
-                continue
-            bounds = await self.store.week_bounds(guild.id, 1, now)
-            if settings.last_leaderboard_week == bounds.week_start:
-                continue
-            if (
-                settings.last_leaderboard_week is not None
-                and settings.last_leaderboard_week > bounds.week_start
-            ):
-                continue
-            content, file = await leaderboard_message(
-                self, guild, weekly=True, weeks_ago=1, now=now
-            )
-            if file is None:  # nobody played that week: nothing worth a post
-                await self.store.update_settings(guild.id, last_leaderboard_week=bounds.week_start)
-                continue
-            image = file.fp.read()
-            channel = self.get_partial_messageable(settings.leaderboard_channel, guild_id=guild.id)
-            try:
-                await retry_discord(
-                    lambda channel=channel, content=content, image=image, name=file.filename: (  # type: ignore[misc]
-                        channel.send(content, file=discord.File(io.BytesIO(image), name))
-                    ),
-                    self._sleep,
-                    f"weekly leaderboard of guild {guild.id}",
-                )
-            except discord.HTTPException:
-                log.exception("could not post the weekly leaderboard in guild %s", guild.id)
-                continue  # not marked: the next check posts it
-            # Marked only once posted, so a failed post is tried again at the next check.
-            await self.store.update_settings(guild.id, last_leaderboard_week=bounds.week_start)
-            posted += 1
-        return posted
+    def _economy(self) -> EconomyCog:
+        cog = self.get_cog("EconomyCog")
+        assert isinstance(cog, EconomyCog), "install_commands adds the economy cog"
+        return cog
 
 
 async def install_commands(bot: commands.Bot) -> None:
     """The cogs and the translator: what ``setup_hook`` and ``mahjong-bot commands`` share."""
-    from bot.cogs.admin import AdminCog
-    from bot.cogs.economy import EconomyCog
-    from bot.cogs.play import PlayCog
-    from bot.cogs.tables import TablesCog
-
     await bot.tree.set_translator(MahjongTranslator())
     # ``mahjong-bot commands`` passes a bare Bot: building the payload never touches the
     # MahjongBot parts (store, manager) the cogs use when a command runs.

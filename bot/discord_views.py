@@ -40,7 +40,6 @@ ACTION_CODES = {
     "fold": "fold",
 }
 CODE_ACTIONS = {code: action for action, code in ACTION_CODES.items()}
-TABLE_BUTTONS = ("join", "leave", "start", "ai", "hand", "back")
 
 
 class ComponentHandler(Protocol):

@@ -22,9 +22,6 @@ class Text:
     zh: str
     en: str
 
-    def for_locale(self, locale: str | None) -> str:
-        return self.zh if (locale or "zh").lower().startswith("zh") else self.en
-
     def both(self) -> str:
         return f"{self.zh} / {self.en}"
 

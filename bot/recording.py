@@ -51,10 +51,6 @@ class RecordingPresenter:
     def prompts(self, user_id: int) -> list[PrivatePrompt]:
         return [c.payload for c in self.calls if c.kind == "private_hand" and c.user_id == user_id]
 
-    def last_prompt(self, user_id: int) -> PrivatePrompt | None:
-        prompts = self.prompts(user_id)
-        return prompts[-1] if prompts else None
-
     def notices(self) -> list[Text]:
         return self.of("notice")
 

@@ -11,8 +11,11 @@ a replay after a crash may safely settle it again) before its result is shown. O
 ``TableManager.restore_all`` rebuilds every running table by replaying its action log.
 
 This module never imports discord.py; players are reached only through a ``Presenter``.
-Time comes from an injectable ``Clock`` so tests drive timers with ``FakeClock.advance``
-and never sleep.
+Time comes from an injectable ``Clock`` (``bot.clock``) so tests drive timers with
+``FakeClock.advance`` and never sleep. The parts a table leans on live beside it: the
+manager and seating (``bot.tables``), deadlines (``bot.deadlines``), the action journal
+(``bot.journal``), settlement retries (``bot.settlement``) and refusal texts
+(``bot.refusals``); the names other code imports from here are re-exported.
 """
 
 from __future__ import annotations
@@ -20,266 +23,71 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import gc
-import heapq
 import itertools
 import logging
 import random
-import secrets
-import sys
-import time
-import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from data import SettlementEntry, Store
-from data.store import AlreadySeatedError, ChannelBusyError
+from data import Store
+from data.store import AlreadySeatedError
+from engine import ai
 from engine.match import Match, assign_seats
 from engine.round import IllegalAction
-from engine.tiles import kind_str, name_en, name_zh
-from engine.types import DISCARD, KONG, PASS, PUNG, WIN, Action, HandResult
+from engine.types import Action, HandResult
 from engine.variants import get_rules
 from engine.views import PlayerView, PublicView
 
+from .clock import Clock, FakeClock, SystemClock
+from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, RETRY_SECONDS, Due, stage_signature
+from .journal import ActionJournal
+from .messages import msg
 from .presenter import LobbyInfo, Presenter, PrivatePrompt, SeatInfo, TableStatus, Text
+from .refusals import (
+    ALREADY_SEATED,
+    CHANNEL_BUSY,
+    CLOSED,
+    FAILED,
+    HOST_ONLY,
+    NOT_LOBBY,
+    NOT_RUNNING,
+    NOT_SEATED,
+    NOT_YOUR_TURN,
+    OK,
+    SEATED_ELSEWHERE,
+    SETTLING,
+    STALE,
+    TABLE_FULL,
+    SessionError,
+    SubmitResult,
+    illegal,
+    refuse,
+)
+from .runtime import tune_runtime
+from .settlement import Obligations, settle_hand_points, settlement_entries
 from .table_options import AI_LEVELS, TableOptions, TableOptionsError
+
+if TYPE_CHECKING:
+    from .tables import TableManager
 
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE_SECONDS = 600.0
-AUTOPLAY_AFTER_TIMEOUTS = 3
-RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
-SETTLE_RETRY_FIRST = 1.0  # seconds before the first retry of a failed settlement write
-SETTLE_RETRY_MAX = 60.0  # the backoff doubles up to this
-
-# ---------------------------------------------------------------------------- the process
-
-GIL_SWITCH_INTERVAL = 0.0005  # seconds; CPython's default is 0.005
-GC_THRESHOLDS = (50_000, 20, 10)  # CPython's default is (700, 10, 10)
-
-
-def tune_runtime() -> None:
-    """Interpreter settings for a process hosting many tables; call once, after start-up
-    (imports, ``restore_all``), from the bot's entry point or a benchmark.
-
-    * ``gc.freeze()`` moves everything alive now (modules, the engine's shape tables,
-      restored matches) out of the collector's sight, and the higher generation-0
-      threshold makes collections rarer. Matches allocate many short-lived objects per
-      action; with the default thresholds a full collection walks every live match and
-      showed up as pauses of up to ~150 ms at 1,000 tables. Measured with these
-      thresholds at 1,000 tables: a young collection every few seconds (under 30 ms), a
-      full one (~50 ms at 1,000 live tables) only every ~200 of those. Nothing here
-      relies on cycles being freed promptly; they are still collected, only less often.
-    * ``sys.setswitchinterval(0.5 ms)``: SQLite runs on aiosqlite's thread and hands the
-      GIL back and forth around every statement. While the event loop is busy, each
-      hand-back waits up to one switch interval (5 ms by default), which is what made a
-      write take ~10-30 ms under load although SQLite needs ~0.1 ms for it. The
-      shorter interval costs the loop nothing while no other thread wants the GIL.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-    sys.setswitchinterval(GIL_SWITCH_INTERVAL)
-
-
-# ---------------------------------------------------------------------------- messages
-
-NOT_SEATED = Text("你不在这张桌上", "You are not seated at this table")
-NOT_YOUR_TURN = Text("不是你的回合", "It is not your turn")
-STALE = Text("这个按钮已过期", "That button is from an earlier turn")
-NOT_RUNNING = Text("牌局没有在进行", "No match is running at this table")
-NOT_LOBBY = Text("牌局已经开始或已结束", "The table is no longer taking players")
-HOST_ONLY = Text("只有房主可以这样做", "Only the host can do that")
-TABLE_FULL = Text("座位已满", "The table is full")
-ALREADY_SEATED = Text("你已经在这张桌上", "You are already at this table")
-SEATED_ELSEWHERE = Text("你已经在另一张桌上", "You are already seated at another table")
-CHANNEL_BUSY = Text("这个频道已经有一张桌了", "This channel already has an open table")
-CLOSED = Text("这张桌已关闭", "This table is closed")
-SETTLING = Text(
-    "上一局正在结算，请稍候", "The last hand is still being settled; please wait a moment"
-)
-FAILED = Text(
-    "出错了，操作没有生效，请重试", "Something went wrong and the move was not made; try again"
-)
-
-
-def _illegal(action: Action, held: Sequence[int] = ()) -> Text:
-    """Why a move was refused; ``held`` (the seat's concealed tiles) lets a discard of a
-    tile the player does not have say so instead of a bare "not legal"."""
-    if action.type == DISCARD and action.tile is not None and action.tile not in held:
-        tile = action.tile
-        return Text(
-            f"你手里没有{name_zh(tile)}（{kind_str(tile)}）",
-            f"You do not hold {name_en(tile)} ({kind_str(tile)})",
-        )
-    return Text(
-        f"现在不能这样做：{action.describe()}", f"That move is not legal now: {action.describe()}"
-    )
-
-
-class SessionError(Exception):
-    """A request the session refuses; ``text`` says why, in both languages."""
-
-    def __init__(self, text: Text) -> None:
-        super().__init__(text.both())
-        self.text = text
-
-
-@dataclass(frozen=True)
-class SubmitResult:
-    ok: bool
-    message: Text | None = None
-
-
-OK = SubmitResult(True)
-
-
-def _refuse(text: Text) -> SubmitResult:
-    return SubmitResult(False, text)
-
-
-# ---------------------------------------------------------------------------- clocks
-
-
-class Clock(Protocol):
-    def now(self) -> float:
-        """UNIX seconds."""
-        ...
-
-    async def sleep_until(self, when: float) -> None: ...
-
-
-class SystemClock:
-    """Wall-clock time for the real bot."""
-
-    def now(self) -> float:
-        return time.time()
-
-    async def sleep_until(self, when: float) -> None:
-        delay = when - time.time()
-        if delay > 0:
-            await asyncio.sleep(delay)
-
-
-class FakeClock:
-    """A clock that moves only when a test says so.
-
-    ``advance`` walks through the pending sleepers in deadline order: it sets the time to
-    each one's deadline, wakes it, and waits for the registered idle hooks (the table
-    manager's "every queue drained") before moving on, so a 100-second jump behaves like
-    100 real seconds with every consequence of each timer settled in order.
-    """
-
-    def __init__(self, start: float = 1_800_000_000.0) -> None:
-        self._now = float(start)
-        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
-        self._counter = itertools.count()
-        self._idle_hooks: list[Callable[[], Awaitable[None]]] = []
-
-    def now(self) -> float:
-        return self._now
-
-    async def sleep_until(self, when: float) -> None:
-        if when <= self._now:
-            await asyncio.sleep(0)
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._sleepers, (when, next(self._counter), future))
-        await future
-
-    def add_idle_hook(self, hook: Callable[[], Awaitable[None]]) -> None:
-        self._idle_hooks.append(hook)
-
-    async def settle(self) -> None:
-        """Let woken tasks run, wait for every idle hook, and let the timers they
-        re-armed register their sleeps."""
-        for _ in range(3):
-            for _ in range(3):
-                await asyncio.sleep(0)
-            for hook in list(self._idle_hooks):
-                await hook()
-
-    async def advance(self, seconds: float) -> None:
-        target = self._now + seconds
-        await self.settle()
-        while self._sleepers and self._sleepers[0][0] <= target:
-            when, _, future = heapq.heappop(self._sleepers)
-            if future.done():
-                continue
-            self._now = max(self._now, when)
-            future.set_result(None)
-            await self.settle()
-        self._now = max(self._now, target)
-        await self.settle()
-
-    @property
-    def pending(self) -> int:
-        return sum(1 for _, _, future in self._sleepers if not future.done())
 
 
 # ---------------------------------------------------------------------------- AI
 
 
-_engine_ai: Any = None
-_engine_ai_checked = False
-
-
-def _load_engine_ai() -> Any:
-    global _engine_ai, _engine_ai_checked
-    if not _engine_ai_checked:
-        _engine_ai_checked = True
-        try:
-            from engine import ai  # type: ignore[attr-defined]
-        except ImportError:
-            ai = None  # type: ignore[assignment]
-        _engine_ai = ai if ai is not None and hasattr(ai, "choose_action") else None
-    return _engine_ai
-
-
 def choose_ai_action(view: PlayerView, level: str, rng: random.Random) -> Action:
-    """The one place the session asks an AI for a move (``engine.ai`` when present)."""
-    engine_ai = _load_engine_ai()
-    if engine_ai is not None:
-        action = engine_ai.choose_action(view, level=level, rng=rng)
-        if action in view.legal:
-            return action
-        log.warning("engine.ai proposed an illegal action %s; using the fallback", action)
-    return _fallback_ai(view)
-
-
-def _fallback_ai(view: PlayerView) -> Action:
-    """A legal, modest player: win when it can, pung honours, discard isolated tiles."""
-    legal = list(view.legal)
-    for action in legal:
-        if action.type == WIN:
-            return action
-    discards = [a for a in legal if a.type == DISCARD]
-    if discards:
-        hand = list(view.all_concealed)
-        wild = view.public.wild
-
-        def isolation(kind: int) -> tuple[int, int]:
-            if kind == wild:
-                return (-10, kind)
-            same = hand.count(kind)
-            near = 0
-            if kind < 27:
-                for other in (kind - 2, kind - 1, kind + 1, kind + 2):
-                    if 0 <= other < 27 and other // 9 == kind // 9 and other in hand:
-                        near += 1
-            score = same * 3 + near * 2 + (0 if kind >= 27 else 1)
-            return (-score, kind)
-
-        return max(discards, key=lambda a: isolation(a.tile or 0))
-    for wanted in (PUNG, KONG):
-        for action in legal:
-            if action.type == wanted and view.claim_tile is not None and view.claim_tile >= 27:
-                return action
-    for action in legal:
-        if action.type in (PASS, "continue"):
-            return action
-    return legal[0]
+    """The one place the session asks the AI (``engine.ai``) for a move. A proposal that
+    is not legal (an AI bug) is logged and replaced by the engine's greedy policy, so a
+    table never stalls on it."""
+    action = ai.choose_action(view, level=level, rng=rng)
+    if action in view.legal:
+        return action
+    log.warning("engine.ai proposed an illegal action %s; using the greedy policy", action)
+    return ai.choose_action(view, level="greedy", rng=rng)
 
 
 # ---------------------------------------------------------------------------- queue items
@@ -296,33 +104,6 @@ class _Call:
 @dataclass
 class _Tick:
     """A timer fired: look at every due seat (and the lobby deadline)."""
-
-
-@dataclass
-class _Due:
-    """When a waiting seat must act: ``signature`` names the stage (a new draw, a new
-    window), so a seat waiting in the same claim window keeps its deadline while others
-    answer, and a new stage always gets a fresh one."""
-
-    signature: tuple[Any, ...]
-    ai: bool
-    at: float
-    since_turn: int
-
-
-def _stage_signature(match: Match) -> tuple[Any, ...]:
-    round_ = match.round
-    view_discards = sum(len(d) for d in round_.discards)
-    view_melds = sum(len(m) for m in round_.melds)
-    return (
-        match.hand_number,
-        round_.phase,
-        round_.current_seat,
-        round_.wall.drawable,
-        view_discards,
-        view_melds,
-        len(round_.folded),
-    )
 
 
 def _prompt_kind(phase: str) -> str:
@@ -379,7 +160,7 @@ class TableSession:
         self.match: Match | None = None
         self.players: list[SeatInfo] = []  # lobby, join order
         self._seats: list[SeatInfo] = []  # running, by seat
-        self._due: dict[int, _Due] = {}
+        self._due: dict[int, Due] = {}
         self._timeouts: dict[int, int] = {}
         self._settling: int | None = None  # the hand whose failed settlement play waits for
         self._points: list[int] = []
@@ -451,10 +232,10 @@ class TableSession:
     def _hand_label(self, public: PublicView) -> Text:
         number = public.hand_number + 1
         if not get_rules(public.variant).has_prevailing_wind:  # no 风圈 to name
-            return Text(f"第{number}局", f"Hand {number}")
+            return msg("session.hand", number=number)
         zh_wind = "东南西北"[(public.prevailing_wind - 27) % 4]
         en_wind = ("East", "South", "West", "North")[(public.prevailing_wind - 27) % 4]
-        return Text(f"{zh_wind}风圈 第{number}局", f"{en_wind} round, hand {number}")
+        return msg("session.round_hand", wind_zh=zh_wind, wind_en=en_wind, number=number)
 
     def _status_from(
         self,
@@ -497,10 +278,6 @@ class TableSession:
         """The earliest deadline of a human seat that must act now (absolute UNIX time)."""
         times = [due.at for due in self._due.values() if not due.ai]
         return min(times) if times else None
-
-    def deadline_of(self, seat: int) -> float | None:
-        due = self._due.get(seat)
-        return None if due is None or due.ai else due.at
 
     def _ai_controlled(self, seat: int) -> bool:
         info = self._seats[seat]
@@ -546,7 +323,7 @@ class TableSession:
 
     async def _call(self, body: Callable[[], Awaitable[Any]]) -> Any:
         if self._stopped:
-            return _refuse(CLOSED)
+            return refuse(CLOSED)
         self._ensure_worker()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._put(_Call(body, future))
@@ -567,7 +344,7 @@ class TableSession:
                         value = await item.body()
                     except asyncio.CancelledError:
                         if item.future is not None and not item.future.done():
-                            item.future.set_result(_refuse(CLOSED))
+                            item.future.set_result(refuse(CLOSED))
                         raise
                     except Exception as error:
                         if item.future is not None and not item.future.done():
@@ -634,7 +411,7 @@ class TableSession:
             self.pending -= 1
             self._queue.task_done()
             if isinstance(item, _Call) and item.future is not None and not item.future.done():
-                item.future.set_result(_refuse(CLOSED))
+                item.future.set_result(refuse(CLOSED))
 
     # ------------------------------------------------------------------ lobby
     def _touch_lobby(self) -> None:
@@ -646,25 +423,23 @@ class TableSession:
     async def join(self, user_id: int, name: str) -> SubmitResult:
         async def body() -> SubmitResult:
             if self.status != "lobby":
-                return _refuse(NOT_LOBBY)
+                return refuse(NOT_LOBBY)
             if any(p.user_id == user_id for p in self.players):
-                return _refuse(ALREADY_SEATED)
+                return refuse(ALREADY_SEATED)
             async with self.manager._seating:
                 other = self.manager.table_of_user(user_id)
                 if other is not None and other is not self:
-                    return _refuse(SEATED_ELSEWHERE)
+                    return refuse(SEATED_ELSEWHERE)
                 if len(self.players) >= self.num_seats:
-                    return _refuse(TABLE_FULL)
+                    return refuse(TABLE_FULL)
                 if not await self.store.can_sit(self.guild_id, user_id):
-                    return _refuse(
-                        Text("你的余额不足以入座", "Your balance is below this server's minimum")
-                    )
+                    return refuse(msg("session.balance_low"))
                 if len(self.players) >= self.num_seats or self.status != "lobby":
-                    return _refuse(TABLE_FULL)
+                    return refuse(TABLE_FULL)
                 try:
                     await self.store.seat_user(self.table_id, user_id)
                 except AlreadySeatedError:
-                    return _refuse(SEATED_ELSEWHERE)
+                    return refuse(SEATED_ELSEWHERE)
                 self.players.append(SeatInfo(seat=len(self.players), name=name, user_id=user_id))
             self._touch_lobby()
             await self._announce_lobby()
@@ -679,7 +454,7 @@ class TableSession:
         async def body() -> SubmitResult:
             if self.status == "lobby":
                 if not any(p.user_id == user_id for p in self.players):
-                    return _refuse(NOT_SEATED)
+                    return refuse(NOT_SEATED)
                 await self.store.unseat_user(self.table_id, user_id)
                 self.players = [p for p in self.players if p.user_id != user_id]
                 self._renumber_lobby()
@@ -696,26 +471,23 @@ class TableSession:
                 return OK
             if self.status == "running":
                 return await self._leave_running(user_id)
-            return _refuse(CLOSED)
+            return refuse(CLOSED)
 
         return await self._call(body)
 
     async def add_ai(self, by_user_id: int, level: str | None = None) -> SubmitResult:
         async def body() -> SubmitResult:
             if self.status != "lobby":
-                return _refuse(NOT_LOBBY)
+                return refuse(NOT_LOBBY)
             if by_user_id != self.host_user_id:
-                return _refuse(HOST_ONLY)
+                return refuse(HOST_ONLY)
             chosen = level or self.ai_level
             if chosen not in AI_LEVELS:
-                return _refuse(
-                    Text(
-                        f"未知的电脑难度 {chosen}",
-                        f"Unknown AI level {chosen!r} ({', '.join(AI_LEVELS)})",
-                    )
+                return refuse(
+                    msg("session.unknown_ai_level", level=chosen, levels=", ".join(AI_LEVELS))
                 )
             if len(self.players) >= self.num_seats:
-                return _refuse(TABLE_FULL)
+                return refuse(TABLE_FULL)
             self.players.append(self._new_ai(len(self.players), chosen))
             self._touch_lobby()
             await self._announce_lobby()
@@ -732,12 +504,12 @@ class TableSession:
     async def remove_ai(self, by_user_id: int) -> SubmitResult:
         async def body() -> SubmitResult:
             if self.status != "lobby":
-                return _refuse(NOT_LOBBY)
+                return refuse(NOT_LOBBY)
             if by_user_id != self.host_user_id:
-                return _refuse(HOST_ONLY)
+                return refuse(HOST_ONLY)
             ai_indexes = [i for i, p in enumerate(self.players) if p.is_ai]
             if not ai_indexes:
-                return _refuse(Text("桌上没有电脑玩家", "There is no AI player to remove"))
+                return refuse(msg("session.no_ai"))
             del self.players[ai_indexes[-1]]
             self._renumber_lobby()
             self._touch_lobby()
@@ -749,18 +521,13 @@ class TableSession:
     async def start(self, by_user_id: int) -> SubmitResult:
         async def body() -> SubmitResult:
             if self.status != "lobby":
-                return _refuse(NOT_LOBBY)
+                return refuse(NOT_LOBBY)
             if by_user_id != self.host_user_id:
-                return _refuse(HOST_ONLY)
+                return refuse(HOST_ONLY)
             players = list(self.players)
             missing = self.num_seats - len(players)
             if missing and not self.ai_fill:
-                return _refuse(
-                    Text(
-                        f"还差 {missing} 人，且本桌不用电脑补位",
-                        f"{missing} more player(s) needed and AI fill is off",
-                    )
-                )
+                return refuse(msg("session.missing_players", missing=missing))
             players += [self._new_ai(len(players) + i) for i in range(missing)]
             ordered = assign_seats(self.seed, players)
             self._seats = [replace(p, seat=seat) for seat, p in enumerate(ordered)]
@@ -782,21 +549,13 @@ class TableSession:
     async def end(self, by_user_id: int, is_admin: bool = False) -> SubmitResult:
         async def body() -> SubmitResult:
             if self.status not in ("lobby", "running"):
-                return _refuse(CLOSED)
+                return refuse(CLOSED)
             if by_user_id != self.host_user_id and not is_admin:
-                return _refuse(
-                    Text(
-                        "只有房主或服务器管理员可以结束牌局",
-                        "Only the host or a server manager can end the table",
-                    )
-                )
+                return refuse(msg("session.end_not_allowed"))
             await self.presenter.notice(
                 self.table_id,
                 self.channel_id,
-                Text(
-                    "牌局已被结束，本局不结算",
-                    "The table was ended; the current hand is not settled",
-                ),
+                msg("session.ended_unsettled"),
             )
             await self._close("closed")
             return OK
@@ -844,26 +603,26 @@ class TableSession:
         received: float,
     ) -> SubmitResult:
         if self.status != "running" or self.match is None:
-            return _refuse(NOT_RUNNING)
+            return refuse(NOT_RUNNING)
         seat = self.seat_of(user_id)
         if seat is None:
-            return _refuse(NOT_SEATED)
+            return refuse(NOT_SEATED)
         if self._settling is not None:
-            return _refuse(SETTLING)
+            return refuse(SETTLING)
         try:
             action = self._normalise(raw, seat)
         except (ValueError, KeyError, TypeError) as error:
-            return _refuse(Text(f"无法理解的操作：{error}", f"Cannot read that action: {error}"))
+            return refuse(msg("session.unreadable_action", error=error))
         current = self.match.turn_id
         if turn_id is not None:
             due = self._due.get(seat)
             stage_start = due.since_turn if due is not None else current
             if turn_id > current or turn_id < stage_start:
-                return _refuse(STALE)
+                return refuse(STALE)
         if seat not in self.match.round.waiting_on:
-            return _refuse(NOT_YOUR_TURN)
+            return refuse(NOT_YOUR_TURN)
         if action not in self.match.legal_actions(seat):
-            return _refuse(_illegal(action, self.match.round.concealed_tiles(seat)))
+            return refuse(illegal(action, self.match.round.concealed_tiles(seat)))
         self._timeouts[seat] = 0
         if self._seats[seat].autoplay:
             await self._set_autoplay(seat, False)
@@ -875,7 +634,7 @@ class TableSession:
             if self.match.turn_id != turn:
                 return OK  # stored and applied; only announcing failed
             await self.presenter.error(user_id, FAILED)
-            return _refuse(FAILED)
+            return refuse(FAILED)
         return OK
 
     @staticmethod
@@ -894,10 +653,10 @@ class TableSession:
         async def body() -> SubmitResult:
             seat = self.seat_of(user_id)
             if seat is None or self.status != "running":
-                return _refuse(NOT_SEATED)
+                return refuse(NOT_SEATED)
             self._timeouts[seat] = 0
             if not self._seats[seat].autoplay:
-                return _refuse(Text("你没有在托管中", "You are not on autoplay"))
+                return refuse(msg("session.not_on_autoplay"))
             await self._set_autoplay(seat, False)
             await self._send_prompts({seat})
             return OK
@@ -910,7 +669,7 @@ class TableSession:
         async def body() -> SubmitResult:
             seat = self.seat_of(user_id)
             if seat is None or self.status != "running":
-                return _refuse(NOT_SEATED)
+                return refuse(NOT_SEATED)
             if not self._seats[seat].autoplay:
                 await self._set_autoplay(seat, True)
             return OK
@@ -922,16 +681,16 @@ class TableSession:
         self._seats[seat] = replace(info, autoplay=on)
         self._due.pop(seat, None)
         if on:
-            text = Text(f"{info.name} 进入托管", f"{info.name} is now on autoplay")
+            text = msg("session.autoplay_on", name=info.name)
         else:
-            text = Text(f"{info.name} 回来了", f"{info.name} is back")
+            text = msg("session.autoplay_off", name=info.name)
         await self.presenter.notice(self.table_id, self.channel_id, text)
 
     async def _leave_running(self, user_id: int) -> SubmitResult:
         assert self.match is not None
         seat = self.seat_of(user_id)
         if seat is None:
-            return _refuse(NOT_SEATED)
+            return refuse(NOT_SEATED)
         info = self._seats[seat]
         units = self.match.round.flee_penalty(seat)
         points = units * self.stake
@@ -958,10 +717,7 @@ class TableSession:
         await self.presenter.notice(
             self.table_id,
             self.channel_id,
-            Text(
-                f"{info.name} 离开了牌局，罚 {points} 分，由电脑接替",
-                f"{info.name} left the match, paid a {points}-point penalty; an AI takes the seat",
-            ),
+            msg("session.left_penalty", name=info.name, points=points),
         )
         self.manager._user_left(user_id, self)
         if not self.humans:
@@ -1081,10 +837,7 @@ class TableSession:
         await self.presenter.notice(
             self.table_id,
             self.channel_id,
-            Text(
-                "本局结算暂时失败，正在重试，不会漏记",
-                "Settling this hand failed for now; it is being retried and will not be lost",
-            ),
+            msg("session.settle_retrying"),
         )
 
         async def settled(points: list[int]) -> None:
@@ -1173,7 +926,7 @@ class TableSession:
             self._due.clear()
             return
         waiting = set(match.round.waiting_on)
-        signature = _stage_signature(match)
+        signature = stage_signature(match)
         now = self.clock.now()
         for seat in list(self._due):
             if seat not in waiting:
@@ -1193,7 +946,7 @@ class TableSession:
                 at = now + timeout
             same_stage = due is not None and due.signature == signature
             since = due.since_turn if same_stage and due is not None else match.turn_id
-            self._due[seat] = _Due(signature, ai, at, since)
+            self._due[seat] = Due(signature, ai, at, since)
 
     async def _after_change(self) -> None:
         """Run the AI seats that are due now (all of them at once when ``ai_delay`` is 0)
@@ -1209,9 +962,7 @@ class TableSession:
                 await self.presenter.notice(
                     self.table_id,
                     self.channel_id,
-                    Text(
-                        "大厅闲置 10 分钟，已关闭", "The lobby was idle for 10 minutes and closed"
-                    ),
+                    msg("session.lobby_idle"),
                 )
                 await self._close("closed")
             self._schedule_timer()
@@ -1357,7 +1108,7 @@ class TableSession:
         await self.presenter.notice(
             self.table_id,
             self.channel_id,
-            Text("机器人重启，牌局继续", "The bot restarted; the match continues"),
+            msg("session.restarted"),
         )
         if self._settling is not None:
             return  # resumed once the owed hands are paid
@@ -1419,584 +1170,47 @@ class TableSession:
         return OK
 
 
-# ---------------------------------------------------------------------------- obligations
+def __getattr__(name: str) -> Any:
+    """``bot.session.TableManager`` still works: the manager lives in ``bot.tables``,
+    which imports this module, so it is looked up on first use instead of at import."""
+    if name == "TableManager":
+        from .tables import TableManager
 
-
-@dataclass
-class _Obligation:
-    group: str  # a table id: one table's obligations are met in the order they arose
-    what: str
-    attempt: Callable[[], Awaitable[Any]]
-    on_done: Callable[[Any], Awaitable[None]] | None
-    next_at: float
-    failures: int = 0
-
-
-class Obligations:
-    """Store writes that must happen exactly once and may not be dropped: settling a hand
-    that ended, then recording the table's final status.
-
-    Why a queue of its own: a settlement that fails (database locked, disk full) must not
-    be lost with the table's timer or worker, nor wait for a click that may never come.
-    Each obligation is retried with doubling backoff on the session clock (``FakeClock``
-    in tests) until it succeeds; every attempt is idempotent (``settle_hand`` is keyed by
-    the hand), so a retry of a write that did commit changes nothing. Obligations of one
-    table are met in order (the final status only after the last hand is paid). After a
-    restart, ``TableManager.resume_settlements`` derives what is still owed from the
-    action logs and the ledger, so nothing needs to survive in memory.
-    """
-
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-        self._pending: list[_Obligation] = []
-        self._task: asyncio.Task[None] | None = None
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._stopped = False
-        self.attempts = 0
-        self.failures = 0
-        self.wakeups = 0
-
-    @property
-    def pending(self) -> int:
-        return len(self._pending)
-
-    def pending_for(self, group: str) -> int:
-        return sum(1 for item in self._pending if item.group == group)
-
-    def add(
-        self,
-        group: str,
-        what: str,
-        attempt: Callable[[], Awaitable[Any]],
-        on_done: Callable[[Any], Awaitable[None]] | None = None,
-        *,
-        failed_once: bool = False,
-    ) -> None:
-        """Owe ``attempt`` until it returns; ``on_done(value)`` runs once it has.
-        ``failed_once``: the caller already tried, so the first retry waits."""
-        delay = SETTLE_RETRY_FIRST if failed_once else 0.0
-        self._pending.append(
-            _Obligation(group, what, attempt, on_done, self.clock.now() + delay, int(failed_once))
-        )
-        if self._stopped:
-            return
-        if self._task is None or self._task.done():
-            self._idle.clear()
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="mj-obligations")
-
-    async def wait_idle(self) -> None:
-        """Wait until no attempt is in flight (the queue may still hold backed-off ones)."""
-        await self._idle.wait()
-
-    async def _run(self) -> None:
-        try:
-            while self._pending and not self._stopped:
-                self._idle.clear()
-                await self._attempt_due()
-                if not self._pending:
-                    break
-                # Only the first owed item of each table can run: a later one waits for
-                # it even if its own time has come, so it must not set the wake-up.
-                heads: dict[str, float] = {}
-                for item in self._pending:
-                    heads.setdefault(item.group, item.next_at)
-                wake = min(heads.values())
-                if wake > self.clock.now():
-                    self._idle.set()
-                    await self.clock.sleep_until(wake)
-                    self.wakeups += 1
-        finally:
-            self._idle.set()
-
-    async def _attempt_due(self) -> None:
-        blocked: set[str] = set()
-        for item in list(self._pending):
-            if item.group in blocked:
-                continue
-            if item.next_at > self.clock.now():
-                blocked.add(item.group)
-                continue
-            self.attempts += 1
-            try:
-                value = await item.attempt()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                item.failures += 1
-                self.failures += 1
-                delay = min(SETTLE_RETRY_MAX, SETTLE_RETRY_FIRST * 2 ** (item.failures - 1))
-                item.next_at = self.clock.now() + delay
-                blocked.add(item.group)
-                log.warning(
-                    "%s: %s failed (%d time(s)); retrying in %.0f s",
-                    item.group, item.what, item.failures, delay, exc_info=True,
-                )  # fmt: skip
-                continue
-            self._pending.remove(item)
-            if item.on_done is not None:
-                try:
-                    await item.on_done(value)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("%s: after %s", item.group, item.what)
-
-    async def stop(self) -> None:
-        """Shutdown: what is still owed is found again at the next start-up."""
-        self._stopped = True
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-        self._idle.set()
-
-
-def settlement_entries(
-    seats: Sequence[SeatInfo], result: HandResult
-) -> tuple[list[SettlementEntry], int | None]:
-    """The ledger entries of one ended hand, and the winner's user id (None: AI or draw)."""
-    users = [info.user_id if not info.is_ai else None for info in seats]
-    entries = [
-        SettlementEntry(
-            seat=seat, user_id=users[seat], units=int(delta), is_winner=seat == result.winner
-        )
-        for seat, delta in enumerate(result.deltas)
-    ]
-    winner = users[result.winner] if result.winner is not None else None
-    return entries, winner
-
-
-async def settle_hand_points(
-    store: Store,
-    guild_id: int,
-    table_id: str,
-    hand_number: int,
-    entries: list[SettlementEntry],
-    stake: int,
-    winner_user: int | None,
-    result: HandResult,
-) -> list[int]:
-    """Settle one hand (exactly once, whoever calls) and return what each seat moved."""
-    await store.settle_hand(
-        guild_id, table_id, hand_number, entries, stake, winner_user=winner_user
-    )
-    num_seats = len(entries)
-    if not any(result.deltas):
-        return [0] * num_seats
-    rows = await store.hand_entries(table_id, hand_number)
-    points = [delta * stake for delta in result.deltas]
-    for row in rows:
-        if row.seat is not None and 0 <= row.seat < num_seats:
-            points[row.seat] = row.points
-    return points
-
-
-# ---------------------------------------------------------------------------- the journal
-
-
-class ActionJournal:
-    """Appends actions of every table to the store, committing concurrent ones together.
-
-    A store write is one round trip to SQLite's thread and the store serialises them, so
-    with hundreds of tables each write waits for all the others (measured: ~800 writes/s
-    at 1,000 tables, whatever the CPU). ``Store.append_actions(rows)`` writes many rows
-    in one transaction, and the journal keeps at most ONE such write in flight: everything
-    that queues up meanwhile goes into the next one (group commit), so the batch grows
-    with the load instead of the queue. Each caller resumes only once its own row is
-    committed (durable before announced), and gets its own row's outcome: a conflict on
-    one table's row fails that table's append only. If the whole transaction fails, every
-    row of it fails and each table retries on its own. A store without ``append_actions``
-    (a test double, say) is written to row by row, as before.
-    """
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self._pending: list[tuple[str, int, dict[str, Any], int, asyncio.Future[bool]]] = []
-        self._flusher: asyncio.Task[None] | None = None
-        self.batches = 0
-        self.rows = 0
-
-    @property
-    def batching(self) -> bool:
-        return callable(getattr(self.store, "append_actions", None))
-
-    async def append(
-        self, game_id: str, seq: int, action: dict[str, Any], hand_number: int
-    ) -> bool:
-        if not self.batching:
-            return await self.store.append_action(game_id, seq, action, hand_number)
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, seq, action, hand_number, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush())
-        return await future
-
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            rows = [(game_id, seq, action, hand) for game_id, seq, action, hand, _ in batch]
-            try:
-                results = await self.store.append_actions(rows)  # type: ignore[attr-defined]
-            except Exception as error:
-                # The transaction itself failed (a bad row is reported per row instead):
-                # nothing of the batch was written, so every caller hears so and retries.
-                for *_, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
-                continue
-            except BaseException:  # cancelled (the loop is going away): nobody may hang
-                for *_, future in batch + self._pending:
-                    future.cancel()
-                self._pending = []
-                raise
-            self.batches += 1
-            self.rows += len(batch)
-            for (*_, future), result in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if isinstance(result, BaseException):  # this row only; the rest committed
-                    future.set_exception(result)
-                else:
-                    future.set_result(bool(result))
-
-
-# ---------------------------------------------------------------------------- the manager
-
-
-class TableManager:
-    """All live tables of one bot process, indexed by id, channel and seated user."""
-
-    def __init__(
-        self,
-        store: Store,
-        presenter: Presenter,
-        clock: Clock | None = None,
-        ai_delay: float = 0.0,
-        ai_level: str = "normal",
-        ai_delay_jitter: float = 0.0,
-    ) -> None:
-        """``ai_delay_jitter`` (0..1) spreads each AI pause uniformly over
-        ``ai_delay × (1 ± jitter)``. Why: with a fixed pause, tables whose actions were
-        committed in the same group commit all become due again at the same instant a
-        pause later, so with many tables they drift into convoys that arrive together
-        (and are served one after the other); a little jitter keeps them spread out, and
-        AI opponents that do not move like a metronome look more natural too."""
-        if not 0.0 <= ai_delay_jitter <= 1.0:
-            raise ValueError("ai_delay_jitter must be within 0..1")
-        self.ai_delay_jitter = float(ai_delay_jitter)
-        self.store = store
-        self.ai_level = ai_level  # for seats filled at start and seats taken over
-        self.journal = ActionJournal(store)
-        self.presenter = presenter
-        self.clock: Clock = clock or SystemClock()
-        self.ai_delay = float(ai_delay)
-        self._tables: dict[str, TableSession] = {}
-        # Live tables plus closed ones still finishing their last queue item.
-        self._recent: weakref.WeakSet[TableSession] = weakref.WeakSet()
-        self.action_observer: ActionObserver | None = None
-        self.obligations = Obligations(self.clock)
-        # Held from "is this channel free / is this user free" to the table or seat being
-        # registered (in memory and in the store), so no await can let a second create
-        # or join slip in between: the one place seating is decided.
-        self._seating = asyncio.Lock()
-        if isinstance(self.clock, FakeClock):
-            self.clock.add_idle_hook(self.wait_idle)
-
-    def ai_pause(self, rng: random.Random) -> float:
-        """How long an AI (or autoplay) seat waits before it acts."""
-        if not self.ai_delay_jitter:
-            return self.ai_delay
-        return self.ai_delay * (1.0 + self.ai_delay_jitter * (2.0 * rng.random() - 1.0))
-
-    @property
-    def tables(self) -> list[TableSession]:
-        return list(self._tables.values())
-
-    def get(self, table_id: str) -> TableSession | None:
-        return self._tables.get(table_id)
-
-    def by_channel(self, channel_id: int) -> TableSession | None:
-        for table in self._tables.values():
-            if table.channel_id == channel_id and table.status in ("lobby", "running"):
-                return table
-        return None
-
-    def table_of_user(self, user_id: int) -> TableSession | None:
-        for table in self._tables.values():
-            if table.is_member(user_id):
-                return table
-        return None
-
-    def _forget(self, table: TableSession) -> None:
-        self._tables.pop(table.table_id, None)
-        table._stopped = True
-        if table._timer is not None and not table._timer.done():
-            table._timer.cancel()
-
-    def _user_left(self, user_id: int, table: TableSession) -> None:
-        """Hook for subclasses/adapters; the seat map already moved on."""
-
-    async def wait_idle(self) -> None:
-        """Wait until no table has anything queued (tests; the terminal between prompts)."""
-        while True:
-            await self.obligations.wait_idle()
-            busy = [table for table in list(self._recent) if table.pending]
-            if not busy:
-                return
-            for table in busy:
-                await table.wait_idle()
-            await asyncio.sleep(0)
-
-    # ------------------------------------------------------------------ creation
-    async def create_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_user_id: int,
-        host_name: str,
-        *,
-        variant: str | None = None,
-        num_seats: int = 4,
-        stake: int = 1,
-        options: dict[str, Any] | None = None,
-        rounds: int | None = None,
-        discard_timeout: float | None = None,
-        claim_timeout: float | None = None,
-        ai_fill: bool = True,
-        seed: int | None = None,
-        seat_host: bool = True,
-        ai_level: str | None = None,
-    ) -> TableSession:
-        """Open a lobby in ``channel_id``. With ``seat_host=False`` the host runs the
-        table without a seat (an all-AI exhibition, the benchmark).
-
-        One table per channel and one open seat per user: checked and registered under
-        the manager's seating lock, and refused by the store's unique indexes too."""
-        async with self._seating:
-            return await self._create_table(
-                guild_id, channel_id, host_user_id, host_name, variant=variant,
-                num_seats=num_seats, stake=stake, options=options, rounds=rounds,
-                discard_timeout=discard_timeout, claim_timeout=claim_timeout, ai_fill=ai_fill,
-                seed=seed, seat_host=seat_host, ai_level=ai_level,
-            )  # fmt: skip
-
-    async def _create_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_user_id: int,
-        host_name: str,
-        *,
-        variant: str | None,
-        num_seats: int,
-        stake: int,
-        options: dict[str, Any] | None,
-        rounds: int | None,
-        discard_timeout: float | None,
-        claim_timeout: float | None,
-        ai_fill: bool,
-        seed: int | None,
-        seat_host: bool,
-        ai_level: str | None,
-    ) -> TableSession:
-        settings = await self.store.get_settings(guild_id)
-        variant = variant or settings.default_variant
-        if self.by_channel(channel_id) is not None:
-            raise SessionError(CHANNEL_BUSY)
-        if seat_host and self.table_of_user(host_user_id) is not None:
-            raise SessionError(SEATED_ELSEWHERE)
-        discard = float(
-            discard_timeout if discard_timeout is not None else settings.discard_timeout
-        )
-        claim = float(claim_timeout if claim_timeout is not None else settings.claim_timeout)
-        request = TableOptions(
-            variant,
-            num_seats,
-            stake,
-            rounds,
-            discard,
-            claim,
-            options=dict(options or {}),
-            ai_level=ai_level,
-        )
-        try:
-            parsed = request.validate().options
-        except TableOptionsError as error:
-            raise SessionError(error.text) from error
-        if seat_host and not await self.store.can_sit(guild_id, host_user_id):
-            raise SessionError(
-                Text("你的余额不足以入座", "Your balance is below this server's minimum")
-            )
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        table_id = secrets.token_hex(6)
-        stored_options = parsed.to_dict()
-        try:
-            await self.store.create_game(
-                table_id,
-                guild_id,
-                channel_id,
-                variant,
-                stored_options,
-                [],
-                seed,
-                settings={
-                    "num_seats": num_seats,
-                    "stake": stake,
-                    "discard_timeout": discard,
-                    "claim_timeout": claim,
-                    "ai_fill": ai_fill,
-                    "host_user_id": host_user_id,
-                    "ai_level": ai_level or self.ai_level,
-                },
-                status="lobby",
-                seated_user=host_user_id if seat_host else None,
-            )
-        except ChannelBusyError as error:
-            raise SessionError(CHANNEL_BUSY) from error
-        except AlreadySeatedError as error:
-            raise SessionError(SEATED_ELSEWHERE) from error
-        table = TableSession(
-            self,
-            table_id,
-            guild_id,
-            channel_id,
-            host_user_id,
-            variant=variant,
-            options=stored_options,
-            num_seats=num_seats,
-            stake=stake,
-            discard_timeout=discard,
-            claim_timeout=claim,
-            ai_fill=ai_fill,
-            seed=seed,
-            ai_level=ai_level,
-        )
-        if seat_host:
-            table.players.append(SeatInfo(seat=0, name=host_name, user_id=host_user_id))
-        self._tables[table_id] = table
-        self._recent.add(table)
-        table._ensure_worker()
-        await table.presenter.lobby_changed(table.lobby_info())
-        table._schedule_timer()
-        return table
-
-    # ------------------------------------------------------------------ restart
-    async def restore_all(self) -> list[TableSession]:
-        """Rebuild every running table from its action log; lobbies left open are dropped."""
-        for record in await self.store.running_games(("lobby",)):
-            await self.store.set_game_status(record.game_id, "abandoned")
-        restored = []
-        for record in await self.store.running_games(("running",)):
-            if record.game_id in self._tables:
-                continue
-            settings = record.settings
-            table = TableSession(
-                self,
-                record.game_id,
-                record.guild_id,
-                int(record.channel_id or 0),
-                int(record.meta.get("host", settings.get("host_user_id", 0))),
-                variant=record.variant,
-                options=dict(record.options),
-                num_seats=int(settings.get("num_seats", 4)),
-                stake=int(settings.get("stake", 1)),
-                discard_timeout=float(settings.get("discard_timeout", 30)),
-                claim_timeout=float(settings.get("claim_timeout", 10)),
-                ai_fill=bool(settings.get("ai_fill", True)),
-                seed=int(record.seed),
-                ai_level=settings["ai_level"] if settings.get("ai_level") in AI_LEVELS else None,
-            )
-            self._tables[table.table_id] = table
-            self._recent.add(table)
-            try:
-                await table._call(functools.partial(table._restore, record))
-            except Exception:
-                log.exception("could not restore table %s", record.game_id)
-                self._tables.pop(table.table_id, None)
-                await table.stop()
-                continue
-            restored.append(table)
-        await self.resume_settlements()
-        return restored
-
-    async def resume_settlements(self) -> int:
-        """Owe again every hand that ended but was never settled, in games already closed
-        (finished or abandoned; running ones are settled by their restore). Derived from
-        the store alone: the action log and seed rebuild each hand, the ledger says which
-        were paid. A game found fully paid is marked so it is not replayed again.
-        Returns how many hands are owed."""
-        owed = 0
-        for record in await self.store.games_to_check_settlement():
-            if record.game_id in self._tables:
-                continue
-            try:
-                owed += await self._resume_game_settlement(record)
-            except Exception:
-                log.exception("could not check the settlement of game %s", record.game_id)
-        return owed
-
-    async def _resume_game_settlement(self, record: Any) -> int:
-        settings = record.settings
-        num_seats = int(settings.get("num_seats", 4))
-        stake = int(settings.get("stake", 1))
-        actions = await self.store.load_actions(record.game_id)
-        match = Match.replay(
-            record.variant, dict(record.options), int(record.seed), actions, seats=num_seats
-        )
-        seats = [
-            SeatInfo(seat=int(s["seat"]), name=str(s.get("name", "")), user_id=s.get("user_id"),
-                     is_ai=bool(s.get("is_ai")))
-            for s in sorted(record.meta.get("seats", []), key=lambda s: int(s["seat"]))
-        ]  # fmt: skip
-        paid = await self.store.settled_hands(record.game_id)
-        game_id, guild_id = record.game_id, int(record.guild_id)
-        owed = 0
-        for hand_number, result in enumerate(match.results):
-            if hand_number in paid or len(seats) != len(result.deltas):
-                continue
-            entries, winner_user = settlement_entries(seats, result)
-            owed += 1
-            log.warning("game %s: hand %d ended but was never settled; settling it",
-                        game_id, hand_number)  # fmt: skip
-            self.obligations.add(
-                game_id,
-                f"settle hand {hand_number}",
-                functools.partial(
-                    settle_hand_points,
-                    self.store,
-                    guild_id,
-                    game_id,
-                    hand_number,
-                    entries,
-                    stake,
-                    winner_user,
-                    result,
-                ),
-            )
-        self.obligations.add(
-            game_id, "mark settlement checked", lambda: self.store.mark_settlement_checked(game_id)
-        )
-        return owed
-
-    async def shutdown(self) -> None:
-        """Stop every timer and worker. Everything that matters is already in the store."""
-        await self.obligations.stop()
-        for table in list(self._tables.values()):
-            await table.stop()
-        self._tables.clear()
+        return TableManager
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
+    "AI_LEVELS",
+    "ALREADY_SEATED",
     "AUTOPLAY_AFTER_TIMEOUTS",
+    "CHANNEL_BUSY",
+    "CLOSED",
+    "FAILED",
+    "HOST_ONLY",
     "LOBBY_IDLE_SECONDS",
+    "NOT_LOBBY",
+    "NOT_RUNNING",
+    "NOT_SEATED",
+    "NOT_YOUR_TURN",
+    "OK",
+    "SEATED_ELSEWHERE",
+    "SETTLING",
+    "STALE",
+    "TABLE_FULL",
+    "ActionJournal",
     "Clock",
     "FakeClock",
+    "Obligations",
     "SessionError",
     "SubmitResult",
     "SystemClock",
     "TableManager",
+    "TableOptions",
+    "TableOptionsError",
     "TableSession",
     "choose_ai_action",
+    "settle_hand_points",
+    "settlement_entries",
+    "tune_runtime",
 ]

@@ -11,7 +11,10 @@ import random
 import sqlite3
 from datetime import UTC, date, datetime, timedelta
 
-from .store import _INSERT_LEDGER, Store, _ensure_balance, _iso, _load_settings
+from .connection import _iso
+from .ledger import _INSERT_LEDGER, _ensure_balance
+from .settings import _load_settings
+from .store import Store
 from .weeks import local_day_and_week
 
 SEATS = 4

@@ -77,10 +77,10 @@ async def test_a_slow_answer_is_deferred_first_then_edited(
     deferred at once and the new hand follows as an edit of the same message."""
     from discord_harness import CALLBACK_DEFER_UPDATE, choose_move
 
-    import bot.discord_presenter as presenter_module
+    import bot.discord_ack as ack_module
 
     await open_table(env, ALICE)
-    monkeypatch.setattr(presenter_module, "ACK_BUDGET", 0.0)
+    monkeypatch.setattr(ack_module, "ACK_BUDGET", 0.0)
     message = env.h.latest_dm(ALICE)
     for _ in range(20):
         if message is not None and choose_move(message) is not None:

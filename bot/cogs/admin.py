@@ -12,8 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import UserFacingError, require_manager
+from bot.checks import require_manager
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
+from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg
 from data import SettingsError
 

@@ -7,7 +7,9 @@ again (``weeks_ago``); the weekly board is also posted automatically by the bot.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import logging
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -15,12 +17,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import UserFacingError
+from bot.discord_retry import retry_discord
+from bot.errors import UserFacingError
 from bot.i18n import T, Text, is_chinese, msg, say
 from render.dates import week_dates
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
+
+log = logging.getLogger(__name__)
 
 MAX_WEEKS_AGO = 520
 
@@ -63,6 +68,7 @@ async def leaderboard_message(
 class EconomyCog(commands.Cog):
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
+        self._weekly_task: asyncio.Task[None] | None = None
 
     @app_commands.command(name=T("balance", "余额"), description=T("Show a balance", "查看余额"))
     @app_commands.guild_only()
@@ -141,6 +147,84 @@ class EconomyCog(commands.Cog):
             )
             lines.append(f"{when} {mark} · {entry.game_id or ''} {hand} → {entry.balance_after}")
         await self.bot.respond(interaction, "\n".join(lines))
+
+    # ------------------------------------------------------------------ weekly posts
+
+    def start_weekly_posts(self, interval: float) -> None:
+        """Check every ``interval`` seconds whether last week's board is due anywhere."""
+        self._weekly_task = asyncio.get_running_loop().create_task(
+            self._weekly_loop(interval), name="leaderboard-poster"
+        )
+
+    async def stop_weekly_posts(self) -> None:
+        if self._weekly_task is not None:
+            self._weekly_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._weekly_task
+
+    async def _sleep(self, seconds: float) -> None:
+        await self.bot.clock.sleep_until(self.bot.clock.now() + seconds)
+
+    async def _weekly_loop(self, interval: float) -> None:
+        await self.bot.wait_until_ready()  # the guild list comes with the gateway
+        while True:  # until stop_weekly_posts cancels it
+            try:
+                await self.post_weekly_leaderboards()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("weekly leaderboard posting failed")
+            await self.bot.clock.sleep_until(self.bot.clock.now() + interval)
+
+    async def post_weekly_leaderboards(self) -> int:
+        """Post last week's board in every guild that set a channel and has not had it yet.
+
+        The week key is stored per guild (``last_leaderboard_week``) once the post went
+        out (transient Discord errors are retried first), so a failed post is tried again
+        at the next check instead of being lost; a crash between the post and the mark
+        may post a week twice, which beats never. Returns how many boards were posted.
+        """
+        posted = 0
+        now = self.bot.now()
+        for guild in list(self.bot.guilds):
+            settings = await self.bot.store.get_settings(guild.id)
+            if settings.leaderboard_channel is None:
+                continue
+            bounds = await self.bot.store.week_bounds(guild.id, 1, now)
+            if settings.last_leaderboard_week == bounds.week_start:
+                continue
+            if (
+                settings.last_leaderboard_week is not None
+                and settings.last_leaderboard_week > bounds.week_start
+            ):
+                continue
+            content, file = await leaderboard_message(
+                self.bot, guild, weekly=True, weeks_ago=1, now=now
+            )
+            if file is None:  # nobody played that week: nothing worth a post
+                await self.bot.store.update_settings(
+                    guild.id, last_leaderboard_week=bounds.week_start
+                )
+                continue
+            image = file.fp.read()
+            channel = self.bot.get_partial_messageable(
+                settings.leaderboard_channel, guild_id=guild.id
+            )
+            try:
+                await retry_discord(
+                    lambda channel=channel, content=content, image=image, name=file.filename: (  # type: ignore[misc]
+                        channel.send(content, file=discord.File(io.BytesIO(image), name))
+                    ),
+                    self._sleep,
+                    f"weekly leaderboard of guild {guild.id}",
+                )
+            except discord.HTTPException:
+                log.exception("could not post the weekly leaderboard in guild %s", guild.id)
+                continue  # not marked: the next check posts it
+            # Marked only once posted, so a failed post is tried again at the next check.
+            await self.bot.store.update_settings(guild.id, last_leaderboard_week=bounds.week_start)
+            posted += 1
+        return posted
 
 
 __all__ = ["EconomyCog", "leaderboard_message", "say"]

@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import UserFacingError
 from bot.discord_views import tile_label
+from bot.errors import UserFacingError
 from bot.i18n import T, msg
 from engine.tiles import (
     TileError,

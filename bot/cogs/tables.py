@@ -14,8 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import UserFacingError, is_manager
+from bot.checks import is_manager
 from bot.discord_presenter import seat_names, variant_names
+from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg, say
 from bot.session import SessionError
 from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
@@ -66,11 +67,6 @@ AI_LEVEL_CHOICES = [
     app_commands.Choice(name=T("Normal", "普通"), value="normal"),
     app_commands.Choice(name=T("Hard", "困难"), value="hard"),
 ]
-
-
-def _check(condition: bool, zh: str, en: str) -> None:
-    if not condition:
-        raise UserFacingError(Text(zh, en))
 
 
 def validate_create(

@@ -1,0 +1,45 @@
+"""Per-seat deadlines: when a waiting seat must act, and when a stage is new.
+
+Why: a claim window is answered by several seats at once; a seat that is still thinking
+keeps its deadline while the others answer, and only a new stage (a new draw, a new
+window) starts a fresh one. ``stage_signature`` names the stage so the session can tell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.match import Match
+
+__all__ = ["AUTOPLAY_AFTER_TIMEOUTS", "RETRY_SECONDS", "Due", "stage_signature"]
+
+AUTOPLAY_AFTER_TIMEOUTS = 3
+RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
+
+
+@dataclass
+class Due:
+    """When a waiting seat must act: ``signature`` names the stage (a new draw, a new
+    window), so a seat waiting in the same claim window keeps its deadline while others
+    answer, and a new stage always gets a fresh one."""
+
+    signature: tuple[Any, ...]
+    ai: bool
+    at: float
+    since_turn: int
+
+
+def stage_signature(match: Match) -> tuple[Any, ...]:
+    round_ = match.round
+    view_discards = sum(len(d) for d in round_.discards)
+    view_melds = sum(len(m) for m in round_.melds)
+    return (
+        match.hand_number,
+        round_.phase,
+        round_.current_seat,
+        round_.wall.drawable,
+        view_discards,
+        view_melds,
+        len(round_.folded),
+    )

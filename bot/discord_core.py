@@ -1,0 +1,206 @@
+"""The Discord presenter's core: its state, its background work and the renderer.
+
+Why apart: the private hands (``bot.discord_hands``) and the table message
+(``bot.discord_table``) share this state and these helpers; ``DiscordPresenter`` in
+``bot.discord_presenter`` joins the two over it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text
+from engine.types import HandResult
+from engine.views import PlayerView, PublicView
+
+if TYPE_CHECKING:
+    from data import Store
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class Renderer:
+    """The images, as PNG bytes. Tests substitute a cheap one that tags its output."""
+
+    def hand(self, view: PlayerView, names: Sequence[str], locale: str) -> bytes:
+        from render.images import render_hand
+
+        return render_hand(view, names=names, locale=locale)
+
+    def table(self, view: PublicView, names: Sequence[str], locale: str) -> bytes:
+        from render.images import render_table
+
+        return render_table(view, names=names, locale=locale)
+
+    def result(
+        self, view: PublicView, result: HandResult, names: Sequence[str], locale: str
+    ) -> bytes:
+        from render.images import render_result
+
+        return render_result(view, result, names=names, locale=locale)
+
+    def leaderboard(self, rows: Sequence[Any], period: str, subtitle: str, locale: str) -> bytes:
+        from render.images import render_leaderboard
+
+        return render_leaderboard(rows, period=period, subtitle=subtitle, locale=locale)
+
+
+class _Clock:
+    """Wall-clock fallback when no session clock is given."""
+
+    def now(self) -> float:
+
+        return time.time()
+
+    async def sleep_until(self, when: float) -> None:
+        delay = when - self.now()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+@dataclass
+class TableMessage:
+    table_id: str
+    channel_id: int
+    message_id: int | None = None
+    lobby: LobbyInfo | None = None
+    status: TableStatus | None = None
+    notices: deque[Text] = field(default_factory=lambda: deque(maxlen=3))
+    dirty: bool = False
+    final: bool = False
+    loaded: bool = False
+    last_line: str = ""  # the last move worth showing (a pass is not)
+    sent: tuple[Any, ...] | None = None  # what the message shows now, to skip no-op edits
+    version: int = 0  # bumped by every change: a retried edit stops once it is outdated
+
+
+@dataclass
+class HandMessage:
+    hand_number: int
+    channel_id: int
+    message_id: int
+    signature: tuple[Any, ...] | None = None
+
+
+@dataclass
+class HandJob:
+    prompt: PrivatePrompt
+    click: discord.Interaction[Any] | None = None
+
+
+@dataclass
+class LiveEphemeral:
+    interaction: discord.Interaction[Any]
+    since: float
+    signature: tuple[Any, ...] | None = None
+
+
+class PresenterCore:
+    """State and background work shared by the hands and the table message."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: Store,
+        *,
+        clock: Any = None,
+        renderer: Renderer | None = None,
+        min_interval: float = 1.5,
+        locale: str = "zh",
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.clock = clock or _Clock()
+        self.renderer = renderer or Renderer()
+        self.min_interval = min_interval
+        self.locale = locale
+        self._tables: dict[str, TableMessage] = {}
+        self._hands: dict[tuple[str, int], HandMessage] = {}
+        self._hands_loading: dict[str, asyncio.Future[None]] = {}
+        self._clicks: dict[int, discord.Interaction[Any]] = {}
+        self._jobs: dict[int, HandJob] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._prefs: dict[int, dict[str, Any]] = {}
+        self._dm_channels: dict[int, int] = {}
+        self._live: dict[int, LiveEphemeral] = {}
+        self._dm_notice_sent: set[tuple[str, int]] = set()
+        self._last_flush: dict[int, float] = {}
+        self._flush_scheduled: set[int] = set()
+        self._work: set[asyncio.Task[Any]] = set()
+        self._parked: set[asyncio.Task[Any]] = set()  # work sleeping out a retry backoff
+        self._work_changed = asyncio.Event()
+        self._timers: set[asyncio.Task[Any]] = set()
+        self._posts: dict[str, asyncio.Task[Any]] = {}
+        self._taken: set[int] = set()  # ids of clicks the presenter answers itself
+        self._notes: dict[int, str] = {}  # a message for a user, shown with their next hand
+
+    def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
+        """Background work the harness (and shutdown) can wait for."""
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(
+            coro,  # type: ignore[arg-type]
+            name=f"mj-work-{name}",
+        )
+        self._work.add(task)
+        task.add_done_callback(self._work.discard)
+        task.add_done_callback(lambda _task: self._work_changed.set())
+        task.add_done_callback(log_failure)
+        return task
+
+    async def wait_idle(self) -> None:
+        """Wait until every background task is done or parked in a retry's backoff (which
+        only the clock ends: waiting for it here would stall a fake clock's advance)."""
+        while True:
+            busy = [task for task in self._work if task not in self._parked]
+            if not busy:
+                return
+            self._work_changed.clear()
+            changed = asyncio.ensure_future(self._work_changed.wait())
+            await asyncio.wait([*busy, changed], return_when=asyncio.FIRST_COMPLETED)
+            changed.cancel()
+
+    async def _backoff(self, seconds: float) -> None:
+        """Sleep out a Discord retry's backoff on the session clock, parked: not counted
+        as work in progress (its name says so too, for the test harness) until it wakes."""
+        task = asyncio.current_task()
+        assert task is not None
+        name = task.get_name()
+        self._parked.add(task)
+        task.set_name(name.replace("mj-work-", "mj-parked-", 1))
+        self._work_changed.set()
+        try:
+            await self.clock.sleep_until(self.clock.now() + seconds)
+        finally:
+            self._parked.discard(task)
+            task.set_name(name)
+
+    async def _render(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        return await asyncio.to_thread(function, *args)
+
+
+def seat_names(status: TableStatus | None, count: int = 4) -> list[str]:
+    if status is None:
+        return [f"#{i + 1}" for i in range(count)]
+    return [info.name for info in status.seats]
+
+
+def discord_file(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+def log_failure(task: asyncio.Task[Any]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=error)

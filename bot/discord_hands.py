@@ -1,0 +1,378 @@
+"""Private hands: one DM per player per hand, edited in place; the ephemeral fallback
+for closed DMs; a click answered by its own new hand (see ``bot.discord_presenter``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_views import hand_view, prompt_headline
+from bot.i18n import msg, public, say
+from bot.presenter import PrivatePrompt, Text
+
+if TYPE_CHECKING:
+    pass
+from bot.discord_ack import AckGuard
+from bot.discord_core import (
+    NO_MENTIONS,
+    HandJob,
+    HandMessage,
+    LiveEphemeral,
+    PresenterCore,
+    discord_file,
+    seat_names,
+)
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED_CODE = 50007
+
+
+INTERACTION_TOKEN_LIFETIME = 14 * 60.0  # Discord allows 15 minutes; keep a margin
+
+
+class PrivateHands(PresenterCore):
+    """The private side of ``DiscordPresenter``: prompts, DMs, ephemerals and prefs."""
+
+    async def prefs(self, user_id: int) -> dict[str, Any]:
+        cached = self._prefs.get(user_id)
+        if cached is None:
+            try:
+                cached = await self.store.get_user_prefs(user_id)
+            except Exception:
+                log.exception("could not read prefs of user %s", user_id)
+                cached = {}
+            self._prefs[user_id] = cached
+        return cached
+
+    async def set_pref(self, user_id: int, key: str, value: Any) -> None:
+        prefs = await self.prefs(user_id)
+        if value is None:
+            prefs.pop(key, None)
+        else:
+            prefs[key] = value
+        await self.store.set_user_pref(user_id, key, value)
+
+    async def uses_dm(self, user_id: int) -> bool:
+        prefs = await self.prefs(user_id)
+        return not prefs.get("dms_closed") and prefs.get("hand_delivery", "dm") == "dm"
+
+    async def set_delivery(self, user_id: int, dm: bool) -> None:
+        """``/table dm on|off``. Turning DMs on also forgets a remembered 403: the user
+        says they opened their DMs, which is the one time a retry is not blind."""
+        await self.set_pref(user_id, "hand_delivery", "dm" if dm else "ephemeral")
+        if dm:
+            await self.set_pref(user_id, "dms_closed", None)
+
+    def register_click(self, user_id: int, interaction: discord.Interaction[Any]) -> None:
+        """A click on a hand is about to be submitted: if it changes that hand, the new
+        hand becomes the click's own response."""
+        self._clicks[user_id] = interaction
+
+    def release_click(self, user_id: int, interaction: discord.Interaction[Any]) -> bool:
+        """After the submit: True if the presenter took the click over (it will answer)."""
+        if self._clicks.get(user_id) is interaction:
+            del self._clicks[user_id]
+        if interaction.id in self._taken:
+            self._taken.discard(interaction.id)
+            return True
+        return False
+
+    async def private_hand(self, prompt: PrivatePrompt) -> None:
+        user_id = prompt.user_id
+        click = self._clicks.pop(user_id, None)
+        if click is not None:
+            self._taken.add(click.id)
+        queued = self._jobs.get(user_id)
+        if queued is not None and click is None:
+            click = queued.click
+        self._jobs[user_id] = HandJob(prompt, click)
+        worker = self._workers.get(user_id)
+        if worker is None or worker.done():
+            self._workers[user_id] = self._spawn(self._hand_worker(user_id), f"hand-{user_id}")
+
+    async def _hand_worker(self, user_id: int) -> None:
+        """Delivers the newest prompt of one user; prompts queued meanwhile are superseded."""
+        while user_id in self._jobs:
+            job = self._jobs.pop(user_id)
+            try:
+                await self._deliver(job)
+            except Exception:
+                log.exception("could not deliver the hand of user %s", user_id)
+                if job.click is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        await AckGuard.of(job.click).defer()
+
+    def _hand_content(self, prompt: PrivatePrompt) -> str:
+        lines = [prompt_headline(prompt)]
+        note = self._notes.pop(prompt.user_id, None)
+        if note:
+            lines.append(note)
+        return "\n".join(lines)
+
+    async def _hand_png(self, prompt: PrivatePrompt) -> bytes:
+        names = self._names_for(prompt.table_id, prompt.view.public.num_seats)
+        return await self._render(self.renderer.hand, prompt.view, names, self.locale)
+
+    def _names_for(self, table_id: str, count: int) -> list[str]:
+        record = self._tables.get(table_id)
+        return seat_names(record.status if record else None, count)
+
+    async def _deliver(self, job: HandJob) -> None:
+        prompt = job.prompt
+        user_id = prompt.user_id
+        signature = hand_signature(prompt)
+        if job.click is not None and not await self._closes_old_hand(job.click, prompt):
+            await self._answer_click(job.click, prompt, signature)
+            return
+        if await self.uses_dm(user_id) and await self._deliver_dm(prompt, signature):
+            return
+        await self._refresh_live(prompt, signature)
+
+    async def _closes_old_hand(
+        self, click: discord.Interaction[Any], prompt: PrivatePrompt
+    ) -> bool:
+        """A click that ended a hand (a win, the last discard) is answered by retiring
+        that hand's DM (picture kept, components removed); the new hand gets its own DM."""
+        message = click.message
+        await self._load_hands(prompt.table_id)
+        record = self._hands.get((prompt.table_id, prompt.user_id))
+        if message is None or record is None or record.message_id != message.id:
+            return False
+        if record.hand_number == prompt.view.public.hand_number:
+            return False
+        done = msg("table.status.ended")
+        guard = AckGuard.of(click)
+        async with guard.lock:
+            if click.response.is_done():
+                await click.edit_original_response(content=f"{done.zh} · {done.en}", view=None)
+            else:
+                await click.response.edit_message(content=f"{done.zh} · {done.en}", view=None)
+        guard.done()
+        return True
+
+    async def _answer_click(
+        self, click: discord.Interaction[Any], prompt: PrivatePrompt, signature: tuple[Any, ...]
+    ) -> None:
+        """Answer a click on a hand with the new hand (one request), within the budget."""
+        guard = AckGuard.of(click)
+        render = asyncio.ensure_future(self._hand_png(prompt))
+        png: bytes | None = None
+        with contextlib.suppress(TimeoutError):
+            png = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
+        view = hand_view(prompt)
+        content = self._hand_content(prompt)
+        answered = False
+        async with guard.lock:
+            if png is not None and not click.response.is_done():
+                await click.response.edit_message(
+                    content=content, attachments=[discord_file(png, "hand.png")], view=view
+                )
+                answered = True
+            elif not click.response.is_done():
+                await click.response.defer()
+        guard.done()
+        if not answered:  # deferred (slow render or busy table): edit the message after
+            png = png if png is not None else await render
+            await click.edit_original_response(
+                content=content, attachments=[discord_file(png, "hand.png")], view=view
+            )
+        message = click.message
+        key = (prompt.table_id, prompt.user_id)
+        record = self._hands.get(key)
+        if message is not None and record is not None and record.message_id == message.id:
+            record.signature = signature
+        elif message is not None and message.flags.ephemeral:
+            self._live[prompt.user_id] = LiveEphemeral(click, self.clock.now(), signature)
+
+    async def _dm_channel(self, user_id: int) -> int:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            prefs = await self.prefs(user_id)
+            stored = prefs.get("dm_channel")
+            if isinstance(stored, int):
+                channel_id = stored
+            else:
+                data = await self.bot.http.start_private_message(user_id)
+                channel_id = int(data["id"])
+                with contextlib.suppress(Exception):
+                    await self.set_pref(user_id, "dm_channel", channel_id)
+            self._dm_channels[user_id] = channel_id
+        return channel_id
+
+    async def _load_hands(self, table_id: str) -> None:
+        """Once per table and process: the DM hand messages a previous process sent.
+        Concurrent callers (one worker per player) all wait for the same load."""
+        loading = self._hands_loading.get(table_id)
+        if loading is None:
+            loading = self._hands_loading[table_id] = asyncio.ensure_future(
+                self._read_hands(table_id)
+            )
+        await asyncio.shield(loading)
+
+    async def _read_hands(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):
+            game = await self.store.get_game(table_id)
+            stored = (game.meta if game else {}).get("discord_hands") or {}
+            for user, (hand_number, channel_id, message_id) in stored.items():
+                self._hands.setdefault(
+                    (table_id, int(user)),
+                    HandMessage(int(hand_number), int(channel_id), int(message_id)),
+                )
+
+    async def _save_hands(self, table_id: str) -> None:
+        stored = {
+            str(user): [record.hand_number, record.channel_id, record.message_id]
+            for (table, user), record in self._hands.items()
+            if table == table_id
+        }
+        with contextlib.suppress(Exception):
+            await self.store.update_game_meta(table_id, discord_hands=stored)
+
+    async def _deliver_dm(self, prompt: PrivatePrompt, signature: tuple[Any, ...]) -> bool:
+        """Send or edit the DM hand; False when DMs turn out to be closed."""
+        user_id = prompt.user_id
+        key = (prompt.table_id, user_id)
+        await self._load_hands(prompt.table_id)
+        record = self._hands.get(key)
+        hand_number = prompt.view.public.hand_number
+        same_hand = record is not None and record.hand_number == hand_number
+        if same_hand and record is not None and record.signature == signature:
+            return True
+        if not same_hand and prompt.kind == "idle" and prompt.view.public.phase == "ended":
+            return True
+        png = await self._hand_png(prompt)
+        content = self._hand_content(prompt)
+        view = hand_view(prompt)
+        if same_hand and record is not None:
+            message = self.bot.get_partial_messageable(
+                record.channel_id, type=discord.ChannelType.private
+            ).get_partial_message(record.message_id)
+            try:
+                await message.edit(
+                    content=content, attachments=[discord_file(png, "hand.png")], view=view
+                )
+                record.signature = signature
+                return True
+            except discord.NotFound:
+                pass  # the user deleted it: send a fresh one below
+        try:
+            channel_id = await self._dm_channel(user_id)
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            sent = await channel.send(
+                content=content,
+                file=discord_file(png, "hand.png"),
+                view=view,
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.Forbidden as error:
+            if not _is_dm_closed(error):
+                raise
+            await self._dms_closed(prompt)
+            return False
+        self._hands[key] = HandMessage(hand_number, channel_id, sent.id, signature)
+        await self._save_hands(prompt.table_id)
+        return True
+
+    async def _dms_closed(self, prompt: PrivatePrompt) -> None:
+        user_id = prompt.user_id
+        log.info("user %s has DMs closed; serving their hand ephemerally", user_id)
+        with contextlib.suppress(Exception):
+            await self.set_pref(user_id, "dms_closed", True)
+        key = (prompt.table_id, user_id)
+        if key in self._dm_notice_sent:
+            return
+        self._dm_notice_sent.add(key)
+        record = self._tables.get(prompt.table_id)
+        if record is None:
+            return
+        text = msg("table.dm_closed_notice", mention=f"<@{user_id}>")
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        await channel.send(public(text), allowed_mentions=NO_MENTIONS)
+
+    async def _refresh_live(self, prompt: PrivatePrompt, signature: tuple[Any, ...]) -> None:
+        """Keep an ephemeral hand current through its interaction token while it lives."""
+        live = self._live.get(prompt.user_id)
+        if live is None or live.signature == signature:
+            return
+        if self.clock.now() - live.since > INTERACTION_TOKEN_LIFETIME:
+            del self._live[prompt.user_id]
+            return
+        png = await self._hand_png(prompt)
+        try:
+            await live.interaction.edit_original_response(
+                content=self._hand_content(prompt),
+                attachments=[discord_file(png, "hand.png")],
+                view=hand_view(prompt),
+            )
+            live.signature = signature
+        except discord.HTTPException:
+            self._live.pop(prompt.user_id, None)
+
+    async def show_hand(self, interaction: discord.Interaction[Any], prompt: PrivatePrompt) -> None:
+        """The "My hand" button and ``/table hand``: the hand as an ephemeral reply."""
+        guard = AckGuard.of(interaction)
+        render = asyncio.ensure_future(self._hand_png(prompt))
+        content = self._hand_content(prompt)
+        view = hand_view(prompt)
+        png: bytes | None = None
+        with contextlib.suppress(TimeoutError):
+            png = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
+        answered = False
+        async with guard.lock:
+            if png is not None and not interaction.response.is_done():
+                await interaction.response.send_message(
+                    content=content, file=discord_file(png, "hand.png"), view=view, ephemeral=True
+                )
+                answered = True
+            elif not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        guard.done()
+        if not answered:
+            png = png if png is not None else await render
+            await interaction.edit_original_response(
+                content=content, attachments=[discord_file(png, "hand.png")], view=view
+            )
+        self._live[prompt.user_id] = LiveEphemeral(
+            interaction, self.clock.now(), hand_signature(prompt)
+        )
+
+    async def error(self, user_id: int, text: Text) -> None:
+        """Answer the user's open click if there is one; otherwise the note rides along
+        with their next hand update (no extra request, no unsolicited DM)."""
+        click = self._clicks.pop(user_id, None)
+        if click is not None:
+            self._taken.add(click.id)
+            guard = AckGuard.of(click)
+            async with guard.lock:
+                if click.response.is_done():
+                    await click.followup.send(say(text, click.locale), ephemeral=True)
+                else:
+                    await click.response.send_message(say(text, click.locale), ephemeral=True)
+            guard.done()
+        else:
+            self._notes[user_id] = f"⚠️ {text.zh} · {text.en}"
+
+
+def hand_signature(prompt: PrivatePrompt) -> tuple[Any, ...]:
+    """What the player sees: equal signatures mean an edit would change nothing."""
+    view = prompt.view
+    actionable = prompt.kind != "idle"
+    return (
+        prompt.table_id,
+        view.public.hand_number,
+        view.concealed,
+        view.drawn,
+        view.melds,
+        prompt.kind,
+        tuple(a.describe() for a in view.legal) if actionable else (),
+        prompt.turn_id if actionable else None,
+    )
+
+
+def _is_dm_closed(error: discord.HTTPException) -> bool:
+    return error.status == 403 and error.code == DM_CLOSED_CODE

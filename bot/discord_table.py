@@ -1,0 +1,331 @@
+"""The table message: one per table, edited in place, edits coalesced per channel; and
+the result posts that follow a hand (see ``bot.discord_presenter``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_retry import retry_discord
+from bot.discord_views import lobby_view, table_view
+from bot.i18n import MESSAGES, msg, public
+from bot.lines import changes_text, move_line, rule_set_name
+from bot.presenter import LobbyInfo, TableStatus, Text
+from engine.tiles import format_tiles, kind_str, name_zh
+from engine.types import HandResult
+from engine.variants import RULE_SETS
+
+if TYPE_CHECKING:
+    pass
+from bot.discord_core import (
+    NO_MENTIONS,
+    PresenterCore,
+    TableMessage,
+    discord_file,
+    seat_names,
+)
+
+log = logging.getLogger(__name__)
+
+
+class TableMessages(PresenterCore):
+    """The public side of ``DiscordPresenter``: lobby, table, notices and results."""
+
+    async def close(self) -> None:
+        """Send what is still queued (the last table edits), then stop the timers."""
+        for channel_id in list(self._flush_scheduled):
+            self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
+        await self.wait_idle()
+        for timer in [*self._timers, *self._parked]:  # a retry in backoff is given up
+            timer.cancel()
+
+    def _table(self, table_id: str, channel_id: int) -> TableMessage:
+        record = self._tables.get(table_id)
+        if record is None:
+            record = self._tables[table_id] = TableMessage(table_id, channel_id)
+        return record
+
+    async def lobby_changed(self, lobby: LobbyInfo) -> None:
+        record = self._table(lobby.table_id, lobby.channel_id)
+        record.lobby = lobby
+        if lobby.status in ("finished", "closed"):
+            record.final = True
+        self._mark_dirty(record)
+
+    async def table_changed(self, status: TableStatus) -> None:
+        record = self._table(status.table_id, status.channel_id)
+        record.status = status
+        line = _describe_last(status)
+        if line or status.last_action is None:
+            record.last_line = line
+        self._mark_dirty(record)
+
+    async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        record = self._table(table_id, channel_id)
+        record.notices.append(text)
+        self._mark_dirty(record)
+
+    def _mark_dirty(self, record: TableMessage) -> None:
+        record.dirty = True
+        record.version += 1
+        channel_id = record.channel_id
+        if channel_id in self._flush_scheduled:
+            return
+        self._flush_scheduled.add(channel_id)
+        due = self._last_flush.get(channel_id, float("-inf")) + self.min_interval
+        if due <= self.clock.now():
+            self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
+        else:
+            timer = asyncio.get_running_loop().create_task(
+                self._flush_later(channel_id, due), name=f"mj-timer-{channel_id}"
+            )
+            self._timers.add(timer)
+            timer.add_done_callback(self._timers.discard)
+
+    async def _flush_later(self, channel_id: int, due: float) -> None:
+        await self.clock.sleep_until(due)
+        self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
+
+    async def _flush_channel(self, channel_id: int) -> None:
+        self._flush_scheduled.discard(channel_id)
+        for record in list(self._tables.values()):
+            if record.channel_id == channel_id and record.dirty:
+                record.dirty = False
+                self._last_flush[channel_id] = self.clock.now()
+                version = record.version
+                try:
+                    await retry_discord(
+                        lambda record=record: self._send_table(record),  # type: ignore[misc]
+                        self._backoff,
+                        f"table message of {record.table_id}",
+                        still_wanted=lambda record=record, version=version: (  # type: ignore[misc]
+                            record.version == version
+                        ),
+                    )
+                except Exception:
+                    log.exception("could not update the table message of %s", record.table_id)
+                self._last_flush[channel_id] = self.clock.now()
+
+    async def _load_table_message(self, record: TableMessage) -> None:
+        if record.loaded:
+            return
+        record.loaded = True
+        with contextlib.suppress(Exception):
+            game = await self.store.get_game(record.table_id)
+            stored = (game.meta if game else {}).get("discord_table_message")
+            if stored and record.message_id is None:
+                record.message_id = int(stored[1])
+
+    @staticmethod
+    def _phase(record: TableMessage) -> str:
+        """lobby | running | finished | closed, from whatever the session told us last
+        (after a restart there is a status but no lobby)."""
+        lobby = record.lobby
+        if lobby is not None and lobby.status in ("finished", "closed"):
+            return lobby.status
+        if record.final:
+            return "finished"
+        if lobby is not None and lobby.status == "lobby":
+            return "lobby"
+        return "running" if record.status is not None else "lobby"
+
+    def _table_content(self, record: TableMessage) -> str:
+        lines: list[str] = []
+        status, lobby = record.status, record.lobby
+        phase = self._phase(record)
+        if lobby is not None:
+            variant, seats, stake = lobby.variant, lobby.num_seats, lobby.stake
+        elif status is not None:
+            variant, seats, stake = status.public.variant, status.public.num_seats, status.stake
+        else:
+            variant, seats, stake = "?", 0, 0
+        try:
+            name = rule_set_name(variant)
+        except ValueError:  # neither a lobby nor a status yet: nothing to name
+            name = Text(variant, variant)
+        zh, en = name.zh, name.en
+        title = msg("lobby.title", variant=zh, seats=seats, stake=stake)
+        title_en = msg("lobby.title", variant=en, seats=seats, stake=stake)
+        lines.append(f"🀄 **{title.zh}** · {title_en.en}")
+        if status is not None and phase == "running":
+            lines.append(f"{status.hand_label.zh} · {status.hand_label.en}")
+            if record.last_line:
+                lines.append(record.last_line)
+            lines.append(_status_line(status))
+        elif lobby is not None and phase == "lobby":
+            players = ", ".join(
+                f"<@{p.user_id}>" if p.user_id and not p.is_ai else f"🤖 {p.name}"
+                for p in lobby.players
+            )
+            players_text = players or "{} / {}".format(msg("lobby.empty").zh, msg("lobby.empty").en)
+            label = msg("lobby.players")
+            lines.append(f"{label.zh} / {label.en}: {players_text}")
+            hint = msg("lobby.hint")
+            lines.append(f"-# {hint.zh} · {hint.en}")
+        else:
+            done = msg("table.finished" if phase == "finished" else "table.ended")
+            lines.append(f"{done.zh} · {done.en}")
+        for text in record.notices:
+            lines.append(f"📣 {text.zh} · {text.en}")
+        return "\n".join(lines)[:2000]
+
+    async def _send_table(self, record: TableMessage) -> None:
+        await self._load_table_message(record)
+        content = self._table_content(record)
+        lobby = record.lobby
+        phase = self._phase(record)
+        image_state = None
+        if record.status is not None:
+            image_state = replace(record.status.public, turn_id=0, waiting_on=())
+        view_kind = (phase, tuple(p.user_id for p in lobby.players) if lobby else ())
+        shown = (content, image_state, view_kind)
+        if record.message_id is not None and shown == record.sent:
+            return  # an edit would change nothing anyone can see
+        files: list[discord.File] = []
+        if record.status is not None:
+            names = seat_names(record.status)
+            png = await self._render(self.renderer.table, record.status.public, names, self.locale)
+            files = [discord_file(png, "table.png")]
+        view: discord.ui.View | None = None
+        if phase == "running":
+            view = table_view(record.table_id)
+        elif phase == "lobby" and lobby is not None:
+            view = lobby_view(lobby)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        if record.message_id is not None:
+            message = channel.get_partial_message(record.message_id)
+            try:
+                await message.edit(
+                    content=content, attachments=files, view=view, allowed_mentions=NO_MENTIONS
+                )
+                record.sent = shown
+                return
+            except discord.NotFound:
+                record.message_id = None
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_MENTIONS}
+        if files:
+            kwargs["files"] = files
+        if view is not None:
+            kwargs["view"] = view
+        sent = await channel.send(**kwargs)
+        record.message_id = sent.id
+        record.sent = shown
+        with contextlib.suppress(Exception):
+            await self.store.update_game_meta(
+                record.table_id, discord_table_message=[record.channel_id, sent.id]
+            )
+
+    async def hand_result(self, status: TableStatus, result: HandResult, points: list[int]) -> None:
+        record = self._table(status.table_id, status.channel_id)
+        record.status = status
+        names = seat_names(status)
+        self._post_in_order(status.table_id, self._post_result(status, result, points, names))
+
+    def _post_in_order(self, table_id: str, post: Awaitable[Any]) -> None:
+        """Result posts of one table go out in the order they happened, though each
+        renders in the background (a match total must not overtake the last hand)."""
+        previous = self._posts.get(table_id)
+
+        async def chained() -> None:
+            if previous is not None:
+                with contextlib.suppress(Exception):
+                    await previous
+            await post
+
+        self._posts[table_id] = self._spawn(chained(), f"post-{table_id}")
+
+    async def _post_result(
+        self, status: TableStatus, result: HandResult, points: list[int], names: list[str]
+    ) -> None:
+        if result.winner is not None:
+            head = msg("result.win", name=names[result.winner])
+        else:
+            head = msg("result.draw")
+        body = msg("result.points", changes=changes_text(names, points))
+        content = f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}"
+        png = await self._render(self.renderer.result, status.public, result, names, self.locale)
+        channel = self.bot.get_partial_messageable(status.channel_id)
+        await retry_discord(
+            lambda: channel.send(content=content[:2000], file=discord_file(png, "result.png"),
+                                 allowed_mentions=NO_MENTIONS),
+            self._backoff,
+            f"result card of {status.table_id}",
+        )  # fmt: skip
+
+    async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
+        record = self._table(status.table_id, status.channel_id)
+        record.status = status
+        record.final = True
+        names = seat_names(status)
+        text = msg("result.match", changes=changes_text(names, points))
+        channel = self.bot.get_partial_messageable(status.channel_id)
+        self._post_in_order(
+            status.table_id,
+            retry_discord(
+                lambda: channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS),
+                self._backoff,
+                f"match result of {status.table_id}",
+            ),
+        )
+        self._mark_dirty(record)
+
+
+def variant_names(variant: str) -> tuple[str, str]:
+    """(Chinese, short English) name of a rule set; an unknown name is shown as is."""
+
+    rules = RULE_SETS.get(variant)
+    if rules is None:
+        return variant, variant
+    return rules.name_zh, rules.short_name_en or rules.name_en
+
+
+def _seat_label(status: TableStatus, seat: int) -> str:
+    info = status.seats[seat] if seat < len(status.seats) else None
+    if info is None:
+        return f"#{seat + 1}"
+    if info.user_id and not info.is_ai:
+        return f"<@{info.user_id}>"
+    return f"🤖 {info.name}"
+
+
+def _status_line(status: TableStatus) -> str:
+    public_view = status.public
+    if public_view.phase == "ended":
+        text = msg("table.status.ended")
+        return f"{text.zh} · {text.en}"
+    if public_view.phase == "turn" and public_view.current_seat is not None:
+        line = f"▶ {_seat_label(status, public_view.current_seat)} " + "{} · {}".format(
+            *MESSAGES["table.status.turn"]
+        )
+    else:
+        # Not naming who is still deciding keeps a pass from changing the message, so
+        # a pass costs no table edit (and does not reveal who could have claimed).
+        key = "table.status.santan" if public_view.phase == "santan" else "table.status.claims"
+        line = "⏳ {} · {}".format(*MESSAGES[key])
+    if status.deadline is not None:
+        line += f" · ⏱ <t:{int(status.deadline)}:R>"
+    line += f" · 🀫 {public_view.tiles_left}"
+    return line
+
+
+def _describe_last(status: TableStatus) -> str:
+    action = status.last_action
+    if action is None:
+        return ""
+    who = status.seats[action.seat].name if action.seat < len(status.seats) else "?"
+    if action.type == "pass":
+        return ""
+    if action.type == "kong" and any(e.get("type") == "concealed_kong" for e in status.events):
+        return f"-# {move_line(who, 'concealed_kong')}"  # face down: the tile stays secret
+    tile = ""
+    if action.tile is not None:
+        tile = f"{kind_str(action.tile)} {name_zh(action.tile)}"
+    elif action.tiles is not None:
+        tile = format_tiles(action.tiles)
+    return f"-# {move_line(who, action.type, tile)}"

@@ -1,0 +1,63 @@
+"""Errors users may read, and how any command failure becomes a bilingual message.
+
+Why a module of its own: the cogs raise ``UserFacingError`` and must not import
+``bot.app`` (which loads the cogs) to do it; the bot's error handler asks
+``describe_error`` what to say, so nothing that looks like a traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.checks import NotManager
+from bot.i18n import Text, msg
+from bot.session import SessionError
+from data import StoreError
+
+__all__ = ["UserFacingError", "describe_error"]
+
+log = logging.getLogger(__name__)
+
+
+class UserFacingError(app_commands.AppCommandError):
+    """A refusal with a reason the user should read (bad input, not allowed, ...)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
+
+
+def describe_error(
+    interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+) -> Text:
+    """What to tell the user about a failed command; an unexpected error is logged with
+    its context (command, user, guild, channel) first."""
+    original = getattr(error, "original", error)
+    if isinstance(original, UserFacingError | SessionError):
+        return original.text
+    if isinstance(original, StoreError) and str(original):
+        return msg("error.bad_value", reason=str(original))
+    if isinstance(error, NotManager | app_commands.MissingPermissions):
+        return msg("error.no_permission")
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return msg("error.guild_only")
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return msg("error.cooldown", seconds=error.retry_after)
+    if isinstance(error, app_commands.TransformerError):
+        return msg("error.bad_value", reason=str(error.value)[:100])
+    if isinstance(error, app_commands.CheckFailure):
+        return msg("error.no_permission")
+    command = interaction.command.qualified_name if interaction.command else "?"
+    log.error(
+        "command /%s by user %s in guild %s channel %s failed",
+        command,
+        interaction.user.id,
+        interaction.guild_id,
+        interaction.channel_id,
+        exc_info=original,
+    )
+    return msg("error.generic")

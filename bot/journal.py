@@ -1,0 +1,76 @@
+"""The action journal: every table's accepted actions, group-committed to the store."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from data import Store
+
+__all__ = ["ActionJournal"]
+
+
+class ActionJournal:
+    """Appends actions of every table to the store, committing concurrent ones together.
+
+    A store write is one round trip to SQLite's thread and the store serialises them, so
+    with hundreds of tables each write waits for all the others (measured: ~800 writes/s
+    at 1,000 tables, whatever the CPU). ``Store.append_actions(rows)`` writes many rows
+    in one transaction, and the journal keeps at most ONE such write in flight: everything
+    that queues up meanwhile goes into the next one (group commit), so the batch grows
+    with the load instead of the queue. Each caller resumes only once its own row is
+    committed (durable before announced), and gets its own row's outcome: a conflict on
+    one table's row fails that table's append only. If the whole transaction fails, every
+    row of it fails and each table retries on its own. A store without ``append_actions``
+    (a test double, say) is written to row by row, as before.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._pending: list[tuple[str, int, dict[str, Any], int, asyncio.Future[bool]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.rows = 0
+
+    @property
+    def batching(self) -> bool:
+        return callable(getattr(self.store, "append_actions", None))
+
+    async def append(
+        self, game_id: str, seq: int, action: dict[str, Any], hand_number: int
+    ) -> bool:
+        if not self.batching:
+            return await self.store.append_action(game_id, seq, action, hand_number)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((game_id, seq, action, hand_number, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            rows = [(game_id, seq, action, hand) for game_id, seq, action, hand, _ in batch]
+            try:
+                results = await self.store.append_actions(rows)  # type: ignore[attr-defined]
+            except Exception as error:
+                # The transaction itself failed (a bad row is reported per row instead):
+                # nothing of the batch was written, so every caller hears so and retries.
+                for *_, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            except BaseException:  # cancelled (the loop is going away): nobody may hang
+                for *_, future in batch + self._pending:
+                    future.cancel()
+                self._pending = []
+                raise
+            self.batches += 1
+            self.rows += len(batch)
+            for (*_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, BaseException):  # this row only; the rest committed
+                    future.set_exception(result)
+                else:
+                    future.set_result(bool(result))

@@ -1,0 +1,84 @@
+"""What a table session says when it refuses a request, and how it says it.
+
+Why apart from the session: the cogs, the terminal game and the tests compare against
+these texts, and none of them should need the session's machinery to do so. Every text
+is bilingual (zh-CN first, English fallback) and discord-free, like the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.tiles import kind_str, name_en, name_zh
+from engine.types import DISCARD, Action
+
+from .messages import msg
+from .presenter import Text
+
+__all__ = [
+    "ALREADY_SEATED",
+    "CHANNEL_BUSY",
+    "CLOSED",
+    "FAILED",
+    "HOST_ONLY",
+    "NOT_LOBBY",
+    "NOT_RUNNING",
+    "NOT_SEATED",
+    "NOT_YOUR_TURN",
+    "OK",
+    "SEATED_ELSEWHERE",
+    "SETTLING",
+    "STALE",
+    "TABLE_FULL",
+    "SessionError",
+    "SubmitResult",
+    "illegal",
+    "refuse",
+]
+
+NOT_SEATED = msg("session.not_seated")
+NOT_YOUR_TURN = msg("session.not_your_turn")
+STALE = msg("session.stale")
+NOT_RUNNING = msg("session.not_running")
+NOT_LOBBY = msg("session.not_lobby")
+HOST_ONLY = msg("session.host_only")
+TABLE_FULL = msg("session.table_full")
+ALREADY_SEATED = msg("session.already_seated")
+SEATED_ELSEWHERE = msg("session.seated_elsewhere")
+CHANNEL_BUSY = msg("session.channel_busy")
+CLOSED = msg("session.closed")
+SETTLING = msg("session.settling")
+FAILED = msg("session.failed")
+
+
+def illegal(action: Action, held: Sequence[int] = ()) -> Text:
+    """Why a move was refused; ``held`` (the seat's concealed tiles) lets a discard of a
+    tile the player does not have say so instead of a bare "not legal"."""
+    if action.type == DISCARD and action.tile is not None and action.tile not in held:
+        tile = action.tile
+        return msg(
+            "session.not_held", tile_zh=name_zh(tile), tile_en=name_en(tile), kind=kind_str(tile)
+        )
+    return msg("session.illegal", move=action.describe())
+
+
+class SessionError(Exception):
+    """A request the session refuses; ``text`` says why, in both languages."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.both())
+        self.text = text
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    ok: bool
+    message: Text | None = None
+
+
+OK = SubmitResult(True)
+
+
+def refuse(text: Text) -> SubmitResult:
+    return SubmitResult(False, text)

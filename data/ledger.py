@@ -1,0 +1,488 @@
+"""Balances and the exactly-once ledger: settlement, penalties, adjustments and the
+checks that every balance is explained by its ledger rows (see ``data.store``)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from .caps import apply_caps, player_limit
+from .connection import _check_int, _iso
+from .models import (
+    GuildSettings,
+    LedgerEntry,
+    SettlementEntry,
+)
+from .settings import SettingsPart, _load_settings
+from .weeks import local_day_and_week
+
+_REBUILD_STATS_SQL = (
+    """
+    INSERT INTO weekly_stats (guild_id, week_start, user_id, net, hands, wins, biggest)
+    SELECT guild_id, week_start, user_id, SUM(points), SUM(kind = 'hand'),
+           SUM(kind = 'hand' AND is_winner),
+           MAX(0, MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END))
+    FROM ledger
+    WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (?1 IS NULL OR guild_id = ?1)
+    GROUP BY guild_id, week_start, user_id
+    """,
+    """
+    INSERT INTO player_stats (guild_id, user_id, net, hands, wins, biggest)
+    SELECT guild_id, user_id, SUM(points), SUM(kind = 'hand'), SUM(kind = 'hand' AND is_winner),
+           MAX(0, MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END))
+    FROM ledger
+    WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (?1 IS NULL OR guild_id = ?1)
+    GROUP BY guild_id, user_id
+    """,
+    """
+    INSERT INTO daily_stats (guild_id, user_id, local_day, net)
+    SELECT guild_id, user_id, local_day, SUM(points)
+    FROM ledger
+    WHERE user_id IS NOT NULL AND kind = 'hand' AND (?1 IS NULL OR guild_id = ?1)
+    GROUP BY guild_id, user_id, local_day
+    """,
+)
+
+_LEDGER_COLUMNS = (
+    "op_id, guild_id, kind, game_id, hand_number, seat, user_id, units, stake, points,"
+    " original_points, capped, is_winner, reason, by_user, balance_after, created_at,"
+    " week_start, local_day"
+)
+
+_INSERT_LEDGER = f"INSERT INTO ledger ({_LEDGER_COLUMNS}) VALUES ({', '.join('?' * 19)})"
+
+_UPSERT_WEEKLY = """
+    INSERT INTO weekly_stats (guild_id, week_start, user_id, net, hands, wins, biggest)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (guild_id, week_start, user_id) DO UPDATE SET
+        net = net + excluded.net, hands = hands + excluded.hands,
+        wins = wins + excluded.wins, biggest = MAX(biggest, excluded.biggest)
+"""
+
+_UPSERT_PLAYER = """
+    INSERT INTO player_stats (guild_id, user_id, net, hands, wins, biggest)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (guild_id, user_id) DO UPDATE SET
+        net = net + excluded.net, hands = hands + excluded.hands,
+        wins = wins + excluded.wins, biggest = MAX(biggest, excluded.biggest)
+"""
+
+_UPSERT_DAILY = """
+    INSERT INTO daily_stats (guild_id, user_id, local_day, net) VALUES (?, ?, ?, ?)
+    ON CONFLICT (guild_id, user_id, local_day) DO UPDATE SET net = net + excluded.net
+"""
+
+
+class LedgerPart(SettingsPart):
+    """Balances, settlement, penalties and adjustments (``Store`` mixes this in)."""
+
+    async def ensure_balance(self, guild_id: int, user_id: int) -> int:
+        """The user's balance, opening it with the guild's starting balance on first use."""
+        _check_int("guild_id", guild_id)
+        _check_int("user_id", user_id)
+        when = self._now(None)
+
+        def body(connection: sqlite3.Connection) -> int:
+            settings = _load_settings(connection, guild_id)
+            return _ensure_balance(connection, settings, user_id, when)
+
+        return await self._write(body)
+
+    async def get_balance(self, guild_id: int, user_id: int) -> int:
+        """Like ``ensure_balance`` but reads first, so it writes only the first time."""
+        row = await self._read(
+            lambda connection: connection.execute(
+                "SELECT balance FROM balances WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            ).fetchone()
+        )
+        if row is not None:
+            return int(row[0])
+        return await self.ensure_balance(guild_id, user_id)
+
+    async def can_sit(self, guild_id: int, user_id: int) -> bool:
+        """Whether the user meets the guild's minimum balance to sit (always, if none is set)."""
+        settings = await self.get_settings(guild_id)
+        if settings.min_balance is None:
+            return True
+        return await self.get_balance(guild_id, user_id) >= settings.min_balance
+
+    async def top_balances(self, guild_id: int, limit: int = 10) -> list[tuple[int, int]]:
+        """(user_id, balance), richest first."""
+        rows = await self._read(
+            lambda connection: connection.execute(
+                "SELECT user_id, balance FROM balances WHERE guild_id = ?"
+                " ORDER BY balance DESC, user_id LIMIT ?",
+                (guild_id, limit),
+            ).fetchall()
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def adjust_balance(
+        self,
+        guild_id: int,
+        user_id: int,
+        delta: int,
+        by_user: int,
+        reason: str,
+        *,
+        key: str | None = None,
+        when: datetime | None = None,
+    ) -> int:
+        """An admin adjustment, recorded with who made it; returns the new balance.
+
+        ``key`` makes it idempotent: a second call with the same key changes nothing and
+        returns the current balance. Adjustments do not count in leaderboards.
+        """
+        _check_int("guild_id", guild_id)
+        _check_int("user_id", user_id)
+        _check_int("delta", delta)
+        _check_int("by_user", by_user)
+        if delta == 0:
+            raise ValueError("调整额不能为 0 / an adjustment of 0 changes nothing")
+        moment = self._now(when)
+
+        def body(connection: sqlite3.Connection) -> int:
+            settings = _load_settings(connection, guild_id)
+            balance = _ensure_balance(connection, settings, user_id, moment)
+            op_key = f"adjustment:{key}" if key is not None else None
+            if op_key is not None and _op_exists(connection, op_key):
+                return balance
+            day, week = local_day_and_week(moment, settings.timezone)
+            op_id = _insert_op(
+                connection,
+                guild_id,
+                "adjustment",
+                moment,
+                op_key=op_key,
+                reason=reason,
+                by_user=by_user,
+            )
+            balance += delta
+            connection.execute(
+                _INSERT_LEDGER,
+                (op_id, guild_id, "adjustment", None, None, None, user_id, 0, 0, delta, delta,
+                 0, 0, reason, by_user, balance, _iso(moment), week.isoformat(), day.isoformat()),
+            )  # fmt: skip
+            _set_balance(connection, guild_id, user_id, balance, moment)
+            return balance
+
+        return await self._write(body)
+
+    async def record_penalty(
+        self,
+        guild_id: int,
+        game_id: str | None,
+        user_id: int,
+        points: int,
+        reason: str = "leave",
+        beneficiaries: Sequence[int] | None = None,
+        *,
+        key: str | None = None,
+        hand_number: int | None = None,
+        when: datetime | None = None,
+    ) -> bool:
+        """Charge ``points`` (> 0) to ``user_id``, e.g. for leaving a table mid-game.
+
+        The points are split evenly among ``beneficiaries`` (users; the first ones in the
+        list get the remainder), or simply removed when there are none. Penalties count
+        in the leaderboards' net but not in hands, and are not capped. ``key`` makes the
+        call idempotent: False means that key was already recorded.
+        """
+        _check_int("guild_id", guild_id)
+        _check_int("user_id", user_id)
+        _check_int("points", points, minimum=1)
+        receivers = list(beneficiaries or [])
+        for receiver in receivers:
+            _check_int("beneficiary", receiver)
+        if user_id in receivers:
+            raise ValueError("受罚者不能同时获益 / the penalised player cannot be a beneficiary")
+        if len(set(receivers)) != len(receivers):
+            raise ValueError("beneficiaries must be distinct")
+        moment = self._now(when)
+
+        def body(connection: sqlite3.Connection) -> bool:
+            op_key = f"penalty:{key}" if key is not None else None
+            if op_key is not None and _op_exists(connection, op_key):
+                return False
+            settings = _load_settings(connection, guild_id)
+            day, week = local_day_and_week(moment, settings.timezone)
+            shares: list[tuple[int, int]] = [(user_id, -points)]
+            if receivers:
+                share, remainder = divmod(points, len(receivers))
+                shares += [
+                    (receiver, share + (1 if index < remainder else 0))
+                    for index, receiver in enumerate(receivers)
+                ]
+            balances = {
+                uid: _ensure_balance(connection, settings, uid, moment) for uid, _ in shares
+            }
+            op_id = _insert_op(
+                connection, guild_id, "penalty", moment, op_key=op_key, game_id=game_id,
+                hand_number=hand_number, reason=reason,
+            )  # fmt: skip
+            for uid, amount in shares:
+                if amount == 0:
+                    continue
+                balances[uid] += amount
+                connection.execute(
+                    _INSERT_LEDGER,
+                    (op_id, guild_id, "penalty", game_id, hand_number, None, uid, 0, 0, amount,
+                     amount, 0, 0, reason, None, balances[uid], _iso(moment), week.isoformat(),
+                     day.isoformat()),
+                )  # fmt: skip
+                _set_balance(connection, guild_id, uid, balances[uid], moment)
+                connection.execute(
+                    _UPSERT_WEEKLY, (guild_id, week.isoformat(), uid, amount, 0, 0, 0)
+                )
+                connection.execute(_UPSERT_PLAYER, (guild_id, uid, amount, 0, 0, 0))
+            return True
+
+        return await self._write(body)
+
+    async def settle_hand(
+        self,
+        guild_id: int,
+        game_id: str,
+        hand_number: int,
+        entries: Sequence[SettlementEntry],
+        stake: int,
+        reason: str = "hand",
+        winner_user: int | None = None,
+        when: datetime | None = None,
+    ) -> bool:
+        """Pay out one hand, exactly once. Returns False when it was already settled.
+
+        ``entries``: one per seat, ``units`` the engine's deltas (they must sum to zero);
+        points = units x ``stake``, then the guild's caps (``data.caps``). AI seats
+        (``user_id`` None) get a row but no balance. All rows, balances and leaderboard
+        aggregates commit together or not at all. ``hand_entries`` returns what was paid.
+        """
+        _check_int("guild_id", guild_id)
+        _check_int("hand_number", hand_number, minimum=0)
+        _check_int("stake", stake, minimum=1)
+        if not isinstance(game_id, str) or not game_id:
+            raise ValueError("game_id must be a non-empty string")
+        entries = list(entries)
+        if not entries:
+            raise ValueError("a settlement needs at least one entry")
+        seats = [entry.seat for entry in entries]
+        users = [entry.user_id for entry in entries if entry.user_id is not None]
+        for entry in entries:
+            _check_int("seat", entry.seat, minimum=0)
+            _check_int("units", entry.units)
+            if entry.user_id is not None:
+                _check_int("user_id", entry.user_id)
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"duplicate seat in settlement: {seats}")
+        if len(set(users)) != len(users):
+            raise ValueError(f"a user holds two seats in one settlement: {users}")
+        if sum(entry.units for entry in entries) != 0:
+            raise ValueError(
+                f"一局的输赢之和必须为 0 / a hand must be zero-sum; units {[e.units for e in entries]}"
+            )
+        moment = self._now(when)
+        op_key = f"hand:{game_id}:{hand_number}"
+
+        def body(connection: sqlite3.Connection) -> bool:
+            if _op_exists(connection, op_key):
+                return False
+            settings = _load_settings(connection, guild_id)
+            day, week = local_day_and_week(moment, settings.timezone)
+            day_text, week_text, created = day.isoformat(), week.isoformat(), _iso(moment)
+            balances = {
+                entry.user_id: _ensure_balance(connection, settings, entry.user_id, moment)
+                for entry in entries
+                if entry.user_id is not None
+            }
+            original = [entry.units * stake for entry in entries]
+            points = original
+            if settings.hand_cap is not None or settings.day_cap is not None:
+                limits = []
+                for entry, amount in zip(entries, original, strict=True):
+                    day_net = None
+                    if settings.day_cap is not None and entry.user_id is not None:
+                        row = connection.execute(
+                            "SELECT net FROM daily_stats"
+                            " WHERE guild_id = ? AND user_id = ? AND local_day = ?",
+                            (guild_id, entry.user_id, day_text),
+                        ).fetchone()
+                        day_net = int(row[0]) if row else 0
+                    limits.append(
+                        player_limit(amount, settings.hand_cap, settings.day_cap, day_net)
+                    )
+                points = apply_caps(original, limits)
+            hand_capped = points != original
+            op_id = _insert_op(
+                connection, guild_id, "hand", moment, op_key=op_key, game_id=game_id,
+                hand_number=hand_number, stake=stake, reason=reason, winner_user=winner_user,
+                capped=hand_capped,
+            )  # fmt: skip
+            rows = []
+            for entry, amount, before_cap in zip(entries, points, original, strict=True):
+                balance_after = None
+                if entry.user_id is not None:
+                    balances[entry.user_id] += amount
+                    balance_after = balances[entry.user_id]
+                rows.append(
+                    (op_id, guild_id, "hand", game_id, hand_number, entry.seat, entry.user_id,
+                     entry.units, stake, amount, before_cap, int(amount != before_cap),
+                     int(entry.is_winner), reason, None, balance_after, created, week_text,
+                     day_text)
+                )  # fmt: skip
+            connection.executemany(_INSERT_LEDGER, rows)
+            self._fault("rows_written")
+            for entry, amount in zip(entries, points, strict=True):
+                if entry.user_id is None:
+                    continue
+                uid = entry.user_id
+                _set_balance(connection, guild_id, uid, balances[uid], moment)
+                wins, biggest = int(entry.is_winner), max(0, amount)
+                connection.execute(
+                    _UPSERT_WEEKLY, (guild_id, week_text, uid, amount, 1, wins, biggest)
+                )
+                connection.execute(_UPSERT_PLAYER, (guild_id, uid, amount, 1, wins, biggest))
+                connection.execute(_UPSERT_DAILY, (guild_id, uid, day_text, amount))
+            return True
+
+        return await self._write(body)
+
+    async def is_settled(self, game_id: str, hand_number: int) -> bool:
+        op_key = f"hand:{game_id}:{hand_number}"
+        return await self._read(lambda connection: _op_exists(connection, op_key))
+
+    async def hand_entries(self, game_id: str, hand_number: int) -> list[LedgerEntry]:
+        """The rows one settled hand wrote, by seat (empty if not settled)."""
+        rows = await self._read(
+            lambda connection: connection.execute(
+                "SELECT * FROM ledger WHERE game_id = ? AND hand_number = ? AND kind = 'hand'"
+                " ORDER BY seat",
+                (game_id, hand_number),
+            ).fetchall()
+        )
+        return [_ledger_entry(row) for row in rows]
+
+    async def rebuild_stats(self, guild_id: int | None = None) -> None:
+        """Recompute the leaderboard and day-cap aggregates from the ledger (one guild or all)."""
+
+        def body(connection: sqlite3.Connection) -> None:
+            for table in ("weekly_stats", "player_stats", "daily_stats"):
+                connection.execute(
+                    f"DELETE FROM {table} WHERE ?1 IS NULL OR guild_id = ?1", (guild_id,)
+                )
+            for statement in _REBUILD_STATS_SQL:
+                connection.execute(statement, (guild_id,))
+
+        await self._write(body)
+
+    async def verify_balances(self, guild_id: int | None = None) -> list[tuple[int, int, int, int]]:
+        """(guild, user, balance, ledger sum) for every balance the ledger does not explain."""
+        rows = await self._read(
+            lambda connection: connection.execute(
+                """
+                SELECT b.guild_id, b.user_id, b.balance, COALESCE(SUM(l.points), 0) AS total
+                FROM balances AS b
+                LEFT JOIN ledger AS l ON l.guild_id = b.guild_id AND l.user_id = b.user_id
+                WHERE ?1 IS NULL OR b.guild_id = ?1
+                GROUP BY b.guild_id, b.user_id
+                HAVING b.balance != total
+                """,
+                (guild_id,),
+            ).fetchall()
+        )
+        return [tuple(int(value) for value in row) for row in rows]  # type: ignore[misc]
+
+
+def _op_exists(connection: sqlite3.Connection, op_key: str) -> bool:
+    return (
+        connection.execute("SELECT 1 FROM ledger_ops WHERE op_key = ?", (op_key,)).fetchone()
+        is not None
+    )
+
+
+def _insert_op(
+    connection: sqlite3.Connection,
+    guild_id: int,
+    kind: str,
+    when: datetime,
+    *,
+    op_key: str | None = None,
+    game_id: str | None = None,
+    hand_number: int | None = None,
+    stake: int | None = None,
+    reason: str = "",
+    by_user: int | None = None,
+    winner_user: int | None = None,
+    capped: bool = False,
+) -> int:
+    cursor = connection.execute(
+        "INSERT INTO ledger_ops (guild_id, kind, op_key, game_id, hand_number, stake, reason,"
+        " by_user, winner_user, capped, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, kind, op_key, game_id, hand_number, stake, reason, by_user, winner_user,
+         int(capped), _iso(when)),
+    )  # fmt: skip
+    return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+
+def _ensure_balance(
+    connection: sqlite3.Connection, settings: GuildSettings, user_id: int, when: datetime
+) -> int:
+    """The balance, creating it (with its ``opening`` ledger row) if the user is new here."""
+    row = connection.execute(
+        "SELECT balance FROM balances WHERE guild_id = ? AND user_id = ?",
+        (settings.guild_id, user_id),
+    ).fetchone()
+    if row is not None:
+        return int(row[0])
+    opening = settings.starting_balance
+    created = _iso(when)
+    day, week = local_day_and_week(when, settings.timezone)
+    op_id = _insert_op(
+        connection, settings.guild_id, "opening", when,
+        op_key=f"opening:{settings.guild_id}:{user_id}", reason="starting balance",
+    )  # fmt: skip
+    connection.execute(
+        _INSERT_LEDGER,
+        (op_id, settings.guild_id, "opening", None, None, None, user_id, 0, 0, opening, opening,
+         0, 0, "starting balance", None, opening, created, week.isoformat(), day.isoformat()),
+    )  # fmt: skip
+    connection.execute(
+        "INSERT INTO balances (guild_id, user_id, balance, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (settings.guild_id, user_id, opening, created, created),
+    )
+    return opening
+
+
+def _set_balance(
+    connection: sqlite3.Connection, guild_id: int, user_id: int, balance: int, when: datetime
+) -> None:
+    connection.execute(
+        "UPDATE balances SET balance = ?, updated_at = ? WHERE guild_id = ? AND user_id = ?",
+        (balance, _iso(when), guild_id, user_id),
+    )
+
+
+def _ledger_entry(row: sqlite3.Row) -> LedgerEntry:
+    return LedgerEntry(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        kind=row["kind"],
+        game_id=row["game_id"],
+        hand_number=row["hand_number"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        units=row["units"],
+        stake=row["stake"],
+        points=row["points"],
+        original_points=row["original_points"],
+        capped=bool(row["capped"]),
+        is_winner=bool(row["is_winner"]),
+        reason=row["reason"],
+        by_user=row["by_user"],
+        balance_after=row["balance_after"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        week_start=date.fromisoformat(row["week_start"]),
+        local_day=date.fromisoformat(row["local_day"]),
+    )

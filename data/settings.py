@@ -1,0 +1,91 @@
+"""Guild settings and per-user preferences."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import fields, replace
+from datetime import date
+from typing import Any
+
+from .connection import StoreBase, _check_int, _dumps, _iso
+from .models import (
+    GuildSettings,
+    SettingsError,
+    validate_setting,
+)
+
+
+class SettingsPart(StoreBase):
+    """Guild settings and per-user preferences (``Store`` mixes this in)."""
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        return await self._read(lambda connection: _load_settings(connection, guild_id))
+
+    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Validate and store setting changes; raises ``SettingsError`` naming the bad one."""
+        _check_int("guild_id", guild_id)
+        if not changes:
+            raise SettingsError("没有要修改的设置 / no settings to change")
+        clean = {name: validate_setting(name, value) for name, value in changes.items()}
+        stored = {
+            name: value.isoformat() if isinstance(value, date) else value
+            for name, value in clean.items()
+        }
+        now = _iso(self._now(None))
+
+        def body(connection: sqlite3.Connection) -> GuildSettings:
+            connection.execute(
+                "INSERT OR IGNORE INTO guild_settings (guild_id, updated_at) VALUES (?, ?)",
+                (guild_id, now),
+            )
+            # Column names come from GuildSettings' fields (validated above), never input.
+            assignments = ", ".join(f"{name} = ?" for name in stored)
+            connection.execute(
+                f"UPDATE guild_settings SET {assignments}, updated_at = ? WHERE guild_id = ?",
+                (*stored.values(), now, guild_id),
+            )
+            return _load_settings(connection, guild_id)
+
+        return await self._write(body)
+
+    async def set_user_pref(self, user_id: int, key: str, value: Any) -> None:
+        """Remember a per-user preference (e.g. "dms_closed": True); None forgets it."""
+        _check_int("user_id", user_id)
+        if not isinstance(key, str) or not key:
+            raise ValueError("key must be a non-empty string")
+        text = None if value is None else _dumps(value)
+
+        def body(connection: sqlite3.Connection) -> None:
+            if text is None:
+                connection.execute(
+                    "DELETE FROM user_prefs WHERE user_id = ? AND key = ?", (user_id, key)
+                )
+            else:
+                connection.execute(
+                    "INSERT INTO user_prefs (user_id, key, value) VALUES (?, ?, ?)"
+                    " ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+                    (user_id, key, text),
+                )
+
+        await self._write(body)
+
+    async def get_user_prefs(self, user_id: int) -> dict[str, Any]:
+        rows = await self._read(
+            lambda connection: connection.execute(
+                "SELECT key, value FROM user_prefs WHERE user_id = ?", (user_id,)
+            ).fetchall()
+        )
+        return {row[0]: json.loads(row[1]) for row in rows}
+
+
+def _load_settings(connection: sqlite3.Connection, guild_id: int) -> GuildSettings:
+    row = connection.execute(
+        "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    ).fetchone()
+    if row is None:
+        return GuildSettings(guild_id=guild_id)
+    values = {f.name: row[f.name] for f in fields(GuildSettings)}
+    if values["last_leaderboard_week"] is not None:
+        values["last_leaderboard_week"] = date.fromisoformat(values["last_leaderboard_week"])
+    return replace(GuildSettings(guild_id=guild_id), **values)
