@@ -57,15 +57,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-# README's pictures (docs/) and the demo image each one is: re-run with --docs docs.
-README_PICTURES = {
-    "render_hand_jiaxing.png": "jiaxing_hand_claim.png",
-    "render_hand_taizhou.png": "taizhou_hand.png",
-    "render_table_jiaxing.png": "jiaxing_table_4p.png",
-    "render_result_jiaxing.png": "jiaxing_result_win.png",
-    "render_result_taizhou.png": "taizhou_result_win.png",
-    "render_leaderboard.png": "leaderboard_world_names.png",
-}
+def readme_pictures() -> dict[str, str]:
+    """README's pictures (docs/) and the demo image each one is (re-run with --docs docs):
+    the first rule set shows a claim prompt and its table, every rule set its hand and a
+    won hand's result, and the leaderboard shows names in every script."""
+    pictures: dict[str, str] = {}
+    for index, (name, rules) in enumerate(RULE_SETS.items()):
+        hand = f"{name}_hand_claim.png" if index == 0 else f"{name}_hand.png"
+        pictures[f"render_hand_{name}.png"] = hand
+        if index == 0:
+            pictures[f"render_table_{name}.png"] = f"{name}_table_{max(rules.allowed_seats)}p.png"
+        pictures[f"render_result_{name}.png"] = f"{name}_result_win.png"
+    pictures["render_leaderboard.png"] = "leaderboard_world_names.png"
+    return pictures
 
 
 def live_views(
@@ -175,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if args.docs is not None:
         args.docs.mkdir(parents=True, exist_ok=True)
-        for picture, source in README_PICTURES.items():
+        for picture, source in readme_pictures().items():
             (args.docs / picture).write_bytes((out / source).read_bytes())
             print(f"{args.docs / picture}  <- {source}")
     for path in written:
