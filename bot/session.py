@@ -12,38 +12,37 @@ a replay after a crash may safely settle it again) before its result is shown. O
 
 This module never imports discord.py; players are reached only through a ``Presenter``.
 Time comes from an injectable ``Clock`` (``bot.clock``) so tests drive timers with
-``FakeClock.advance`` and never sleep. The parts a table leans on live beside it: the
-manager and seating (``bot.tables``), deadlines (``bot.deadlines``), the action journal
-(``bot.journal``), settlement retries (``bot.settlement``) and refusal texts
-(``bot.refusals``); the names other code imports from here are re-exported.
+``FakeClock.advance`` and never sleep. This module holds the play (moves, autoplay,
+leaving mid-match, settling, announcing); ``TableSession``'s bases hold the lobby
+(``bot.lobby``), the restore after a restart (``bot.restore``) and the worker queue,
+timer and due seats' moves (``bot.scheduling``). Beside it: the manager (``bot.tables``),
+deadlines (``bot.deadlines``), the journal (``bot.journal``), settlement retries
+(``bot.settlement``) and refusals (``bot.refusals``); names imported from here are re-exported.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import itertools
 import logging
 import random
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from data import Store
-from data.store import AlreadySeatedError
-from engine import ai
-from engine.match import Match, assign_seats
+from engine.match import Match
 from engine.round import IllegalAction
 from engine.types import Action, HandResult
 from engine.variants import get_rules
-from engine.views import PlayerView, PublicView
+from engine.views import PublicView
 
 from .clock import Clock, FakeClock, SystemClock
-from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, RETRY_SECONDS, Due, stage_signature
+from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, Due
 from .journal import ActionJournal
+from .lobby import LOBBY_IDLE_SECONDS, LobbyMixin
 from .messages import msg
-from .presenter import LobbyInfo, Presenter, PrivatePrompt, SeatInfo, TableStatus, Text
+from .presenter import Presenter, PrivatePrompt, SeatInfo, TableStatus, Text
 from .refusals import (
     ALREADY_SEATED,
     CHANNEL_BUSY,
@@ -64,7 +63,9 @@ from .refusals import (
     illegal,
     refuse,
 )
+from .restore import RestoreMixin
 from .runtime import tune_runtime
+from .scheduling import SchedulingMixin, _Call, _Tick, choose_ai_action
 from .settlement import Obligations, settle_hand_points, settlement_entries
 from .table_options import AI_LEVELS, TableOptions, TableOptionsError
 
@@ -72,38 +73,6 @@ if TYPE_CHECKING:
     from .tables import TableManager
 
 log = logging.getLogger(__name__)
-
-LOBBY_IDLE_SECONDS = 600.0
-
-
-# ---------------------------------------------------------------------------- AI
-
-
-def choose_ai_action(view: PlayerView, level: str, rng: random.Random) -> Action:
-    """The one place the session asks the AI (``engine.ai``) for a move. A proposal that
-    is not legal (an AI bug) is logged and replaced by the engine's greedy policy, so a
-    table never stalls on it."""
-    action = ai.choose_action(view, level=level, rng=rng)
-    if action in view.legal:
-        return action
-    log.warning("engine.ai proposed an illegal action %s; using the greedy policy", action)
-    return ai.choose_action(view, level="greedy", rng=rng)
-
-
-# ---------------------------------------------------------------------------- queue items
-
-
-@dataclass
-class _Call:
-    """Run ``body`` inside the worker and resolve ``future`` with what it returns."""
-
-    body: Callable[[], Awaitable[Any]]
-    future: asyncio.Future[Any] | None
-
-
-@dataclass
-class _Tick:
-    """A timer fired: look at every due seat (and the lobby deadline)."""
 
 
 def _prompt_kind(phase: str) -> str:
@@ -122,7 +91,10 @@ ActionObserver = Callable[[str, float, float], None]
 # ---------------------------------------------------------------------------- the table
 
 
-class TableSession:
+class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
+    """One table: its seats, its match and its moves; the lobby, the restore after a
+    restart and the worker, timer and deadlines are its bases."""
+
     def __init__(
         self,
         manager: TableManager,
@@ -212,23 +184,6 @@ class TableSession:
         people = self._seats if self._seats else self.players
         return [p.user_id for p in people if p.user_id is not None and not p.is_ai]
 
-    def lobby_info(self) -> LobbyInfo:
-        return LobbyInfo(
-            table_id=self.table_id,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            host_user_id=self.host_user_id,
-            variant=self.variant,
-            options=dict(self.options),
-            num_seats=self.num_seats,
-            stake=self.stake,
-            players=tuple(self.players),
-            status=self.status,
-            discard_timeout=self.discard_timeout,
-            claim_timeout=self.claim_timeout,
-            ai_fill=self.ai_fill,
-        )
-
     def _hand_label(self, public: PublicView) -> Text:
         number = public.hand_number + 1
         if not get_rules(public.variant).has_prevailing_wind:  # no 风圈 to name
@@ -313,238 +268,6 @@ class TableSession:
         if seat is None or self.match is None or self.match.finished:
             return None
         return self.match.round.default_action(seat)
-
-    # ------------------------------------------------------------------ worker plumbing
-    def _ensure_worker(self) -> None:
-        if self._worker is None or self._worker.done():
-            self._worker = asyncio.get_running_loop().create_task(
-                self._work(), name=f"table-{self.table_id}"
-            )
-
-    async def _call(self, body: Callable[[], Awaitable[Any]]) -> Any:
-        if self._stopped:
-            return refuse(CLOSED)
-        self._ensure_worker()
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._put(_Call(body, future))
-        return await future
-
-    def _put(self, item: _Call | _Tick) -> None:
-        self.pending += 1
-        self._queue.put_nowait(item)
-
-    async def _work(self) -> None:
-        while True:
-            item = await self._queue.get()
-            try:
-                if isinstance(item, _Tick):
-                    await self._on_tick()
-                else:
-                    try:
-                        value = await item.body()
-                    except asyncio.CancelledError:
-                        if item.future is not None and not item.future.done():
-                            item.future.set_result(refuse(CLOSED))
-                        raise
-                    except Exception as error:
-                        if item.future is not None and not item.future.done():
-                            item.future.set_exception(error)
-                    else:
-                        if item.future is not None and not item.future.done():
-                            item.future.set_result(value)
-                    await self._after_change()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("table %s: worker error", self.table_id)
-            finally:
-                self.pending -= 1
-                self._queue.task_done()
-            if self._stopped and self._queue.empty():
-                return
-
-    async def wait_idle(self) -> None:
-        """Wait until every queued item (and what it set off) has been handled."""
-        await self._queue.join()
-
-    def _schedule_timer(self) -> None:
-        wake = self._next_wake()
-        if wake == self._timer_at and self._timer is not None and not self._timer.done():
-            return
-        if self._timer is not None and not self._timer.done():
-            self._timer.cancel()
-        self._timer = None
-        self._timer_at = wake
-        if wake is None or self._stopped:
-            return
-        self._timer = asyncio.get_running_loop().create_task(self._sleep_then_tick(wake))
-
-    async def _sleep_then_tick(self, wake: float) -> None:
-        await self.clock.sleep_until(wake)
-        self._timer_at = None
-        if self._stopped:
-            return
-        self._ensure_worker()
-        self._put(_Tick())
-
-    def _next_wake(self) -> float | None:
-        if self.status == "lobby":
-            return self._lobby_deadline
-        if self.status != "running" or self.match is None or self.match.finished:
-            return None  # a finished match has no deadline: a stale one would wake forever
-        if self._settling is not None:
-            return None
-        times = [due.at for due in self._due.values()]
-        return min(times) if times else None
-
-    async def stop(self) -> None:
-        """Stop the timer and the worker (shutdown or table closed); the store keeps the rest."""
-        self._stopped = True
-        for task in (self._timer, self._worker):
-            if task is not None and not task.done() and task is not asyncio.current_task():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        # Nobody will handle what is still queued: answer its callers instead of hanging.
-        while not self._queue.empty():
-            item = self._queue.get_nowait()
-            self.pending -= 1
-            self._queue.task_done()
-            if isinstance(item, _Call) and item.future is not None and not item.future.done():
-                item.future.set_result(refuse(CLOSED))
-
-    # ------------------------------------------------------------------ lobby
-    def _touch_lobby(self) -> None:
-        self._lobby_deadline = self.clock.now() + LOBBY_IDLE_SECONDS
-
-    async def _announce_lobby(self) -> None:
-        await self.presenter.lobby_changed(self.lobby_info())
-
-    async def join(self, user_id: int, name: str) -> SubmitResult:
-        async def body() -> SubmitResult:
-            if self.status != "lobby":
-                return refuse(NOT_LOBBY)
-            if any(p.user_id == user_id for p in self.players):
-                return refuse(ALREADY_SEATED)
-            async with self.manager._seating:
-                other = self.manager.table_of_user(user_id)
-                if other is not None and other is not self:
-                    return refuse(SEATED_ELSEWHERE)
-                if len(self.players) >= self.num_seats:
-                    return refuse(TABLE_FULL)
-                if not await self.store.can_sit(self.guild_id, user_id):
-                    return refuse(msg("session.balance_low"))
-                if len(self.players) >= self.num_seats or self.status != "lobby":
-                    return refuse(TABLE_FULL)
-                try:
-                    await self.store.seat_user(self.table_id, user_id)
-                except AlreadySeatedError:
-                    return refuse(SEATED_ELSEWHERE)
-                self.players.append(SeatInfo(seat=len(self.players), name=name, user_id=user_id))
-            self._touch_lobby()
-            await self._announce_lobby()
-            return OK
-
-        return await self._call(body)
-
-    def _renumber_lobby(self) -> None:
-        self.players = [replace(p, seat=index) for index, p in enumerate(self.players)]
-
-    async def leave(self, user_id: int) -> SubmitResult:
-        async def body() -> SubmitResult:
-            if self.status == "lobby":
-                if not any(p.user_id == user_id for p in self.players):
-                    return refuse(NOT_SEATED)
-                await self.store.unseat_user(self.table_id, user_id)
-                self.players = [p for p in self.players if p.user_id != user_id]
-                self._renumber_lobby()
-                self._touch_lobby()
-                humans = [p for p in self.players if not p.is_ai]
-                if not humans:
-                    await self._close("closed")
-                    return OK
-                if user_id == self.host_user_id:
-                    assert humans[0].user_id is not None
-                    self.host_user_id = humans[0].user_id
-                    await self.store.update_game_meta(self.table_id, host=self.host_user_id)
-                await self._announce_lobby()
-                return OK
-            if self.status == "running":
-                return await self._leave_running(user_id)
-            return refuse(CLOSED)
-
-        return await self._call(body)
-
-    async def add_ai(self, by_user_id: int, level: str | None = None) -> SubmitResult:
-        async def body() -> SubmitResult:
-            if self.status != "lobby":
-                return refuse(NOT_LOBBY)
-            if by_user_id != self.host_user_id:
-                return refuse(HOST_ONLY)
-            chosen = level or self.ai_level
-            if chosen not in AI_LEVELS:
-                return refuse(
-                    msg("session.unknown_ai_level", level=chosen, levels=", ".join(AI_LEVELS))
-                )
-            if len(self.players) >= self.num_seats:
-                return refuse(TABLE_FULL)
-            self.players.append(self._new_ai(len(self.players), chosen))
-            self._touch_lobby()
-            await self._announce_lobby()
-            return OK
-
-        return await self._call(body)
-
-    def _new_ai(self, seat: int, level: str | None = None) -> SeatInfo:
-        level = level or self.ai_level
-        return SeatInfo(
-            seat=seat, name=f"AI {next(self._ai_names)}", user_id=None, is_ai=True, ai_level=level
-        )
-
-    async def remove_ai(self, by_user_id: int) -> SubmitResult:
-        async def body() -> SubmitResult:
-            if self.status != "lobby":
-                return refuse(NOT_LOBBY)
-            if by_user_id != self.host_user_id:
-                return refuse(HOST_ONLY)
-            ai_indexes = [i for i, p in enumerate(self.players) if p.is_ai]
-            if not ai_indexes:
-                return refuse(msg("session.no_ai"))
-            del self.players[ai_indexes[-1]]
-            self._renumber_lobby()
-            self._touch_lobby()
-            await self._announce_lobby()
-            return OK
-
-        return await self._call(body)
-
-    async def start(self, by_user_id: int) -> SubmitResult:
-        async def body() -> SubmitResult:
-            if self.status != "lobby":
-                return refuse(NOT_LOBBY)
-            if by_user_id != self.host_user_id:
-                return refuse(HOST_ONLY)
-            players = list(self.players)
-            missing = self.num_seats - len(players)
-            if missing and not self.ai_fill:
-                return refuse(msg("session.missing_players", missing=missing))
-            players += [self._new_ai(len(players) + i) for i in range(missing)]
-            ordered = assign_seats(self.seed, players)
-            self._seats = [replace(p, seat=seat) for seat, p in enumerate(ordered)]
-            self.match = Match(self.variant, self.options, self.seed, seats=self.num_seats)
-            self._points = [0] * self.num_seats
-            self.status = "running"
-            await self.store.update_game_meta(
-                self.table_id, seats=self._seat_records(), host=self.host_user_id
-            )
-            await self.store.set_game_status(self.table_id, "running")
-            await self._announce_lobby()
-            self._refresh_dues()
-            await self._announce_table(self._public())
-            await self._send_prompts(set(range(self.num_seats)))
-            return OK
-
-        return await self._call(body)
 
     async def end(self, by_user_id: int, is_admin: bool = False) -> SubmitResult:
         async def body() -> SubmitResult:
@@ -905,143 +628,6 @@ class TableSession:
             failed_once=True,
         )
 
-    def _refresh_dues(self) -> None:
-        """Give every seat that must act now a deadline, keeping those of seats still
-        waiting in the same stage; AI and autoplay seats are due after ``ai_delay``.
-
-        The AI pause counts from when the previous action was *due* (``_paced_from``; for a
-        human's move that is when it arrived), not from when it was finally announced,
-        unless that is already past. Why: with many tables, one group commit releases
-        dozens of them at the same instant; counting from "now" would make them all due
-        again at one instant a pause later, so they would drift into ever larger convoys
-        served one after another. Counted from the due time, each table keeps its own
-        rhythm and a little latency never slows the game's tempo."""
-        match = self.match
-        if (
-            match is None
-            or match.finished
-            or self.status != "running"
-            or self._settling is not None
-        ):
-            self._due.clear()
-            return
-        waiting = set(match.round.waiting_on)
-        signature = stage_signature(match)
-        now = self.clock.now()
-        for seat in list(self._due):
-            if seat not in waiting:
-                del self._due[seat]
-        for seat in waiting:
-            ai = self._ai_controlled(seat)
-            due = self._due.get(seat)
-            if due is not None and due.signature == signature and due.ai == ai:
-                continue
-            if ai:
-                paced_from = min(now, self._paced_from) if self._paced_from is not None else now
-                at = max(now, paced_from + self.manager.ai_pause(self._pause_rng))
-            else:
-                timeout = (
-                    self.discard_timeout if match.round.phase == "turn" else self.claim_timeout
-                )
-                at = now + timeout
-            same_stage = due is not None and due.signature == signature
-            since = due.since_turn if same_stage and due is not None else match.turn_id
-            self._due[seat] = Due(signature, ai, at, since)
-
-    async def _after_change(self) -> None:
-        """Run the AI seats that are due now (all of them at once when ``ai_delay`` is 0)
-        and re-arm the timer for the rest."""
-        try:
-            await self._run_due(ai_only=True)
-        finally:
-            self._schedule_timer()
-
-    async def _on_tick(self) -> None:
-        if self.status == "lobby":
-            if self.clock.now() >= self._lobby_deadline:
-                await self.presenter.notice(
-                    self.table_id,
-                    self.channel_id,
-                    msg("session.lobby_idle"),
-                )
-                await self._close("closed")
-            self._schedule_timer()
-            return
-        try:
-            await self._run_due(ai_only=False)
-        finally:
-            self._schedule_timer()
-
-    async def _run_due(self, *, ai_only: bool) -> None:
-        while (
-            self.status == "running"
-            and self.match is not None
-            and not self.match.finished
-            and self._settling is None
-        ):
-            self._refresh_dues()
-            now = self.clock.now()
-            due_seats = sorted(
-                (due.at, seat)
-                for seat, due in self._due.items()
-                if due.at <= now and (due.ai or not ai_only)
-            )
-            if not due_seats:
-                return
-            due_at, seat = due_seats[0]
-            due = self._due[seat]
-            if due.ai:
-                info = self._seats[seat]
-                view = self.match.round.player_view(seat, public=self._public())
-                rng = random.Random(f"{self.seed}:{self.match.turn_id}:{seat}")
-                try:
-                    level = info.ai_level if info.is_ai else self.ai_level
-                    action = choose_ai_action(view, level, rng)
-                except Exception:  # an AI bug must not stall the table
-                    log.exception("table %s: AI failed for seat %d", self.table_id, seat)
-                    fallback = self.match.round.default_action(seat)
-                    if fallback is None:
-                        self._due.pop(seat, None)
-                        return
-                    action = fallback
-                if not await self._accept_or_retry(seat, action, due_at):
-                    return
-            else:
-                default = self.match.round.default_action(seat)
-                if default is None:
-                    self._due.pop(seat, None)
-                    continue
-                action = default
-                if not await self._accept_or_retry(seat, action, due_at):
-                    return  # not played: a retry of the same missed turn is not another
-                count = self._timeouts.get(seat, 0) + 1
-                self._timeouts[seat] = count
-                if (
-                    count >= AUTOPLAY_AFTER_TIMEOUTS
-                    and self.status == "running"
-                    and not self._seats[seat].autoplay
-                ):
-                    await self._set_autoplay(seat, True)
-
-    async def _accept_or_retry(self, seat: int, action: Action, due_at: float) -> bool:
-        """A timer-driven move that fails (the store is unavailable, say) is retried a
-        little later instead of spinning; the table state is unchanged if it was not stored."""
-        assert self.match is not None
-        turn = self.match.turn_id
-        try:
-            await self._accept(action, due_at)
-        except Exception:
-            if self.match.turn_id != turn:  # stored and applied; only announcing failed
-                log.exception("table %s: played %s but could not announce it", self.table_id,
-                              action)  # fmt: skip
-                return True
-            log.exception("table %s: could not play %s; retrying", self.table_id, action)
-            due = self._due.get(seat)
-            if due is not None:
-                self._due[seat] = replace(due, at=self.clock.now() + RETRY_SECONDS)
-            return False
-        return True
-
     # ------------------------------------------------------------------ announcing
     async def _announce_table(
         self,
@@ -1065,109 +651,6 @@ class TableSession:
             if info.autoplay and prompt.kind != "idle":
                 continue
             await self.presenter.private_hand(prompt)
-
-    # ------------------------------------------------------------------ restore
-    async def _restore(self, record: Any) -> None:
-        meta = record.meta
-        self._seats = [
-            SeatInfo(
-                seat=int(s["seat"]),
-                name=str(s["name"]),
-                user_id=s.get("user_id"),
-                is_ai=bool(s.get("is_ai")),
-                ai_level=str(s.get("ai_level", "normal")),
-            )
-            for s in sorted(meta["seats"], key=lambda s: int(s["seat"]))
-        ]
-        self.players = list(self._seats)
-        actions = await self.store.load_actions(self.table_id)
-        self.match = Match.replay(
-            self.variant, self.options, self.seed, actions, seats=self.num_seats
-        )
-        self._points = [0] * self.num_seats
-        self.status = "running"
-        results = list(self.match.results)
-        for hand_number, result in enumerate(results):
-            try:
-                points = await self._settle(hand_number, result)
-            except Exception:
-                log.warning("table %s: hand %d could not be settled at restore; retrying",
-                            self.table_id, hand_number, exc_info=True)  # fmt: skip
-                self._owe_from(hand_number, results)
-                break
-            for seat, value in enumerate(points):
-                self._points[seat] += value
-        if self.match.finished:
-            if self._settling is None:
-                status = self._status_from(self._public())
-                await self.presenter.match_result(
-                    status, list(self.match.scores), list(self._points)
-                )
-            await self._finish()
-            return
-        await self.presenter.notice(
-            self.table_id,
-            self.channel_id,
-            msg("session.restarted"),
-        )
-        if self._settling is not None:
-            return  # resumed once the owed hands are paid
-        self._refresh_dues()
-        await self._announce_table(self._public())
-        await self._send_prompts(set(range(self.num_seats)))
-
-    def _owe_from(self, first: int, results: list[HandResult]) -> None:
-        """Restore found hands ``first``.. unpaid and the store failing: owe them all, in
-        order; the table waits (or, if the match is over, closes) until they are paid."""
-        assert self.match is not None
-        last = len(results) - 1
-        finished = self.match.finished
-        self._settling = last
-
-        for hand_number in range(first, last + 1):
-            result = results[hand_number]
-            entries, winner_user = settlement_entries(self._seats, result)
-
-            async def paid(points: list[int], hand_number: int = hand_number) -> None:
-                for seat, value in enumerate(points):
-                    self._points[seat] += value
-                if hand_number != last:
-                    return
-                if finished:
-                    assert self.match is not None
-                    status = self._status_from(self._public())
-                    await self.presenter.match_result(
-                        status, list(self.match.scores), list(self._points)
-                    )
-                    return
-                await self._call(self._resume_after_restore)
-
-            self.manager.obligations.add(
-                self.table_id,
-                f"settle hand {hand_number}",
-                functools.partial(
-                    settle_hand_points,
-                    self.store,
-                    self.guild_id,
-                    self.table_id,
-                    hand_number,
-                    entries,
-                    self.stake,
-                    winner_user,
-                    result,
-                ),
-                paid,
-                failed_once=hand_number == first,
-            )
-
-    async def _resume_after_restore(self) -> SubmitResult:
-        self._settling = None
-        if self.status != "running":
-            return OK
-        self._refresh_dues()
-        await self._announce_table(self._public())
-        await self._send_prompts(set(range(self.num_seats)))
-        return OK
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,181 @@
+"""A table brought back after a restart: rebuilt by replaying its action log, its ended
+hands settled again (idempotently), and any it cannot pay yet owed until the store heals.
+
+``RestoreMixin`` is one of ``TableSession``'s bases (``bot.session``);
+``TableManager.restore_all`` calls ``_restore`` inside the table's worker. The attributes
+and methods it borrows from the session are declared below so mypy checks their use.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import TYPE_CHECKING, Any
+
+from engine.match import Match
+from engine.types import Action, HandResult
+
+from .messages import msg
+from .presenter import SeatInfo
+from .refusals import OK, SubmitResult
+from .settlement import settle_hand_points, settlement_entries
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from data import Store
+    from engine.views import PublicView
+
+    from .presenter import Presenter, TableStatus
+    from .tables import TableManager
+
+log = logging.getLogger(__name__)
+
+
+class RestoreMixin:
+    """Replay, re-settle and resume a running table after a restart."""
+
+    manager: TableManager
+    table_id: str
+    guild_id: int
+    channel_id: int
+    variant: str
+    options: dict[str, Any]
+    num_seats: int
+    stake: int
+    seed: int
+    status: str
+    match: Match | None
+    players: list[SeatInfo]
+    _seats: list[SeatInfo]
+    _points: list[int]
+    _settling: int | None
+
+    if TYPE_CHECKING:
+
+        @property
+        def store(self) -> Store: ...
+        @property
+        def presenter(self) -> Presenter: ...
+        async def _call(self, body: Callable[[], Awaitable[Any]]) -> Any: ...
+        async def _settle(self, hand_number: int, result: HandResult) -> list[int]: ...
+        async def _finish(self) -> None: ...
+        def _status_from(
+            self,
+            public: PublicView,
+            *,
+            events: tuple[dict[str, Any], ...] = (),
+            last_action: Action | None = None,
+        ) -> TableStatus: ...
+        def _public(self) -> PublicView: ...
+        def _refresh_dues(self) -> None: ...
+        async def _announce_table(
+            self,
+            public: PublicView,
+            *,
+            events: tuple[dict[str, Any], ...] = (),
+            last_action: Action | None = None,
+        ) -> None: ...
+        async def _send_prompts(self, seats: set[int]) -> None: ...
+
+    async def _restore(self, record: Any) -> None:
+        meta = record.meta
+        self._seats = [
+            SeatInfo(
+                seat=int(s["seat"]),
+                name=str(s["name"]),
+                user_id=s.get("user_id"),
+                is_ai=bool(s.get("is_ai")),
+                ai_level=str(s.get("ai_level", "normal")),
+            )
+            for s in sorted(meta["seats"], key=lambda s: int(s["seat"]))
+        ]
+        self.players = list(self._seats)
+        actions = await self.store.load_actions(self.table_id)
+        self.match = Match.replay(
+            self.variant, self.options, self.seed, actions, seats=self.num_seats
+        )
+        self._points = [0] * self.num_seats
+        self.status = "running"
+        results = list(self.match.results)
+        for hand_number, result in enumerate(results):
+            try:
+                points = await self._settle(hand_number, result)
+            except Exception:
+                log.warning("table %s: hand %d could not be settled at restore; retrying",
+                            self.table_id, hand_number, exc_info=True)  # fmt: skip
+                self._owe_from(hand_number, results)
+                break
+            for seat, value in enumerate(points):
+                self._points[seat] += value
+        if self.match.finished:
+            if self._settling is None:
+                status = self._status_from(self._public())
+                await self.presenter.match_result(
+                    status, list(self.match.scores), list(self._points)
+                )
+            await self._finish()
+            return
+        await self.presenter.notice(
+            self.table_id,
+            self.channel_id,
+            msg("session.restarted"),
+        )
+        if self._settling is not None:
+            return  # resumed once the owed hands are paid
+        self._refresh_dues()
+        await self._announce_table(self._public())
+        await self._send_prompts(set(range(self.num_seats)))
+
+    def _owe_from(self, first: int, results: list[HandResult]) -> None:
+        """Restore found hands ``first``.. unpaid and the store failing: owe them all, in
+        order; the table waits (or, if the match is over, closes) until they are paid."""
+        assert self.match is not None
+        last = len(results) - 1
+        finished = self.match.finished
+        self._settling = last
+
+        for hand_number in range(first, last + 1):
+            result = results[hand_number]
+            entries, winner_user = settlement_entries(self._seats, result)
+
+            async def paid(points: list[int], hand_number: int = hand_number) -> None:
+                for seat, value in enumerate(points):
+                    self._points[seat] += value
+                if hand_number != last:
+                    return
+                if finished:
+                    assert self.match is not None
+                    status = self._status_from(self._public())
+                    await self.presenter.match_result(
+                        status, list(self.match.scores), list(self._points)
+                    )
+                    return
+                await self._call(self._resume_after_restore)
+
+            self.manager.obligations.add(
+                self.table_id,
+                f"settle hand {hand_number}",
+                functools.partial(
+                    settle_hand_points,
+                    self.store,
+                    self.guild_id,
+                    self.table_id,
+                    hand_number,
+                    entries,
+                    self.stake,
+                    winner_user,
+                    result,
+                ),
+                paid,
+                failed_once=hand_number == first,
+            )
+
+    async def _resume_after_restore(self) -> SubmitResult:
+        self._settling = None
+        if self.status != "running":
+            return OK
+        self._refresh_dues()
+        await self._announce_table(self._public())
+        await self._send_prompts(set(range(self.num_seats)))
+        return OK

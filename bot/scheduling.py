@@ -1,0 +1,324 @@
+"""When a table acts: its one worker queue, its timer, every seat's deadline, and the
+moves made when one falls due (AI seats, autoplay, and a human's timeout).
+
+``SchedulingMixin`` is one of ``TableSession``'s bases (``bot.session``). Every change to a
+table goes through ONE asyncio queue consumed by one worker task, so two submissions can
+never race; the timer only enqueues a tick. The attributes and methods it borrows from
+the session are declared below so mypy checks their use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from engine import ai
+from engine.types import Action
+from engine.views import PlayerView
+
+from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, RETRY_SECONDS, Due, stage_signature
+from .refusals import CLOSED, refuse
+
+if TYPE_CHECKING:
+    from engine.match import Match
+    from engine.views import PublicView
+
+    from .clock import Clock
+    from .presenter import SeatInfo
+    from .tables import TableManager
+
+log = logging.getLogger(__name__)
+
+
+def choose_ai_action(view: PlayerView, level: str, rng: random.Random) -> Action:
+    """The one place the session asks the AI (``engine.ai``) for a move. A proposal that
+    is not legal (an AI bug) is logged and replaced by the engine's greedy policy, so a
+    table never stalls on it."""
+    action = ai.choose_action(view, level=level, rng=rng)
+    if action in view.legal:
+        return action
+    log.warning("engine.ai proposed an illegal action %s; using the greedy policy", action)
+    return ai.choose_action(view, level="greedy", rng=rng)
+
+
+@dataclass
+class _Call:
+    """Run ``body`` inside the worker and resolve ``future`` with what it returns."""
+
+    body: Callable[[], Awaitable[Any]]
+    future: asyncio.Future[Any] | None
+
+
+@dataclass
+class _Tick:
+    """A timer fired: look at every due seat (and the lobby deadline)."""
+
+
+class SchedulingMixin:
+    """The worker, the timer and the deadlines; what a due seat plays."""
+
+    manager: TableManager
+    ai_level: str
+    table_id: str
+    discard_timeout: float
+    claim_timeout: float
+    seed: int
+    status: str
+    match: Match | None
+    pending: int
+    _seats: list[SeatInfo]
+    _due: dict[int, Due]
+    _timeouts: dict[int, int]
+    _settling: int | None
+    _lobby_deadline: float
+    _queue: asyncio.Queue[_Call | _Tick]
+    _worker: asyncio.Task[None] | None
+    _timer: asyncio.Task[None] | None
+    _timer_at: float | None
+    _stopped: bool
+    _pause_rng: random.Random
+    _paced_from: float | None
+
+    if TYPE_CHECKING:
+
+        @property
+        def clock(self) -> Clock: ...
+        def _public(self) -> PublicView: ...
+        def _ai_controlled(self, seat: int) -> bool: ...
+        async def _accept(self, action: Action, due_at: float) -> None: ...
+        async def _set_autoplay(self, seat: int, on: bool) -> None: ...
+        async def _lobby_tick(self) -> None: ...
+
+    def _ensure_worker(self) -> None:
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.get_running_loop().create_task(
+                self._work(), name=f"table-{self.table_id}"
+            )
+
+    async def _call(self, body: Callable[[], Awaitable[Any]]) -> Any:
+        if self._stopped:
+            return refuse(CLOSED)
+        self._ensure_worker()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._put(_Call(body, future))
+        return await future
+
+    def _put(self, item: _Call | _Tick) -> None:
+        self.pending += 1
+        self._queue.put_nowait(item)
+
+    async def _work(self) -> None:
+        while True:
+            item = await self._queue.get()
+            try:
+                if isinstance(item, _Tick):
+                    await self._on_tick()
+                else:
+                    try:
+                        value = await item.body()
+                    except asyncio.CancelledError:
+                        if item.future is not None and not item.future.done():
+                            item.future.set_result(refuse(CLOSED))
+                        raise
+                    except Exception as error:
+                        if item.future is not None and not item.future.done():
+                            item.future.set_exception(error)
+                    else:
+                        if item.future is not None and not item.future.done():
+                            item.future.set_result(value)
+                    await self._after_change()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: worker error", self.table_id)
+            finally:
+                self.pending -= 1
+                self._queue.task_done()
+            if self._stopped and self._queue.empty():
+                return
+
+    async def wait_idle(self) -> None:
+        """Wait until every queued item (and what it set off) has been handled."""
+        await self._queue.join()
+
+    def _schedule_timer(self) -> None:
+        wake = self._next_wake()
+        if wake == self._timer_at and self._timer is not None and not self._timer.done():
+            return
+        if self._timer is not None and not self._timer.done():
+            self._timer.cancel()
+        self._timer = None
+        self._timer_at = wake
+        if wake is None or self._stopped:
+            return
+        self._timer = asyncio.get_running_loop().create_task(self._sleep_then_tick(wake))
+
+    async def _sleep_then_tick(self, wake: float) -> None:
+        await self.clock.sleep_until(wake)
+        self._timer_at = None
+        if self._stopped:
+            return
+        self._ensure_worker()
+        self._put(_Tick())
+
+    def _next_wake(self) -> float | None:
+        if self.status == "lobby":
+            return self._lobby_deadline
+        if self.status != "running" or self.match is None or self.match.finished:
+            return None  # a finished match has no deadline: a stale one would wake forever
+        if self._settling is not None:
+            return None
+        times = [due.at for due in self._due.values()]
+        return min(times) if times else None
+
+    async def stop(self) -> None:
+        """Stop the timer and the worker (shutdown or table closed); the store keeps the rest."""
+        self._stopped = True
+        for task in (self._timer, self._worker):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        # Nobody will handle what is still queued: answer its callers instead of hanging.
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            self.pending -= 1
+            self._queue.task_done()
+            if isinstance(item, _Call) and item.future is not None and not item.future.done():
+                item.future.set_result(refuse(CLOSED))
+
+    def _refresh_dues(self) -> None:
+        """Give every seat that must act now a deadline, keeping those of seats still
+        waiting in the same stage; AI and autoplay seats are due after ``ai_delay``.
+
+        The AI pause counts from when the previous action was *due* (``_paced_from``; for a
+        human's move that is when it arrived), not from when it was finally announced,
+        unless that is already past. Why: with many tables, one group commit releases
+        dozens of them at the same instant; counting from "now" would make them all due
+        again at one instant a pause later, so they would drift into ever larger convoys
+        served one after another. Counted from the due time, each table keeps its own
+        rhythm and a little latency never slows the game's tempo."""
+        match = self.match
+        if (
+            match is None
+            or match.finished
+            or self.status != "running"
+            or self._settling is not None
+        ):
+            self._due.clear()
+            return
+        waiting = set(match.round.waiting_on)
+        signature = stage_signature(match)
+        now = self.clock.now()
+        for seat in list(self._due):
+            if seat not in waiting:
+                del self._due[seat]
+        for seat in waiting:
+            ai = self._ai_controlled(seat)
+            due = self._due.get(seat)
+            if due is not None and due.signature == signature and due.ai == ai:
+                continue
+            if ai:
+                paced_from = min(now, self._paced_from) if self._paced_from is not None else now
+                at = max(now, paced_from + self.manager.ai_pause(self._pause_rng))
+            else:
+                timeout = (
+                    self.discard_timeout if match.round.phase == "turn" else self.claim_timeout
+                )
+                at = now + timeout
+            same_stage = due is not None and due.signature == signature
+            since = due.since_turn if same_stage and due is not None else match.turn_id
+            self._due[seat] = Due(signature, ai, at, since)
+
+    async def _after_change(self) -> None:
+        """Run the AI seats that are due now (all of them at once when ``ai_delay`` is 0)
+        and re-arm the timer for the rest."""
+        try:
+            await self._run_due(ai_only=True)
+        finally:
+            self._schedule_timer()
+
+    async def _on_tick(self) -> None:
+        if self.status == "lobby":
+            await self._lobby_tick()
+            self._schedule_timer()
+            return
+        try:
+            await self._run_due(ai_only=False)
+        finally:
+            self._schedule_timer()
+
+    async def _run_due(self, *, ai_only: bool) -> None:
+        while (
+            self.status == "running"
+            and self.match is not None
+            and not self.match.finished
+            and self._settling is None
+        ):
+            self._refresh_dues()
+            now = self.clock.now()
+            due_seats = sorted(
+                (due.at, seat)
+                for seat, due in self._due.items()
+                if due.at <= now and (due.ai or not ai_only)
+            )
+            if not due_seats:
+                return
+            due_at, seat = due_seats[0]
+            due = self._due[seat]
+            if due.ai:
+                info = self._seats[seat]
+                view = self.match.round.player_view(seat, public=self._public())
+                rng = random.Random(f"{self.seed}:{self.match.turn_id}:{seat}")
+                try:
+                    level = info.ai_level if info.is_ai else self.ai_level
+                    action = choose_ai_action(view, level, rng)
+                except Exception:  # an AI bug must not stall the table
+                    log.exception("table %s: AI failed for seat %d", self.table_id, seat)
+                    fallback = self.match.round.default_action(seat)
+                    if fallback is None:
+                        self._due.pop(seat, None)
+                        return
+                    action = fallback
+                if not await self._accept_or_retry(seat, action, due_at):
+                    return
+            else:
+                default = self.match.round.default_action(seat)
+                if default is None:
+                    self._due.pop(seat, None)
+                    continue
+                action = default
+                if not await self._accept_or_retry(seat, action, due_at):
+                    return  # not played: a retry of the same missed turn is not another
+                count = self._timeouts.get(seat, 0) + 1
+                self._timeouts[seat] = count
+                if (
+                    count >= AUTOPLAY_AFTER_TIMEOUTS
+                    and self.status == "running"
+                    and not self._seats[seat].autoplay
+                ):
+                    await self._set_autoplay(seat, True)
+
+    async def _accept_or_retry(self, seat: int, action: Action, due_at: float) -> bool:
+        """A timer-driven move that fails (the store is unavailable, say) is retried a
+        little later instead of spinning; the table state is unchanged if it was not stored."""
+        assert self.match is not None
+        turn = self.match.turn_id
+        try:
+            await self._accept(action, due_at)
+        except Exception:
+            if self.match.turn_id != turn:  # stored and applied; only announcing failed
+                log.exception("table %s: played %s but could not announce it", self.table_id,
+                              action)  # fmt: skip
+                return True
+            log.exception("table %s: could not play %s; retrying", self.table_id, action)
+            due = self._due.get(seat)
+            if due is not None:
+                self._due[seat] = replace(due, at=self.clock.now() + RETRY_SECONDS)
+            return False
+        return True
