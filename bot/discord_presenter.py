@@ -29,7 +29,7 @@ import io
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -294,6 +294,12 @@ class DiscordPresenter:
     async def _backoff(self, seconds: float) -> None:
         """Sleep out a Discord retry's backoff on the session clock, parked: not counted
         as work in progress (its name says so too, for the test harness) until it wakes."""
+        async with self._parked_while():
+            await self.clock.sleep_until(self.clock.now() + seconds)
+
+    @contextlib.asynccontextmanager
+    async def _parked_while(self) -> AsyncIterator[None]:
+        """Mark the current task parked (not work in progress) for the block."""
         task = asyncio.current_task()
         assert task is not None
         name = task.get_name()
@@ -301,7 +307,7 @@ class DiscordPresenter:
         task.set_name(name.replace("mj-work-", "mj-parked-", 1))
         self._work_changed.set()
         try:
-            await self.clock.sleep_until(self.clock.now() + seconds)
+            yield
         finally:
             self._parked.discard(task)
             task.set_name(name)
@@ -832,9 +838,13 @@ class DiscordPresenter:
         previous = self._posts.get(table_id)
 
         async def chained() -> None:
-            if previous is not None:
-                with contextlib.suppress(Exception):
-                    await previous
+            if previous is not None and not previous.done():
+                # Parked while the earlier post is still out: that post is the work in
+                # progress (or itself parked in a retry's backoff, which only the clock
+                # ends; counting this waiter as busy then would stall wait_idle for good).
+                async with self._parked_while():
+                    with contextlib.suppress(Exception):
+                        await previous
             await post
 
         self._posts[table_id] = self._spawn(chained(), f"post-{table_id}")
