@@ -13,8 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, token: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", ""), "HOME": str(ROOT)}
+    if token is not None:
+        env["DISCORD_TOKEN"] = token
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, env=env,
         stdin=subprocess.DEVNULL, timeout=120,
@@ -97,7 +99,8 @@ def test_a_read_only_database_is_refused_at_start(tmp_path: Path, command: str) 
                 connection.close()
         before = sorted(os.listdir(disk.path))
         digest = _digest(path)
-        result = _run(command, "--db", str(path))
+        # ``run`` gets a (never used) token so that it is the database it refuses.
+        result = _run(command, "--db", str(path), token="offline-test-token")
         after = sorted(os.listdir(disk.path))
         digest_after = _digest(path)
         subprocess.run(["mount", "-o", "remount,rw", str(disk.path)], capture_output=True,
