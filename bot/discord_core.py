@@ -8,11 +8,12 @@ Why apart: the private hands (``bot.discord_hands``) and the table message
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -172,6 +173,12 @@ class PresenterCore:
     async def _backoff(self, seconds: float) -> None:
         """Sleep out a Discord retry's backoff on the session clock, parked: not counted
         as work in progress (its name says so too, for the test harness) until it wakes."""
+        async with self._parked_while():
+            await self.clock.sleep_until(self.clock.now() + seconds)
+
+    @contextlib.asynccontextmanager
+    async def _parked_while(self) -> AsyncIterator[None]:
+        """Mark the current task parked (not work in progress) for the block."""
         task = asyncio.current_task()
         assert task is not None
         name = task.get_name()
@@ -179,7 +186,7 @@ class PresenterCore:
         task.set_name(name.replace("mj-work-", "mj-parked-", 1))
         self._work_changed.set()
         try:
-            await self.clock.sleep_until(self.clock.now() + seconds)
+            yield
         finally:
             self._parked.discard(task)
             task.set_name(name)

@@ -233,9 +233,13 @@ class TableMessages(PresenterCore):
         previous = self._posts.get(table_id)
 
         async def chained() -> None:
-            if previous is not None:
-                with contextlib.suppress(Exception):
-                    await previous
+            if previous is not None and not previous.done():
+                # Parked while the earlier post is still out: that post is the work in
+                # progress (or itself parked in a retry's backoff, which only the clock
+                # ends; counting this waiter as busy then would stall wait_idle for good).
+                async with self._parked_while():
+                    with contextlib.suppress(Exception):
+                        await previous
             await post
 
         self._posts[table_id] = self._spawn(chained(), f"post-{table_id}")

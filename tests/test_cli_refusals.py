@@ -13,8 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, token: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", ""), "HOME": str(ROOT)}
+    if token is not None:
+        env["DISCORD_TOKEN"] = token
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, env=env,
         stdin=subprocess.DEVNULL, timeout=120,
@@ -62,3 +64,49 @@ def test_score_refuses_huge_integers_and_deep_nesting_in_one_line(
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr[:300]
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "play"])
+def test_a_read_only_database_is_refused_at_start(tmp_path: Path, command: str) -> None:
+    """Root ignores mode bits, so "read-only" is made real: the database sits on a small
+    tmpfs remounted read-only (where mounting is refused, the test is skipped)."""
+    import sqlite3
+
+    from faults import small_disk
+
+    with small_disk(tmp_path, size="4m") as disk:
+        if not disk.real:
+            pytest.skip("mount is not permitted here")
+        path = disk.path / "bot.db"
+        setup = subprocess.run(
+            [sys.executable, "-c", f"import asyncio; from data import Store\n"
+             f"async def main():\n    s = await Store.open({str(path)!r})\n    await s.close()\n"
+             f"asyncio.run(main())"],
+            env={"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "")},
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert setup.returncode == 0, setup.stderr
+        os.chmod(path, 0o444)
+        remount = subprocess.run(["mount", "-o", "remount,ro", str(disk.path)],
+                                 capture_output=True, timeout=20)  # fmt: skip
+        if remount.returncode != 0:
+            pytest.skip("remount read-only is not permitted here")
+        with pytest.raises(sqlite3.OperationalError):  # really read-only, even for root
+            connection = sqlite3.connect(path)
+            try:
+                connection.execute("CREATE TABLE probe (x)")
+            finally:
+                connection.close()
+        before = sorted(os.listdir(disk.path))
+        digest = _digest(path)
+        # ``run`` gets a (never used) token so that it is the database it refuses.
+        result = _run(command, "--db", str(path), token="offline-test-token")
+        after = sorted(os.listdir(disk.path))
+        digest_after = _digest(path)
+        subprocess.run(["mount", "-o", "remount,rw", str(disk.path)], capture_output=True,
+                       timeout=20)  # fmt: skip
+    assert result.returncode == 2, (result.returncode, result.stderr[-500:])
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "database" in result.stderr  # refused for the database, not for a missing token
+    assert after == before and digest_after == digest  # nothing touched

@@ -58,10 +58,16 @@ async def test_200_hands_with_failing_writes_and_a_filling_disk_pay_every_hand_o
         while any(t.status == "running" for t in tables) or manager.obligations.pending:
             steps += 1
             assert steps < 3000, "the soak stopped making progress"
+            if steps % 40 == 10 and not disk.full:
+                disk.fill()
+                fills += 1
+            elif steps % 40 == 20 and disk.full:
+                disk.empty()
             await clock.advance(5)
             if steps % 50 == 0:
                 await clock.advance(60)  # let backed-off settlements come due
         store._fault_hook = None
+        disk.empty()
         await manager.wait_idle()
 
         hands = 0
@@ -75,6 +81,7 @@ async def test_200_hands_with_failing_writes_and_a_filling_disk_pay_every_hand_o
                 assert len(await store.hand_entries(table.table_id, hand_number)) == 4
         assert hands >= HANDS
         assert injected > 0
+        assert fills > 0 or not disk.real
         assert await store.verify_balances() == []
         await manager.shutdown()
         await store.close()
