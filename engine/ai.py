@@ -518,6 +518,21 @@ def _after_claim(
     return new_counts, (*view.melds, meld)
 
 
+def _after_kong(
+    view: PlayerView, counts: list[int], table: _Table, kong_kind: int
+) -> tuple[list[int], _Table]:
+    """The concealed counts and table after declaring a kong of ``kong_kind`` on our turn:
+    an added kong uses one tile from hand, a concealed kong four (a new meld)."""
+    new_counts = list(counts)
+    if any(m.type == PUNG and m.kind == kong_kind for m in view.melds):
+        new_counts[kong_kind] -= 1
+        melds = view.melds
+    else:
+        new_counts[kong_kind] -= 4
+        melds = (*view.melds, Meld(KONG, (kong_kind,) * 4, concealed=True))
+    return new_counts, _with_melds(table, melds, new_counts)
+
+
 def _with_melds(table: _Table, melds: tuple[Meld, ...], counts: list[int]) -> _Table:
     """The same table for a hypothetical hand after a claim or kong."""
     return replace(table, melds=melds, targets=_targets_for(table.variant, counts, melds))
@@ -602,16 +617,7 @@ def _choose_turn(
     kind, discard_value = _best_discard(view, counts, wilds, table, level, rng)
     for action in kongs:
         assert action.tile is not None
-        kong_kind = action.tile
-        added = any(m.type == PUNG and m.kind == kong_kind for m in view.melds)
-        new_counts = list(counts)
-        if added:
-            new_counts[kong_kind] -= 1
-            melds = view.melds
-        else:
-            new_counts[kong_kind] -= 4
-            melds = (*view.melds, Meld(KONG, (kong_kind,) * 4, concealed=True))
-        new_table = _with_melds(table, melds, new_counts)
+        new_counts, new_table = _after_kong(view, counts, table, action.tile)
         if not new_table.targets:
             continue
         shantens = _shantens(new_counts, wilds, new_table)

@@ -31,7 +31,7 @@ import random
 from . import ai as base
 from . import ai_hard_core as core
 from .tiles import DRAGONS
-from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, PUNG, Action
+from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, Action
 from .variants import get_rules
 from .views import PlayerView, SeatView
 
@@ -191,16 +191,7 @@ def choose(
         for action in view.legal:
             if action.type != KONG or action.tile is None:
                 continue
-            kong_kind = action.tile
-            added = any(m.type == PUNG and m.kind == kong_kind for m in view.melds)
-            new_counts = list(counts)
-            if added:
-                new_counts[kong_kind] -= 1
-                melds = view.melds
-            else:
-                new_counts[kong_kind] -= 4
-                melds = (*view.melds, base.Meld(KONG, (kong_kind,) * 4, concealed=True))
-            new_table = base._with_melds(table, melds, new_counts)
+            new_counts, new_table = base._after_kong(view, counts, table, action.tile)
             if not new_table.targets:
                 continue
             shantens = base._shantens(new_counts, wilds, new_table)
