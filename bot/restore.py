@@ -8,7 +8,6 @@ and methods it borrows from the session are declared below so mypy checks their 
 
 from __future__ import annotations
 
-import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,6 @@ from engine.types import Action, HandResult
 from .messages import msg
 from .presenter import SeatInfo
 from .refusals import OK, SubmitResult
-from .settlement import settle_hand_points, settlement_entries
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -59,6 +57,14 @@ class RestoreMixin:
         def presenter(self) -> Presenter: ...
         async def _call(self, body: Callable[[], Awaitable[Any]]) -> Any: ...
         async def _settle(self, hand_number: int, result: HandResult) -> list[int]: ...
+        def _owe_hand(
+            self,
+            hand_number: int,
+            result: HandResult,
+            on_paid: Callable[[list[int]], Awaitable[None]],
+            *,
+            failed_once: bool,
+        ) -> None: ...
         async def _finish(self) -> None: ...
         def _status_from(
             self,
@@ -137,7 +143,6 @@ class RestoreMixin:
 
         for hand_number in range(first, last + 1):
             result = results[hand_number]
-            entries, winner_user = settlement_entries(self._seats, result)
 
             async def paid(points: list[int], hand_number: int = hand_number) -> None:
                 for seat, value in enumerate(points):
@@ -153,23 +158,7 @@ class RestoreMixin:
                     return
                 await self._call(self._resume_after_restore)
 
-            self.manager.obligations.add(
-                self.table_id,
-                f"settle hand {hand_number}",
-                functools.partial(
-                    settle_hand_points,
-                    self.store,
-                    self.guild_id,
-                    self.table_id,
-                    hand_number,
-                    entries,
-                    self.stake,
-                    winner_user,
-                    result,
-                ),
-                paid,
-                failed_once=hand_number == first,
-            )
+            self._owe_hand(hand_number, result, paid, failed_once=hand_number == first)
 
     async def _resume_after_restore(self) -> SubmitResult:
         self._settling = None

@@ -23,10 +23,11 @@ deadlines (``bot.deadlines``), the journal (``bot.journal``), settlement retries
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -527,6 +528,35 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             winner_user, result,
         )  # fmt: skip
 
+    def _owe_hand(
+        self,
+        hand_number: int,
+        result: HandResult,
+        on_paid: Callable[[list[int]], Awaitable[None]],
+        *,
+        failed_once: bool,
+    ) -> None:
+        """Owe one hand's settlement to the obligation queue (retried until it commits).
+        The seats' users are read now, when the hand is owed, not at each retry."""
+        entries, winner_user = settlement_entries(self._seats, result)
+        self.manager.obligations.add(
+            self.table_id,
+            f"settle hand {hand_number}",
+            functools.partial(
+                settle_hand_points,
+                self.store,
+                self.guild_id,
+                self.table_id,
+                hand_number,
+                entries,
+                self.stake,
+                winner_user,
+                result,
+            ),
+            on_paid,
+            failed_once=failed_once,
+        )
+
     async def _after_hand(
         self, ended_status: TableStatus, result: HandResult, points: list[int], due_at: float
     ) -> None:
@@ -584,23 +614,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
 
             await self._call(resume)
 
-        entries, winner_user = settlement_entries(self._seats, result)
-        self.manager.obligations.add(
-            self.table_id,
-            f"settle hand {hand_number}",
-            lambda: settle_hand_points(
-                self.store,
-                self.guild_id,
-                self.table_id,
-                hand_number,
-                entries,
-                self.stake,
-                winner_user,
-                result,
-            ),
-            settled,
-            failed_once=True,
-        )
+        self._owe_hand(hand_number, result, settled, failed_once=True)
         if finished:
             await self._finish()
 
