@@ -33,7 +33,10 @@ from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_views import DYNAMIC_ITEMS
 from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
+from bot.leases import Leases, StoreLeases
+from bot.routing import InProcessRouter, RoutedClick, Router
 from bot.session import SessionError, SystemClock, TableManager, TableSession
+from bot.shards import ShardPlan
 from data import Store
 
 log = logging.getLogger(__name__)
@@ -85,19 +88,34 @@ class MahjongBot(commands.Bot):
         leaderboard_interval: float | None = LEADERBOARD_CHECK_SECONDS,
         seeds: Iterator[int] | None = None,
         tune_runtime: bool = False,
+        shard_plan: ShardPlan | None = None,
+        router: Router | None = None,
+        leases: Leases | None = None,
+        process_name: str | None = None,
+        **client_options: Any,
     ) -> None:
+        """``shard_plan`` says which guilds this process owns (all by default); ``router``
+        carries DM clicks to the process owning their table and ``leases`` keep once-only
+        jobs once-only across processes (in-process and the store's leases by default, as
+        fits one process). ``process_name`` names this process as a lease holder."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
+        self.shard_plan = shard_plan or ShardPlan()
+        self.router: Router = router or InProcessRouter()
+        self.leases: Leases = leases or StoreLeases(store)
+        self.process_name = process_name or default_process_name()
         self.store = store
         self.clock = clock or SystemClock()
         self.presenter = DiscordPresenter(
             self, store, clock=self.clock, renderer=renderer, min_interval=min_interval
         )
         self.manager = TableManager(store, self.presenter, self.clock, ai_delay=ai_delay)
+        self.manager.owns_guild = self.shard_plan.owns
         self.sync_guild = sync_guild
         self.sync_global = sync_global
         self.leaderboard_interval = leaderboard_interval
@@ -117,7 +135,8 @@ class MahjongBot(commands.Bot):
         await install_commands(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         restored = await self.manager.restore_all()
-        log.info("restored %d running table(s)", len(restored))
+        log.info("restored %d running table(s) (%s)", len(restored), self.shard_plan.describe())
+        await self.router.start(self.apply_routed_click)  # tables first: clicks need them
         if self._tune_runtime:
             from bot import session  # looked up now, so tests can record the call
 
@@ -142,9 +161,13 @@ class MahjongBot(commands.Bot):
         economy = self.get_cog("EconomyCog")
         if isinstance(economy, EconomyCog):  # absent if setup_hook never ran
             await economy.stop_weekly_posts()
+        with contextlib.suppress(Exception):
+            await self.router.close()  # no routed click is applied to a stopped table
         await self.manager.shutdown()
         with contextlib.suppress(Exception):
             await self.presenter.close()
+        with contextlib.suppress(Exception):
+            await self.leases.close()
 
     async def close(self) -> None:
         await self.shutdown()
@@ -152,7 +175,10 @@ class MahjongBot(commands.Bot):
 
     async def wait_idle(self) -> None:
         """Tests: wait until the tables and the presenter have nothing in flight."""
+        router_idle = getattr(self.router, "wait_idle", None)
         for _ in range(3):
+            if router_idle is not None:
+                await router_idle()
             await self.manager.wait_idle()
             await self.presenter.wait_idle()
 
@@ -187,6 +213,10 @@ class MahjongBot(commands.Bot):
             log.info("invite: %s", invite_url(self.application_id))
 
     # ------------------------------------------------------------------ helpers for cogs
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """True when this process's shards carry ``guild_id`` (always, when not sharded)."""
+        return self.shard_plan.owns(guild_id)
 
     def next_seed(self) -> int | None:
         return next(self._seeds, None) if self._seeds is not None else None
@@ -276,8 +306,13 @@ class MahjongBot(commands.Bot):
         action: dict[str, Any],
     ) -> None:
         user_id = interaction.user.id
-        AckGuard(interaction)  # from here on, the 3-second limit is watched
+        guard = AckGuard(interaction)  # from here on, the 3-second limit is watched
         table = self.manager.get(table_id)
+        if table is None and interaction.guild_id is None and not self.shard_plan.runs_every_shard:
+            await guard.defer()  # first: finding and reaching the owner may take a while
+            guard.done()
+            await self._route_click(interaction, table_id, turn_id, action)
+            return
         if table is None or table.status != "running":
             await self.reply(interaction, msg("table.gone"))
             return
@@ -298,6 +333,59 @@ class MahjongBot(commands.Bot):
             await self.reply(interaction, result.message or msg("table.stale"))
         else:
             await self.acknowledge(interaction)
+
+    async def _route_click(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: str,
+        turn_id: int,
+        action: dict[str, Any],
+    ) -> None:
+        """A DM click (they all arrive on shard 0) for a table this process does not hold:
+        hand it to the process of the table's guild. Already deferred; the owner answers
+        through the interaction token."""
+        game = await self.store.get_game(table_id)
+        if game is None or game.status != "running":
+            await self.reply(interaction, msg("table.gone"))
+            return
+        shard = self.shard_plan.owner_of(int(game.guild_id))
+        if self.shard_plan.owns(int(game.guild_id)):
+            # Ours, yet not in memory (closed meanwhile, or its restore failed).
+            await self.reply(interaction, msg("table.gone"))
+            return
+        await self.router.publish(
+            RoutedClick(
+                interaction_id=interaction.id,
+                application_id=int(interaction.application_id),
+                token=interaction.token,
+                user_id=interaction.user.id,
+                table_id=table_id,
+                turn_id=turn_id,
+                action=dict(action),
+                shard_id=shard,
+                locale=str(interaction.locale),
+            )
+        )
+
+    async def apply_routed_click(self, click: RoutedClick) -> None:
+        """The owner's half of a routed click (the router guarantees once per interaction):
+        play it; the presenter edits the DM hand as for any move, and a refusal is sent
+        as an ephemeral follow-up through the token of the click, which was deferred."""
+        table = self.manager.get(click.table_id)
+        text: Text | None = None
+        if table is None or table.status != "running":
+            text = msg("table.gone")
+        elif table.seat_of(click.user_id) is None:
+            text = msg("table.not_seated")
+        else:
+            result = await table.submit(click.user_id, click.action, click.turn_id)
+            if not result.ok:
+                text = result.message or msg("table.stale")
+        if text is None:
+            return
+        followup = discord.Webhook.partial(click.application_id, click.token, client=self)
+        with contextlib.suppress(discord.HTTPException):
+            await followup.send(fit(say(text, click.locale)), ephemeral=True)
 
     async def on_table_click(
         self, interaction: discord.Interaction[Any], table_id: str, what: str
@@ -389,6 +477,31 @@ class MahjongBot(commands.Bot):
         cog = self.get_cog("EconomyCog")
         assert isinstance(cog, EconomyCog), "install_commands adds the economy cog"
         return cog
+
+
+class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
+    """The bot running some shards (``--shard-count N --shards …``): one gateway
+    connection per shard in this process, the guilds of those shards only."""
+
+
+def make_bot(store: Store, *, shard_plan: ShardPlan | None = None, **kwargs: Any) -> MahjongBot:
+    """The bot for ``shard_plan``: a plain ``MahjongBot`` unless it is sharded."""
+    plan = shard_plan or ShardPlan()
+    if not plan.sharded:
+        return MahjongBot(store, shard_plan=plan, **kwargs)
+    return ShardedMahjongBot(
+        store, shard_plan=plan, shard_count=plan.shard_count, shard_ids=list(plan.shard_ids),
+        **kwargs,
+    )  # fmt: skip
+
+
+def default_process_name() -> str:
+    """Who holds a lease: unique per process, readable in the database."""
+    import os
+    import secrets
+    import socket
+
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 async def install_commands(bot: commands.Bot) -> None:

@@ -9,6 +9,7 @@ import logging
 import random
 import secrets
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from data import Store
@@ -61,6 +62,10 @@ class TableManager:
         self._recent: weakref.WeakSet[TableSession] = weakref.WeakSet()
         self.action_observer: ActionObserver | None = None
         self.obligations = Obligations(self.clock)
+        # Which guilds' tables are this process's (all, unless the bot runs as several
+        # sharded processes): restore and settlement resumption leave the others alone,
+        # their own process (or its replacement) resumes them.
+        self.owns_guild: Callable[[int], bool] = lambda _guild_id: True
         # Held from "is this channel free / is this user free" to the table or seat being
         # registered (in memory and in the store), so no await can let a second create
         # or join slip in between: the one place seating is decided.
@@ -247,12 +252,14 @@ class TableManager:
 
     # ------------------------------------------------------------------ restart
     async def restore_all(self) -> list[TableSession]:
-        """Rebuild every running table from its action log; lobbies left open are dropped."""
+        """Rebuild every running table of this process's guilds from its action log; their
+        lobbies left open are dropped. Other processes' tables are theirs to resume."""
         for record in await self.store.running_games(("lobby",)):
-            await self.store.set_game_status(record.game_id, "abandoned")
+            if self.owns_guild(int(record.guild_id)):
+                await self.store.set_game_status(record.game_id, "abandoned")
         restored = []
         for record in await self.store.running_games(("running",)):
-            if record.game_id in self._tables:
+            if record.game_id in self._tables or not self.owns_guild(int(record.guild_id)):
                 continue
             settings = record.settings
             table = TableSession(
@@ -292,7 +299,7 @@ class TableManager:
         Returns how many hands are owed."""
         owed = 0
         for record in await self.store.games_to_check_settlement():
-            if record.game_id in self._tables:
+            if record.game_id in self._tables or not self.owns_guild(int(record.guild_id)):
                 continue
             try:
                 owed += await self._resume_game_settlement(record)

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -177,54 +177,124 @@ class EconomyCog(commands.Cog):
             await self.bot.clock.sleep_until(self.bot.clock.now() + interval)
 
     async def post_weekly_leaderboards(self) -> int:
-        """Post last week's board in every guild that set a channel and has not had it yet.
+        """Post last week's board in every guild of this process that set a channel and
+        has not had it yet. Returns how many boards were posted.
 
-        The week key is stored per guild (``last_leaderboard_week``) once the post went
-        out (transient Discord errors are retried first), so a failed post is tried again
-        at the next check instead of being lost; a crash between the post and the mark
-        may post a week twice, which beats never. Returns how many boards were posted.
+        Once per guild and week across processes: the post is made under a lease in the
+        database (``weekly-leaderboard:<guild>:<week>``), so a second process holding the
+        same shard (a replacement started before the old one stopped) skips it, and the
+        week is re-read under the lease. It is marked (``last_leaderboard_week``) only
+        once posted, so a failed post is tried again at the next check.
+
+        A process that dies between the post and the mark leaves its lease row behind;
+        whoever takes the expired lease sees ``previous_holder`` and first looks for the
+        post in the channel's recent messages, and the post carries a nonce Discord
+        deduplicates for a few minutes. What remains: a post that was deleted, or buried
+        under more than ``HISTORY_LOOKBACK`` newer messages, or a channel whose history
+        the bot may not read, is posted again once the lease expires.
         """
         posted = 0
         now = self.bot.now()
         for guild in list(self.bot.guilds):
-            settings = await self.bot.store.get_settings(guild.id)
-            if settings.leaderboard_channel is None:
-                continue
-            bounds = await self.bot.store.week_bounds(guild.id, 1, now)
-            if settings.last_leaderboard_week == bounds.week_start:
-                continue
-            if (
-                settings.last_leaderboard_week is not None
-                and settings.last_leaderboard_week > bounds.week_start
-            ):
-                continue
-            content, file = await leaderboard_message(
-                self.bot, guild, weekly=True, weeks_ago=1, now=now
-            )
-            if file is None:  # nobody played that week: nothing worth a post
-                await self.bot.store.update_settings(
-                    guild.id, last_leaderboard_week=bounds.week_start
-                )
-                continue
-            image = file.fp.read()
-            channel = self.bot.get_partial_messageable(
-                settings.leaderboard_channel, guild_id=guild.id
-            )
+            if not self.bot.owns_guild(guild.id):
+                continue  # another process's guild (it also receives its events)
             try:
-                await retry_discord(
-                    lambda channel=channel, content=content, image=image, name=file.filename: (  # type: ignore[misc]
-                        channel.send(content, file=discord.File(io.BytesIO(image), name))
-                    ),
-                    self._sleep,
-                    f"weekly leaderboard of guild {guild.id}",
-                )
-            except discord.HTTPException:
-                log.exception("could not post the weekly leaderboard in guild %s", guild.id)
-                continue  # not marked: the next check posts it
-            # Marked only once posted, so a failed post is tried again at the next check.
-            await self.bot.store.update_settings(guild.id, last_leaderboard_week=bounds.week_start)
-            posted += 1
+                posted += await self._post_weekly(guild, now)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("weekly leaderboard of guild %s failed", guild.id)
         return posted
+
+    async def _post_weekly(self, guild: discord.Guild, now: datetime) -> int:
+        settings = await self.bot.store.get_settings(guild.id)
+        if settings.leaderboard_channel is None:
+            return 0
+        bounds = await self.bot.store.week_bounds(guild.id, 1, now)
+        if _already_posted(settings.last_leaderboard_week, bounds.week_start):
+            return 0
+        lease_name = f"weekly-leaderboard:{guild.id}:{bounds.week_start.isoformat()}"
+        holder = self.bot.process_name
+        lease = await self.bot.leases.acquire(
+            lease_name, holder, int(LEASE_SECONDS * 1000), int(self.bot.clock.now() * 1000)
+        )
+        if lease is None:
+            return 0  # another process is posting it right now
+        try:
+            settings = await self.bot.store.get_settings(guild.id)  # re-read under the lease
+            if _already_posted(settings.last_leaderboard_week, bounds.week_start):
+                return 0
+            return await self._post_board(guild, settings.leaderboard_channel, bounds.week_start,
+                                          now, earlier_attempt=lease.previous_holder is not None)  # fmt: skip
+        finally:
+            with contextlib.suppress(Exception):
+                await self.bot.leases.release(lease_name, holder)
+
+    async def _post_board(
+        self,
+        guild: discord.Guild,
+        channel_id: int | None,
+        week_start: date,
+        now: datetime,
+        *,
+        earlier_attempt: bool,
+    ) -> int:
+        assert channel_id is not None
+        content, file = await leaderboard_message(
+            self.bot, guild, weekly=True, weeks_ago=1, now=now
+        )
+        if file is None:  # nobody played that week: nothing worth a post
+            await self.bot.store.update_settings(guild.id, last_leaderboard_week=week_start)
+            return 0
+        image = file.fp.read()
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild.id)
+        if earlier_attempt and await self._found_in_channel(channel, content):
+            log.info("weekly board of guild %s was posted by an earlier attempt", guild.id)
+            await self.bot.store.update_settings(guild.id, last_leaderboard_week=week_start)
+            return 0
+        nonce = weekly_nonce(guild.id, week_start)
+        try:
+            await retry_discord(
+                lambda: channel.send(
+                    content, file=discord.File(io.BytesIO(image), file.filename), nonce=nonce
+                ),
+                self._sleep,
+                f"weekly leaderboard of guild {guild.id}",
+            )
+        except discord.HTTPException:
+            log.exception("could not post the weekly leaderboard in guild %s", guild.id)
+            return 0  # not marked: the next check posts it
+        await self.bot.store.update_settings(guild.id, last_leaderboard_week=week_start)
+        return 1
+
+    async def _found_in_channel(self, channel: discord.PartialMessageable, content: str) -> bool:
+        """Whether the bot's own board (same first line: the week) is among the channel's
+        recent messages. Unreadable history counts as "not found": posting again beats
+        never posting."""
+        me = self.bot.user.id if self.bot.user is not None else None
+        headline = content.split("\n", 1)[0]
+        try:
+            async for message in channel.history(limit=HISTORY_LOOKBACK):
+                if message.author.id == me and message.content.split("\n", 1)[0] == headline:
+                    return True
+        except discord.HTTPException:
+            log.warning("could not read the leaderboard channel's history", exc_info=True)
+        return False
+
+
+LEASE_SECONDS = 600.0  # longer than a post with its retries takes
+HISTORY_LOOKBACK = 50  # messages searched for an earlier attempt's post
+
+
+def _already_posted(last_posted: date | None, week_start: date) -> bool:
+    return last_posted is not None and last_posted >= week_start
+
+
+def weekly_nonce(guild_id: int, week_start: date) -> str:
+    """Discord drops a second message with the same nonce from the same author for a few
+    minutes (``enforce_nonce``, which discord.py sets): a retry right after a lost answer
+    does not post twice. At most 25 characters."""
+    return f"lb{week_start:%Y%m%d}{guild_id % 10**15}"
 
 
 __all__ = ["EconomyCog", "leaderboard_message", "say"]
