@@ -86,6 +86,7 @@ CALLBACK_DEFER_UPDATE = 6
 CALLBACK_UPDATE = 7
 CALLBACK_AUTOCOMPLETE = 8
 ACK_TYPES = {CALLBACK_MESSAGE, CALLBACK_DEFER_MESSAGE, CALLBACK_DEFER_UPDATE, CALLBACK_UPDATE}
+NONCE_WINDOW = 120.0  # seconds Discord keeps an enforced nonce ("a few minutes")
 
 
 def _snowflakes(start: int) -> Iterator[int]:
@@ -201,6 +202,7 @@ class Thread:
 ROUTES: list[tuple[str, str, str]] = [
     ("POST", "/users/@me/channels", "/users/@me/channels"),
     ("POST", "/channels/{channel_id}/messages", "/channels/{channel_id}/messages"),
+    ("GET", "/channels/{channel_id}/messages", "/channels/{channel_id}/messages"),
     ("GET", "/channels/{channel_id}/messages/{message_id}",
      "/channels/{channel_id}/messages/{message_id}"),
     ("PATCH", "/channels/{channel_id}/messages/{message_id}",
@@ -360,6 +362,7 @@ class FakeDiscord:
         self.faults: list[FaultRule] = []
         self.retry_sleeps: list[float] = []  # seconds discord.py asked to sleep before a retry
         self.clock: Any = None
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}  # enforce_nonce dedupe
         self._ids = _snowflakes(1_000_000_000_000_000_000)
 
     def next_id(self) -> int:
@@ -553,7 +556,7 @@ class FakeDiscord:
             if webhook:
                 result = self._webhook(request, template, parts, body, files)
             else:
-                result = self._rest(request, template, parts, body, files)
+                result = self._rest(request, template, parts, body, files, params)
         except HTTPError as error:
             request.status = error.status
             self.violations.extend(error.violations)
@@ -576,6 +579,7 @@ class FakeDiscord:
         parts: dict[str, str],
         payload: Any,
         files: list[tuple[str, bytes]],
+        params: Any = None,
     ) -> Any:
         method = request.method
         route = f"{method} {template}"
@@ -590,8 +594,26 @@ class FakeDiscord:
             request.audience = Audience("dm", channel, user_id)
             return {"id": str(channel), "type": 1, "recipients": [self.user_payload(user_id)],
                     "last_message_id": None}  # fmt: skip
+        if template == "/channels/{channel_id}/messages" and method == "GET":
+            # A channel's history, newest first, as the bot token sees it (no ephemerals).
+            assert channel_id is not None
+            limit = int((params or {}).get("limit", 50))
+            visible = [m for m in self.messages.values()
+                       if m.channel_id == channel_id and m.audience.kind != "ephemeral"]  # fmt: skip
+            return [m.payload for m in sorted(visible, key=lambda m: -m.id)[:limit]]
         if template == "/channels/{channel_id}/messages":
             assert channel_id is not None
+            nonce = (payload or {}).get("nonce")
+            if nonce is not None and (payload or {}).get("enforce_nonce"):
+                # Discord answers a repeated nonce from the same author, for a few minutes,
+                # with the message it already created instead of a second one.
+                seen = self.nonces.get((channel_id, str(nonce)))
+                if (
+                    seen is not None
+                    and self.now() - seen[1] < NONCE_WINDOW
+                    and seen[0] in self.messages
+                ):
+                    return self.messages[seen[0]].payload
             self._refuse(request, message_violations(route, payload, files,
                                                      allowed_flags=FLAGS_CHANNEL_CREATE,
                                                      creating=True, kind="channel-create"))  # fmt: skip
@@ -603,8 +625,11 @@ class FakeDiscord:
                 if thread.locked:
                     raise HTTPError(400, 50083, "Thread is archived")
                 thread.archived = False  # a message unarchives an unlocked thread
-            return self._store(channel_id, self.channel_audience(channel_id), payload or {},
-                               files).payload  # fmt: skip
+            created = self._store(channel_id, self.channel_audience(channel_id), payload or {},
+                                  files)  # fmt: skip
+            if nonce is not None:
+                self.nonces[(channel_id, str(nonce))] = (created.id, self.now())
+            return created.payload
         if template == "/channels/{channel_id}/messages/{message_id}":
             assert channel_id is not None
             stored = self._message_in(channel_id, int(parts["message_id"]))
@@ -848,13 +873,18 @@ class _FastSleep:
 _real_asyncio = asyncio
 
 
-def guild_payload(members: dict[int, tuple[str, int]]) -> dict[str, Any]:
+def guild_payload(
+    members: dict[int, tuple[str, int]],
+    guild_id: int = GUILD_ID,
+    channel_id: int = CHANNEL_ID,
+    other_channel_id: int = OTHER_CHANNEL_ID,
+) -> dict[str, Any]:
     """A GUILD_CREATE-like payload: one guild, two text channels, members with permissions.
 
     ``members`` maps user id -> (name, permission bits); each member gets a role with
     those bits, as Discord computes permissions from roles.
     """
-    roles = [{"id": str(GUILD_ID), "name": "@everyone", "permissions": "0", "position": 0,
+    roles = [{"id": str(guild_id), "name": "@everyone", "permissions": "0", "position": 0,
               "color": 0, "hoist": False, "managed": False, "mentionable": False}]  # fmt: skip
     member_payloads = []
     for user_id, (name, permissions) in members.items():
@@ -879,13 +909,13 @@ def guild_payload(members: dict[int, tuple[str, int]]) -> dict[str, Any]:
             }
         )
     channels = [
-        {"id": str(CHANNEL_ID), "type": 0, "name": "mahjong", "position": 0,
-         "permission_overwrites": [], "guild_id": str(GUILD_ID)},
-        {"id": str(OTHER_CHANNEL_ID), "type": 0, "name": "leaderboard", "position": 1,
-         "permission_overwrites": [], "guild_id": str(GUILD_ID)},
+        {"id": str(channel_id), "type": 0, "name": "mahjong", "position": 0,
+         "permission_overwrites": [], "guild_id": str(guild_id)},
+        {"id": str(other_channel_id), "type": 0, "name": "leaderboard", "position": 1,
+         "permission_overwrites": [], "guild_id": str(guild_id)},
     ]  # fmt: skip
     return {
-        "id": str(GUILD_ID), "name": "Test Guild", "owner_id": str(OWNER_ID), "roles": roles,
+        "id": str(guild_id), "name": "Test Guild", "owner_id": str(OWNER_ID), "roles": roles,
         "channels": channels, "members": member_payloads, "member_count": len(member_payloads),
         "emojis": [], "stickers": [], "features": [], "threads": [], "voice_states": [],
         "presences": [], "large": False, "preferred_locale": "zh-CN", "unavailable": False,
@@ -905,8 +935,17 @@ class Harness:
         users: dict[int, tuple[str, int]],
         clock: Any = None,
         remote: FakeDiscord | None = None,
+        *,
+        guild_id: int = GUILD_ID,
+        channel_id: int = CHANNEL_ID,
+        other_channel_id: int = OTHER_CHANNEL_ID,
     ):
+        """``guild_id`` and its channels: another guild for a second bot process (one
+        ``remote`` shared by two harnesses is one Discord serving two shards)."""
         self.bot = bot
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.other_channel_id = other_channel_id
         self.remote = remote or FakeDiscord()  # pass the old one to "restart" against it
         self.users = users
         self.clock = clock
@@ -934,7 +973,8 @@ class Harness:
                                                            "verified": True, "mfa_enabled": False})  # fmt: skip
         state.application_id = APPLICATION_ID
         await bot.setup_hook()
-        state._add_guild_from_data(guild_payload(self.users))  # type: ignore[arg-type]
+        state._add_guild_from_data(guild_payload(self.users, self.guild_id, self.channel_id,  # type: ignore[arg-type]
+                                                 self.other_channel_id))  # fmt: skip
         await self.settle()
 
     async def close(self) -> None:
@@ -970,14 +1010,14 @@ class Harness:
     ) -> tuple[dict[str, Any], InteractionRecord]:
         in_dm = channel_id is not None and channel_id in self.remote.dm_owner
         record = self.remote.new_interaction(
-            kind, user_id, channel_id if in_dm else (channel_id or CHANNEL_ID), in_dm=in_dm
+            kind, user_id, channel_id if in_dm else (channel_id or self.channel_id), in_dm=in_dm
         )
         interaction_id, token = record.id, record.token
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
             "token": token, "version": 1, "locale": locale, "app_permissions": str(ADMIN_PERMISSIONS),
             "attachment_size_limit": 10 * 1024 * 1024, "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
         }  # fmt: skip
         if in_dm:
             payload["channel"] = {"id": str(channel_id), "type": 1,
@@ -986,11 +1026,11 @@ class Harness:
             payload["user"] = self.remote.user_payload(user_id)
             payload["context"] = 1
         else:
-            channel_id = channel_id or CHANNEL_ID
-            payload.update({"guild_id": str(GUILD_ID), "guild_locale": "zh-CN",
+            channel_id = channel_id or self.channel_id
+            payload.update({"guild_id": str(self.guild_id), "guild_locale": "zh-CN",
                             "channel_id": str(channel_id), "member": self._member(user_id),
                             "channel": {"id": str(channel_id), "type": 0, "name": "mahjong",
-                                        "guild_id": str(GUILD_ID), "position": 0,
+                                        "guild_id": str(self.guild_id), "position": 0,
                                         "permission_overwrites": []},
                             "context": 0})  # fmt: skip
         return payload, record
@@ -1089,7 +1129,7 @@ class Harness:
                 channel_id = str(item["value"])
                 resolved.setdefault("channels", {})[channel_id] = {
                     "id": channel_id, "type": 0, "name": "leaderboard",
-                    "permissions": str(ADMIN_PERMISSIONS), "guild_id": str(GUILD_ID),
+                    "permissions": str(ADMIN_PERMISSIONS), "guild_id": str(self.guild_id),
                 }  # fmt: skip
         return resolved
 

@@ -21,6 +21,9 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
+
+from bot.shards import ShardPlan, ShardPlanError
 
 log = logging.getLogger("bot.run")
 
@@ -39,6 +42,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
     parser.add_argument("--ai-delay", type=float, default=1.0,
                         help="seconds an AI seat waits before playing (default 1)")  # fmt: skip
+    parser.add_argument("--shard-count", type=int, default=None, metavar="N",
+                        help="total number of shards across all processes (see README, Scaling)")  # fmt: skip
+    parser.add_argument("--shards", default=None, metavar="IDS",
+                        help="the shards this process runs, e.g. 0,1 (default: all N)")  # fmt: skip
+
+
+def shard_setup(args: argparse.Namespace, db_target: str) -> ShardPlan:
+    """The validated ``--shard-count``/``--shards``; raises ``ShardPlanError`` (one line).
+
+    A process that runs only some shards needs the PostgreSQL store: the other processes
+    must see its tables, and DM clicks reach their table's process through it."""
+    plan = ShardPlan.parse(args.shard_count, args.shards)
+    if not plan.runs_every_shard and not is_postgres(db_target):
+        raise ShardPlanError(
+            f"--shards {args.shards} runs only some of the {plan.shard_count} shards: the "
+            "processes must share a PostgreSQL database (MAHJONG_DB=postgresql://…)"
+        )
+    return plan
+
+
+def is_postgres(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
 
 
 def read_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -91,16 +116,26 @@ def setup_logging(level: str, token: str | None) -> None:
 async def serve(args: argparse.Namespace, token: str) -> int:
     import discord
 
-    from bot.app import MahjongBot
+    from bot.app import make_bot
     from bot.commands.database import open_store_or_explain
+    from bot.leases import PostgresLeases
+    from bot.routing import PostgresRouter
 
     db_path = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
     store = await open_store_or_explain(db_path)
     if store is None:
         return 2
     log.info("database %s", db_path)
-    bot = MahjongBot(
+    plan = shard_setup(args, db_path)
+    coordination: dict[str, Any] = {}
+    if plan.sharded and not plan.runs_every_shard:
+        coordination = {"router": PostgresRouter(db_path, plan.shard_ids),
+                        "leases": PostgresLeases(db_path)}  # fmt: skip
+    log.info("running %s", plan.describe())
+    bot = make_bot(
         store,
+        shard_plan=plan,
+        **coordination,
         ai_delay=args.ai_delay,
         sync_guild=args.guild,
         sync_global=not args.no_sync and args.guild is None,
@@ -140,6 +175,11 @@ async def serve(args: argparse.Namespace, token: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:  # before anything else: a bad command line is answered at once
+        shard_setup(args, args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db")
+    except ShardPlanError as error:
+        print(f"mahjong-bot run: {error}", file=sys.stderr)
+        return 2
     token = find_token(args.env_file)
     setup_logging(args.log_level, token)
     if token is None:

@@ -16,7 +16,7 @@ CREATE TABLE leases (
 -- on shard 0), handed to the owning shard. The interaction id is the idempotency key:
 -- the owner sets applied_at when it takes the click, so a second delivery does nothing.
 CREATE TABLE routed_interactions (
-    interaction_id  INTEGER PRIMARY KEY,
+    interaction_id  INTEGER NOT NULL PRIMARY KEY,
     shard_id        INTEGER NOT NULL,
     payload         TEXT    NOT NULL,
     created_at      INTEGER NOT NULL,
