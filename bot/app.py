@@ -309,7 +309,11 @@ class MahjongBot(commands.Bot):
         guard = AckGuard(interaction)  # from here on, the 3-second limit is watched
         table = self.manager.get(table_id)
         if table is None and interaction.guild_id is None and not self.shard_plan.runs_every_shard:
-            await guard.defer()  # first: finding and reaching the owner may take a while
+            # Defer first: finding and reaching the owner may take a while. A failed defer
+            # (Discord delivered this interaction twice and the first was acknowledged)
+            # still publishes: the owner applies an interaction once, whatever arrives.
+            with contextlib.suppress(discord.HTTPException):
+                await guard.defer()
             guard.done()
             await self._route_click(interaction, table_id, turn_id, action)
             return

@@ -1,0 +1,339 @@
+"""Two bot processes, one per shard, on one database (issue 15, item 3).
+
+Both processes run in this test process: two ``ShardedMahjongBot`` instances (shard 0 and
+shard 1 of 2), each behind its own strict harness, sharing one fake Discord (so a DM that
+shard 1's process sent is the message a click arrives on at shard 0's) and one fake clock.
+Routing and the leases go through the real PostgreSQL server of ``tests/pg_server.py``
+(LISTEN/NOTIFY between the two processes' own connections); without a server the test
+fails. The store is the PostgreSQL store when ``data.open_store`` exists (issue 15's
+store), otherwise one SQLite file opened by both processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+from discord_harness import (
+    CHANNEL_ID,
+    DEFAULT_PERMISSIONS,
+    GUILD_ID,
+    OTHER_CHANNEL_ID,
+    FakeDiscord,
+    Harness,
+    TagRenderer,
+    choose_move,
+    guild_payload,
+    option,
+)
+from pg_server import apply_coordination_schema, fresh_database
+
+import data
+from bot.app import MahjongBot, ShardedMahjongBot, make_bot
+from bot.leases import PostgresLeases
+from bot.routing import PostgresRouter, RoutedClick
+from bot.session import FakeClock
+from bot.shards import ShardPlan, shard_of
+from data import SettlementEntry, Store
+
+SHARD_COUNT = 2
+GUILD_ONE = GUILD_ID  # on shard 1
+GUILD_ZERO = GUILD_ID + (1 << 22)  # on shard 0
+CHANNEL_ZERO = CHANNEL_ID + 100
+BOARD_ZERO = OTHER_CHANNEL_ID + 100
+ALICE = 800_000_000_000_000_001  # plays in shard 1's guild; her DM clicks arrive at shard 0
+BOB = 800_000_000_000_000_002  # plays in shard 0's guild
+USERS = {ALICE: ("alice", DEFAULT_PERMISSIONS), BOB: ("bob", DEFAULT_PERMISSIONS)}
+USES_POSTGRES_STORE = hasattr(data, "open_store")
+
+
+@dataclass
+class Process:
+    shard: int
+    bot: MahjongBot
+    h: Harness
+    store: Any
+    router: PostgresRouter
+
+
+@dataclass
+class Cluster:
+    url: str
+    clock: FakeClock
+    remote: FakeDiscord
+    processes: list[Process]
+    path: Path
+    seeds: Any
+
+    async def start(self, shard: int, guild: int, channel: int, board: int, name: str) -> Process:
+        process = await start_process(self.url, self.clock, self.remote, shard, guild,
+                                      channel, board, self.path, name, self.seeds)  # fmt: skip
+        self.processes.append(process)
+        return process
+
+    async def settle(self) -> None:
+        """Until neither process has work and no routed click waits to be applied (a
+        NOTIFY travels through the server, so "no task right now" is not enough)."""
+        connection = await asyncpg.connect(self.url)
+        try:
+            for _ in range(200):
+                for process in self.processes:
+                    await process.h.settle()
+                pending = await connection.fetchval(
+                    "SELECT count(*) FROM routed_interactions WHERE applied_at IS NULL"
+                )
+                busy = any(p.router._tasks for p in self.processes)
+                if not pending and not busy:
+                    for process in self.processes:
+                        await process.h.settle()
+                    return
+                await asyncio.sleep(0.02)
+            raise AssertionError("routed clicks were never applied")
+        finally:
+            await connection.close()
+
+    async def advance(self, seconds: float) -> None:
+        step = 0.5
+        while seconds > 1e-9:
+            delta = min(step, seconds)
+            await self.clock.advance(delta)
+            seconds -= delta
+            await self.settle()
+
+
+async def open_store(url: str, path: Path) -> Any:
+    if USES_POSTGRES_STORE:
+        return await data.open_store(url)  # type: ignore[attr-defined]
+    return await Store.open(path)
+
+
+async def start_process(
+    url: str, clock: FakeClock, remote: FakeDiscord, shard: int, guild: int, channel: int,
+    board: int, path: Path, name: str, seeds: Any,
+) -> Process:  # fmt: skip
+    """One bot process of ``shard``, its harness serving ``guild`` on the shared Discord."""
+    store = await open_store(url, path)
+    router = PostgresRouter(url, [shard], sweep_seconds=0.5)
+    bot = make_bot(
+        store, shard_plan=ShardPlan(SHARD_COUNT, (shard,)), router=router,
+        leases=PostgresLeases(url), clock=clock, renderer=TagRenderer(), ai_delay=0.0,
+        leaderboard_interval=None, seeds=seeds, process_name=name,
+    )  # fmt: skip
+    assert isinstance(bot, ShardedMahjongBot)
+    harness = Harness(bot, USERS, clock, remote=remote, guild_id=guild, channel_id=channel,
+                      other_channel_id=board)  # fmt: skip
+    await harness.start()
+    return Process(shard, bot, harness, store, router)
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
+    assert shard_of(GUILD_ZERO, SHARD_COUNT) == 0 and shard_of(GUILD_ONE, SHARD_COUNT) == 1
+    async with fresh_database() as url:
+        if not USES_POSTGRES_STORE:
+            await apply_coordination_schema(url)
+        clock = FakeClock()
+        remote = FakeDiscord()
+        seeds = itertools.count(11)
+        running = Cluster(url, clock, remote, [], tmp_path / "shared.db", seeds)
+        try:
+            for shard, guild, channel, board in (
+                (0, GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO),
+                (1, GUILD_ONE, CHANNEL_ID, OTHER_CHANNEL_ID),
+            ):
+                await running.start(shard, guild, channel, board, f"shard-{shard}")
+            yield running
+        finally:
+            for process in running.processes:
+                await process.h.close()
+                await process.store.close()
+
+
+async def open_table(cluster: Cluster, process: Process, user: int) -> Any:
+    h = process.h
+    await h.command(user, "table create", [option("variant", "taizhou"), option("rounds", 1)])
+    await h.command(user, "table start")
+    await cluster.advance(2)
+    table = process.bot.manager.table_of_user(user)
+    assert table is not None and table.status == "running"
+    return table
+
+
+async def test_two_shard_processes_settle_into_one_ledger_and_route_dm_clicks(
+    cluster: Cluster,
+) -> None:
+    zero, one = cluster.processes
+    alice_table = await open_table(cluster, one, ALICE)  # shard 1's guild, shard 1's process
+    bob_table = await open_table(cluster, zero, BOB)
+    assert zero.bot.manager.get(alice_table.table_id) is None  # not shard 0's table
+    assert one.bot.manager.get(bob_table.table_id) is None
+
+    routed: list[RoutedClick] = []
+    apply = one.bot.apply_routed_click
+
+    async def counting(click: RoutedClick) -> None:
+        routed.append(click)
+        await apply(click)
+
+    one.bot.apply_routed_click = counting  # type: ignore[method-assign]
+    one.router._handler = counting
+
+    # Both humans play from their DMs; every DM click arrives at shard 0's process.
+    store = zero.store
+    for _ in range(2000):
+        alice_paid = await store.settled_hands(alice_table.table_id)
+        bob_paid = await store.settled_hands(bob_table.table_id)
+        if alice_paid and bob_paid:
+            break
+        moved = False
+        for user in (ALICE, BOB):
+            message = zero.h.latest_dm(user)
+            move = choose_move(message) if message is not None else None
+            if move is not None:
+                await zero.h.click(user, message, move[0], move[1], settle=False)
+                moved = True
+        await cluster.settle()
+        await cluster.advance(1.0 if moved else 2.0)
+    else:
+        raise AssertionError("no hand was settled at both tables")
+
+    assert routed, "Alice's clicks never went through the router"
+    assert {click.user_id for click in routed} == {ALICE}  # Bob's table is shard 0's own
+    assert len({click.interaction_id for click in routed}) == len(routed)
+    # No click of anyone ever failed Discord's 3-second acknowledgement.
+    assert zero.h.failed_interactions() == []
+
+    # One ledger: both guilds' hands in the one database, balances equal to their rows.
+    for guild, table in ((GUILD_ONE, alice_table), (GUILD_ZERO, bob_table)):
+        paid = await store.settled_hands(table.table_id)
+        assert paid
+        entries = await store.hand_entries(table.table_id, min(paid))
+        assert sum(entry.points for entry in entries) == 0
+        assert all(entry.guild_id == guild for entry in entries)
+    assert await zero.store.verify_balances() == []
+    assert await one.store.verify_balances() == []
+
+
+async def test_a_dm_click_for_a_shard_1_table_delivered_twice_is_applied_once(
+    cluster: Cluster,
+) -> None:
+    zero, one = cluster.processes
+    table = await open_table(cluster, one, ALICE)
+    for _ in range(50):  # until Alice has a move to make
+        message = zero.h.latest_dm(ALICE)
+        if message is not None and choose_move(message) is not None:
+            break
+        await cluster.advance(1.0)
+    assert message is not None
+    move = choose_move(message)
+    assert move is not None
+    offered = message.custom_ids()
+
+    submits: list[tuple[int, Any]] = []
+    submit = table.submit
+
+    async def counting_submit(user_id: int, action: Any, turn_id: int | None = None) -> Any:
+        result = await submit(user_id, action, turn_id)
+        submits.append((user_id, result))
+        return result
+
+    table.submit = counting_submit  # type: ignore[method-assign]
+
+    # Capture the raw interaction so Discord's redelivery can be imitated exactly.
+    delivered: list[dict[str, Any]] = []
+    parse = zero.bot._connection.parse_interaction_create
+
+    def capture(payload: Any) -> None:
+        delivered.append(payload)
+        parse(payload)
+
+    zero.bot._connection.parse_interaction_create = capture  # type: ignore[method-assign]
+    record = await zero.h.click(ALICE, message, move[0], move[1], settle=False)
+    zero.bot._connection.parse_interaction_create = parse  # type: ignore[method-assign]
+    parse(delivered[0])  # the same interaction again (Discord redelivered it)
+    await cluster.settle()
+    connection = await asyncpg.connect(cluster.url)
+    try:  # and the owner hears of it once more, late
+        await connection.execute("SELECT pg_notify('mahjong_routed_clicks', $1)", f"1:{record.id}")
+        await asyncio.sleep(0.2)
+        await cluster.settle()
+        await one.router.sweep()
+        rows = await connection.fetch("SELECT interaction_id, applied_at FROM routed_interactions")
+    finally:
+        await connection.close()
+
+    assert [(user, result.ok) for user, result in submits] == [(ALICE, True)]
+    assert [(row["interaction_id"], row["applied_at"] is not None) for row in rows] == [
+        (record.id, True)
+    ]
+    # Acknowledged in time by shard 0 (a deferred update), and nothing told Alice her
+    # click was stale, which a second application would have done.
+    assert record.callback_type == 6 and not record.failed
+    assert zero.h.reply_text(record) == ""
+    # The owner edited her DM hand: the buttons of the turn she clicked are gone.
+    latest = zero.h.latest_dm(ALICE)
+    assert latest is not None and move[0] not in latest.custom_ids()
+    assert latest.custom_ids() != offered
+
+
+async def test_the_weekly_board_is_posted_once_per_guild_across_both_processes(
+    cluster: Cluster,
+) -> None:
+    zero, one = cluster.processes
+    store = zero.store
+    last_week = zero.bot.now() - timedelta(days=7)
+    for guild, channel, board, game in (
+        (GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO, "gz"),
+        (GUILD_ONE, CHANNEL_ID, OTHER_CHANNEL_ID, "go"),
+    ):
+        await store.update_settings(guild, leaderboard_channel=board)
+        await store.create_game(game, guild, channel, "taizhou", {}, [], 1, status="running")
+        await store.settle_hand(
+            guild, game, 0,
+            [SettlementEntry(0, ALICE, 10, True), SettlementEntry(1, BOB, -10)],
+            stake=2, winner_user=ALICE, when=last_week,
+        )  # fmt: skip
+        await store.set_game_status(game, "finished")
+    # Each process also sees the other's guild (as a stale cache might): it never posts
+    # there, the owner does.
+    for process, guild, channel, board in (
+        (zero, GUILD_ONE, CHANNEL_ID, OTHER_CHANNEL_ID),
+        (one, GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO),
+    ):
+        process.bot._connection._add_guild_from_data(guild_payload(USERS, guild, channel, board))
+
+    # Shard 0's post meets a 503 and waits to retry, holding the lease; meanwhile a
+    # replacement of shard 0 starts (the old process has not stopped yet) and runs its
+    # own weekly check, and so does shard 1.
+    cluster.remote.fail_next("POST", "/channels/{channel_id}/messages", 503)
+    first = asyncio.get_running_loop().create_task(zero.bot.post_weekly_leaderboards())
+    for _ in range(200):
+        if any(r.status == 503 for r in cluster.remote.requests):
+            break
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("the first post never went out")
+    replacement = await cluster.start(0, GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO, "shard-0-new")
+    assert await replacement.bot.post_weekly_leaderboards() == 0  # the lease is taken
+    assert await one.bot.post_weekly_leaderboards() == 1
+    for _ in range(20):
+        if first.done():
+            break
+        await cluster.advance(1)
+    assert await asyncio.wait_for(first, timeout=10) == 1
+    assert await replacement.bot.post_weekly_leaderboards() == 0  # marked done now
+
+    for board, statuses in ((BOARD_ZERO, [503, 200]), (OTHER_CHANNEL_ID, [200])):
+        posts = zero.h.channel_messages(board)
+        assert len(posts) == 1 and "+20" in posts[0].payload["content"]
+        # Once by the bots, not merely once after Discord dropped a repeated nonce.
+        sent = [r for r in cluster.remote.requests
+                if r.method == "POST" and r.url.endswith(f"/channels/{board}/messages")]  # fmt: skip
+        assert [r.status for r in sent] == statuses
