@@ -2,7 +2,8 @@
 
 The token comes from ``DISCORD_TOKEN`` (the environment, or a ``.env`` file in the working
 directory); it is never logged: a logging filter masks it in every record, including
-discord.py's own. The database is ``MAHJONG_DB`` (default ``./mahjong.db``). ``--guild ID``
+discord.py's own. The database is ``MAHJONG_DB`` (default ``./mahjong.db``): a SQLite file,
+or a ``postgresql://user:password@host/db`` URL for PostgreSQL (``data.open_store``). ``--guild ID``
 syncs the commands to one server instantly, for setting up; without it they are synced
 globally (Discord may take a while to show global changes).
 
@@ -31,7 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-sync", action="store_true",
                         help="do not sync application commands at start")  # fmt: skip
     parser.add_argument(
-        "--db", default=None, help="database path (default: $MAHJONG_DB or ./mahjong.db)"
+        "--db",
+        default=None,
+        help="SQLite file or postgresql:// URL (default: $MAHJONG_DB or ./mahjong.db)",
     )
     parser.add_argument(
         "--env-file", default=".env", help="file with DISCORD_TOKEN=... (default .env)"
@@ -92,13 +95,13 @@ async def serve(args: argparse.Namespace, token: str) -> int:
     import discord
 
     from bot.app import MahjongBot
-    from bot.commands.database import open_store_or_explain
+    from bot.commands.database import describe_target, open_store_or_explain
 
     db_path = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
     store = await open_store_or_explain(db_path)
     if store is None:
         return 2
-    log.info("database %s", db_path)
+    log.info("database %s", describe_target(db_path))
     bot = MahjongBot(
         store,
         ai_delay=args.ai_delay,
