@@ -6,6 +6,7 @@ plain values of ``data.models``.
 API at a glance (all ``async`` methods of ``Store``; see data/store.py for the guarantees)::
 
     store = await Store.open("bot.db")          # or: async with await Store.open(...) as store
+    store = await open_store(target)             # "postgresql://..." -> PostgreSQL, else SQLite
     await store.settle_hand(guild, game_id, hand_number,
                             settlement_entries(result.deltas, seat_users, result.winner),
                             stake=10, winner_user=...)   # False if already settled
@@ -40,7 +41,7 @@ from .models import (
     validate_timezone,
 )
 from .schema import LATEST_VERSION, SchemaError
-from .store import Store
+from .store import Store, is_postgres_target, open_store
 from .weeks import bounds_for_week_start, local_day_and_week, week_bounds
 
 __all__ = [
@@ -62,7 +63,9 @@ __all__ = [
     "WeekBounds",
     "apply_caps",
     "bounds_for_week_start",
+    "is_postgres_target",
     "local_day_and_week",
+    "open_store",
     "settlement_entries",
     "validate_timezone",
     "week_bounds",

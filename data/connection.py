@@ -40,6 +40,12 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+def dialect_of(connection: object) -> str:
+    """ "postgres" on the PostgreSQL store's connection (``data.postgres.PgConnection``),
+    "sqlite" on a ``sqlite3.Connection``: for the few statements that cannot be portable."""
+    return getattr(connection, "dialect", "sqlite")
+
+
 def _check_int(name: str, value: Any, minimum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {value!r}")

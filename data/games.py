@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from .connection import StoreBase, _check_int, _dumps, _iso
+from .connection import StoreBase, _check_int, _dumps, _iso, dialect_of
 from .models import (
     GAME_STATUSES,
     ActionConflictError,
@@ -36,6 +36,25 @@ _APPEND_BATCH_INSERT = """
     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
            json_extract(value, '$[3]'), ?2
       FROM json_each(?1)
+"""
+
+
+# The same two statements for PostgreSQL (jsonb; ``WITH ORDINALITY`` numbers from 1).
+_APPEND_BATCH_CHECK_PG = """
+    SELECT
+        (SELECT COALESCE(json_agg(json_build_array(j.ord - 1, a.action)), '[]'::json)
+           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS j (value, ord)
+           JOIN game_actions AS a
+             ON a.game_id = j.value ->> 0 AND a.seq = (j.value ->> 1)::bigint),
+        (SELECT COALESCE(json_agg(j.ord - 1), '[]'::json)
+           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS j (value, ord)
+          WHERE NOT EXISTS (SELECT 1 FROM games AS g WHERE g.game_id = j.value ->> 0))
+"""
+
+_APPEND_BATCH_INSERT_PG = """
+    INSERT INTO game_actions (game_id, seq, hand_number, action, created_at)
+    SELECT value ->> 0, (value ->> 1)::bigint, (value ->> 2)::bigint, value ->> 3, $2
+      FROM jsonb_array_elements($1::jsonb) AS rows (value)
 """
 
 
@@ -327,9 +346,10 @@ class GamesPart(StoreBase):
         now = _iso(self._now(None))
 
         def body(connection: sqlite3.Connection) -> None:
+            postgres = dialect_of(connection) == "postgres"
             # One statement finds what is already stored and which games do not exist.
             stored_json, missing_json = connection.execute(
-                _APPEND_BATCH_CHECK, (payload,)
+                _APPEND_BATCH_CHECK_PG if postgres else _APPEND_BATCH_CHECK, (payload,)
             ).fetchone()
             stored = {int(position): text for position, text in json.loads(stored_json)}
             missing = set(json.loads(missing_json))
@@ -350,7 +370,10 @@ class GamesPart(StoreBase):
                     outcomes[index] = False if text == kept else _conflict(game_id, seq, kept)
             if fresh:
                 # Nothing else writes in between: the store's lock and BEGIN IMMEDIATE.
-                connection.execute(_APPEND_BATCH_INSERT, (json.dumps(fresh), now))
+                connection.execute(
+                    _APPEND_BATCH_INSERT_PG if postgres else _APPEND_BATCH_INSERT,
+                    (json.dumps(fresh), now),
+                )
 
         await self._write(body)
         return [outcome if outcome is not None else False for outcome in outcomes]
@@ -367,7 +390,7 @@ class GamesPart(StoreBase):
         rows = await self._read(
             lambda connection: connection.execute(
                 "SELECT seq, hand_number, action, created_at FROM game_actions"
-                " WHERE game_id = ?1 AND (?2 IS NULL OR hand_number = ?2) ORDER BY seq",
+                " WHERE game_id = ?1 AND (hand_number = ?2 OR ?2 IS NULL) ORDER BY seq",
                 (game_id, hand_number),
             ).fetchall()
         )

@@ -17,29 +17,36 @@ from .models import (
 from .settings import SettingsPart, _load_settings
 from .weeks import local_day_and_week
 
+# Portable SQL (SQLite and PostgreSQL, see data.postgres): CASE instead of boolean sums and
+# scalar MAX(a, b), upsert columns qualified by their table, "column = ?1 OR ?1 IS NULL" in
+# that order (PostgreSQL types the parameter from its first use).
 _REBUILD_STATS_SQL = (
     """
     INSERT INTO weekly_stats (guild_id, week_start, user_id, net, hands, wins, biggest)
-    SELECT guild_id, week_start, user_id, SUM(points), SUM(kind = 'hand'),
-           SUM(kind = 'hand' AND is_winner),
-           MAX(0, MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END))
+    SELECT guild_id, week_start, user_id, SUM(points),
+           SUM(CASE WHEN kind = 'hand' THEN 1 ELSE 0 END),
+           SUM(CASE WHEN kind = 'hand' AND is_winner <> 0 THEN 1 ELSE 0 END),
+           CASE WHEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) > 0
+                THEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) ELSE 0 END
     FROM ledger
-    WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (?1 IS NULL OR guild_id = ?1)
+    WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
     GROUP BY guild_id, week_start, user_id
     """,
     """
     INSERT INTO player_stats (guild_id, user_id, net, hands, wins, biggest)
-    SELECT guild_id, user_id, SUM(points), SUM(kind = 'hand'), SUM(kind = 'hand' AND is_winner),
-           MAX(0, MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END))
+    SELECT guild_id, user_id, SUM(points), SUM(CASE WHEN kind = 'hand' THEN 1 ELSE 0 END),
+           SUM(CASE WHEN kind = 'hand' AND is_winner <> 0 THEN 1 ELSE 0 END),
+           CASE WHEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) > 0
+                THEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) ELSE 0 END
     FROM ledger
-    WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (?1 IS NULL OR guild_id = ?1)
+    WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
     GROUP BY guild_id, user_id
     """,
     """
     INSERT INTO daily_stats (guild_id, user_id, local_day, net)
     SELECT guild_id, user_id, local_day, SUM(points)
     FROM ledger
-    WHERE user_id IS NOT NULL AND kind = 'hand' AND (?1 IS NULL OR guild_id = ?1)
+    WHERE user_id IS NOT NULL AND kind = 'hand' AND (guild_id = ?1 OR ?1 IS NULL)
     GROUP BY guild_id, user_id, local_day
     """,
 )
@@ -56,21 +63,25 @@ _UPSERT_WEEKLY = """
     INSERT INTO weekly_stats (guild_id, week_start, user_id, net, hands, wins, biggest)
     VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (guild_id, week_start, user_id) DO UPDATE SET
-        net = net + excluded.net, hands = hands + excluded.hands,
-        wins = wins + excluded.wins, biggest = MAX(biggest, excluded.biggest)
+        net = weekly_stats.net + excluded.net, hands = weekly_stats.hands + excluded.hands,
+        wins = weekly_stats.wins + excluded.wins,
+        biggest = CASE WHEN excluded.biggest > weekly_stats.biggest
+                       THEN excluded.biggest ELSE weekly_stats.biggest END
 """
 
 _UPSERT_PLAYER = """
     INSERT INTO player_stats (guild_id, user_id, net, hands, wins, biggest)
     VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (guild_id, user_id) DO UPDATE SET
-        net = net + excluded.net, hands = hands + excluded.hands,
-        wins = wins + excluded.wins, biggest = MAX(biggest, excluded.biggest)
+        net = player_stats.net + excluded.net, hands = player_stats.hands + excluded.hands,
+        wins = player_stats.wins + excluded.wins,
+        biggest = CASE WHEN excluded.biggest > player_stats.biggest
+                       THEN excluded.biggest ELSE player_stats.biggest END
 """
 
 _UPSERT_DAILY = """
     INSERT INTO daily_stats (guild_id, user_id, local_day, net) VALUES (?, ?, ?, ?)
-    ON CONFLICT (guild_id, user_id, local_day) DO UPDATE SET net = net + excluded.net
+    ON CONFLICT (guild_id, user_id, local_day) DO UPDATE SET net = daily_stats.net + excluded.net
 """
 
 
@@ -369,7 +380,7 @@ class LedgerPart(SettingsPart):
         def body(connection: sqlite3.Connection) -> None:
             for table in ("weekly_stats", "player_stats", "daily_stats"):
                 connection.execute(
-                    f"DELETE FROM {table} WHERE ?1 IS NULL OR guild_id = ?1", (guild_id,)
+                    f"DELETE FROM {table} WHERE guild_id = ?1 OR ?1 IS NULL", (guild_id,)
                 )
             for statement in _REBUILD_STATS_SQL:
                 connection.execute(statement, (guild_id,))
@@ -384,9 +395,9 @@ class LedgerPart(SettingsPart):
                 SELECT b.guild_id, b.user_id, b.balance, COALESCE(SUM(l.points), 0) AS total
                 FROM balances AS b
                 LEFT JOIN ledger AS l ON l.guild_id = b.guild_id AND l.user_id = b.user_id
-                WHERE ?1 IS NULL OR b.guild_id = ?1
-                GROUP BY b.guild_id, b.user_id
-                HAVING b.balance != total
+                WHERE b.guild_id = ?1 OR ?1 IS NULL
+                GROUP BY b.guild_id, b.user_id, b.balance
+                HAVING b.balance != COALESCE(SUM(l.points), 0)
                 """,
                 (guild_id,),
             ).fetchall()
@@ -416,13 +427,14 @@ def _insert_op(
     winner_user: int | None = None,
     capped: bool = False,
 ) -> int:
-    cursor = connection.execute(
+    row = connection.execute(
         "INSERT INTO ledger_ops (guild_id, kind, op_key, game_id, hand_number, stake, reason,"
-        " by_user, winner_user, capped, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " by_user, winner_user, capped, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " RETURNING op_id",
         (guild_id, kind, op_key, game_id, hand_number, stake, reason, by_user, winner_user,
          int(capped), _iso(when)),
-    )  # fmt: skip
-    return int(cursor.lastrowid)  # type: ignore[arg-type]
+    ).fetchone()  # fmt: skip
+    return int(row[0])
 
 
 def _ensure_balance(

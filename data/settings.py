@@ -36,7 +36,8 @@ class SettingsPart(StoreBase):
 
         def body(connection: sqlite3.Connection) -> GuildSettings:
             connection.execute(
-                "INSERT OR IGNORE INTO guild_settings (guild_id, updated_at) VALUES (?, ?)",
+                "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO NOTHING",
                 (guild_id, now),
             )
             # Column names come from GuildSettings' fields (validated above), never input.

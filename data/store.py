@@ -54,6 +54,9 @@ caps likewise count the local day as recorded.
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
 from .connection import StoreBase, check_database
 from .games import AlreadySeatedError, ChannelBusyError, GamesPart
 from .leaderboards import LeaderboardsPart
@@ -67,6 +70,8 @@ __all__ = [
     "Store",
     "StoreBase",
     "check_database",
+    "is_postgres_target",
+    "open_store",
 ]
 
 
@@ -78,3 +83,24 @@ class Store(LedgerPart, LeaderboardsPart, GamesPart, LeasesPart, SettingsPart):
     name ("rows_written", "before_commit") inside a settlement transaction; the crash
     tests use it to kill the process at a known point.
     """
+
+
+def is_postgres_target(target: object) -> bool:
+    """Whether ``target`` names a PostgreSQL server (``postgresql://`` or ``postgres://``)."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(target: str | os.PathLike[str], **kwargs: Any) -> Store:
+    """The opened (and migrated) store for ``target``.
+
+    A ``postgresql://`` (or ``postgres://``) URL opens ``data.postgres.PostgresStore``;
+    anything else is a SQLite file (or ``:memory:``) for ``Store``. Both have the same
+    async methods and guarantees, so callers never branch on the backend. Options the
+    other backend does not have are ignored by the PostgreSQL store (``synchronous``);
+    PostgreSQL's own are ``pool_size`` and ``schema``.
+    """
+    if is_postgres_target(target):
+        from .postgres import PostgresStore  # asyncpg is imported only when used
+
+        return await PostgresStore.open(str(target), **kwargs)  # type: ignore[return-value]
+    return await Store.open(target, **kwargs)

@@ -99,6 +99,9 @@ async def load_synthetic_ledger(
         return hands
 
     added = await store._write(body)
+    reset_identities = getattr(store, "reset_identities", None)
+    if reset_identities is not None:  # PostgreSQL: op_ids were given explicitly above
+        await reset_identities()
     await store.rebuild_stats(guild_id)
     return added
 
@@ -114,8 +117,9 @@ async def weekly_leaderboard_from_ledger(
         lambda connection: [
             tuple(row)
             for row in connection.execute(
-                "SELECT user_id, SUM(points) AS net, SUM(kind = 'hand'),"
-                " SUM(kind = 'hand' AND is_winner), MAX(0, MAX(points))"
+                "SELECT user_id, SUM(points) AS net, SUM(CASE WHEN kind = 'hand' THEN 1 ELSE 0 END),"
+                " SUM(CASE WHEN kind = 'hand' AND is_winner <> 0 THEN 1 ELSE 0 END),"
+                " CASE WHEN MAX(points) > 0 THEN MAX(points) ELSE 0 END"
                 " FROM ledger WHERE guild_id = ? AND week_start = ? AND user_id IS NOT NULL"
                 " AND kind IN ('hand', 'penalty') GROUP BY user_id"
                 " ORDER BY net DESC, 4 DESC, user_id LIMIT ?",

@@ -10,20 +10,46 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+import urllib.parse
 from typing import TextIO
 
 from data.schema import SchemaError
-from data.store import Store, check_database
+from data.store import Store, check_database, is_postgres_target, open_store
+
+
+def describe_target(target: str) -> str:
+    """The target for messages and logs: a PostgreSQL URL without its password."""
+    if not is_postgres_target(target):
+        return target
+    parts = urllib.parse.urlsplit(target)
+    if parts.password is None:
+        return target
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
 
 
 async def open_store_or_explain(path: str, err: TextIO | None = None) -> Store | None:
-    """The opened store, or None after printing why not on ``err`` (stderr)."""
+    """The opened store, or None after printing why not on ``err`` (stderr).
+
+    ``path`` is a SQLite file or a ``postgresql://`` URL (``data.open_store``); a server
+    that cannot be reached or refuses the login is explained the same way."""
     stream = err if err is not None else sys.stderr
-    problem = check_database(path)
-    if problem is None:
+    problem: str | None
+    if is_postgres_target(path):
         try:
-            return await Store.open(path)
-        except (sqlite3.Error, SchemaError, OSError) as error:
-            problem = f"cannot open {path}: {error}"
+            return await open_store(path)
+        except (TimeoutError, SchemaError, OSError) as error:
+            problem = f"cannot open {describe_target(path)}: {error}"
+        except Exception as error:  # asyncpg's errors (login, missing database, ...)
+            if not type(error).__module__.startswith("asyncpg"):
+                raise
+            problem = f"cannot open {describe_target(path)}: {error}"
+    else:
+        problem = check_database(path)
+        if problem is None:
+            try:
+                return await Store.open(path)
+            except (sqlite3.Error, SchemaError, OSError) as error:
+                problem = f"cannot open {path}: {error}"
     print(f"mahjong-bot: 数据库不可用 / database unusable: {problem}", file=stream)
     return None

@@ -28,7 +28,7 @@ from bot.terminal import (
     action_command,
     parse_command,
 )
-from data.store import check_database
+from data.store import check_database, is_postgres_target
 from engine.variants import RULE_SETS, default_rule_set
 
 GUILD_ID = 1  # the terminal is its own little "server"
@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stake", type=int, default=1, help="points per table unit")
     parser.add_argument("--ai-level", choices=("easy", "normal", "hard"), default="normal")
     parser.add_argument("--images", type=Path, default=None, metavar="DIR", help="write PNGs here")
-    parser.add_argument("--db", default=None, metavar="PATH", help=f"SQLite file ({_default_db()})")
+    parser.add_argument("--db", default=None, metavar="PATH",
+                        help=f"SQLite file or postgresql:// URL ($MAHJONG_DB, else {_default_db()})")  # fmt: skip
     parser.add_argument("--plain", action="store_true", help="letters instead of tile glyphs")
     parser.add_argument("--name", default=None, help="your name at the table")
 
@@ -73,9 +74,8 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    db = args.db or _default_db()
-    problem = check_database(db)
-    if problem is None and db != ":memory:":
+    db = args.db or os.environ.get("MAHJONG_DB") or _default_db()
+    if not is_postgres_target(db) and check_database(db) is None and db != ":memory:":
         Path(db).parent.mkdir(parents=True, exist_ok=True)
     store = await open_store_or_explain(db)
     if store is None:

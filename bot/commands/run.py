@@ -2,7 +2,8 @@
 
 The token comes from ``DISCORD_TOKEN`` (the environment, or a ``.env`` file in the working
 directory); it is never logged: a logging filter masks it in every record, including
-discord.py's own. The database is ``MAHJONG_DB`` (default ``./mahjong.db``). ``--guild ID``
+discord.py's own. The database is ``MAHJONG_DB`` (default ``./mahjong.db``): a SQLite file,
+or a ``postgresql://user:password@host/db`` URL for PostgreSQL (``data.open_store``). ``--guild ID``
 syncs the commands to one server instantly, for setting up; without it they are synced
 globally (Discord may take a while to show global changes).
 
@@ -34,7 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-sync", action="store_true",
                         help="do not sync application commands at start")  # fmt: skip
     parser.add_argument(
-        "--db", default=None, help="database path (default: $MAHJONG_DB or ./mahjong.db)"
+        "--db",
+        default=None,
+        help="SQLite file or postgresql:// URL (default: $MAHJONG_DB or ./mahjong.db)",
     )
     parser.add_argument(
         "--env-file", default=".env", help="file with DISCORD_TOKEN=... (default .env)"
@@ -63,7 +66,9 @@ def shard_setup(args: argparse.Namespace, db_target: str) -> ShardPlan:
 
 
 def is_postgres(target: str) -> bool:
-    return target.startswith(("postgresql://", "postgres://"))
+    from data.store import is_postgres_target
+
+    return is_postgres_target(target)
 
 
 def read_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -117,7 +122,7 @@ async def serve(args: argparse.Namespace, token: str) -> int:
     import discord
 
     from bot.app import make_bot
-    from bot.commands.database import open_store_or_explain
+    from bot.commands.database import describe_target, open_store_or_explain
     from bot.leases import PostgresLeases
     from bot.routing import PostgresRouter
 
@@ -125,12 +130,13 @@ async def serve(args: argparse.Namespace, token: str) -> int:
     store = await open_store_or_explain(db_path)
     if store is None:
         return 2
-    log.info("database %s", db_path)
+    log.info("database %s", describe_target(db_path))
     plan = shard_setup(args, db_path)
     coordination: dict[str, Any] = {}
-    if plan.sharded and not plan.runs_every_shard:
-        coordination = {"router": PostgresRouter(db_path, plan.shard_ids),
-                        "leases": PostgresLeases(db_path)}  # fmt: skip
+    if is_postgres(db_path):  # the leases live in the database every process shares
+        coordination["leases"] = PostgresLeases(db_path)
+    if not plan.runs_every_shard:  # other processes own some tables: route DM clicks
+        coordination["router"] = PostgresRouter(db_path, plan.shard_ids)
     log.info("running %s", plan.describe())
     bot = make_bot(
         store,

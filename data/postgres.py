@@ -1,0 +1,423 @@
+"""PostgreSQL as a second store: the same ``Store`` parts, run on asyncpg.
+
+Why an adapter and not a second implementation: the settlement, caps, leaderboards and
+games logic is ~1,000 lines of SQL and Python whose correctness rests on tests; a copy
+for another database would drift. So every part of ``Store`` keeps its synchronous
+``body(connection)`` functions, and here they run on ``PgConnection``, a small DB-API
+look-alike (``execute(...).fetchone()``, ``executemany``, ``rowcount``) over one pooled
+asyncpg connection. The body runs on a worker thread (as it does on aiosqlite's thread
+for SQLite); each statement is handed to the event loop, where asyncpg runs it. SQL in
+the bodies is written once, portably (``?``/``?N`` placeholders become ``$N`` here); the
+few statements that cannot be portable pick their text by ``connection.dialect``.
+
+Guarantees, as with SQLite (see ``data.store``):
+
+* Every write is one transaction at ``SERIALIZABLE`` isolation, so PostgreSQL lets
+  transactions from any number of processes commit only in an order equivalent to running
+  them one at a time: the bodies written for SQLite's single writer stay correct (a
+  balance is read, changed and written back; a hand's ``op_key`` is checked, then
+  inserted). A transaction that loses a race gets a serialization failure and is run
+  again from the start, where it then sees the winner's rows: a second settlement of a
+  hand finds the key and returns False. The unique ``op_key`` and the unique
+  ``(game_id, hand_number, seat)`` index stay the last line of defence.
+* A cancelled caller cannot leave a transaction half-done: the transaction is shielded
+  and runs to COMMIT or ROLLBACK.
+* Reads run in one ``REPEATABLE READ READ ONLY`` snapshot.
+* The ledger tables reject UPDATE, DELETE and TRUNCATE (triggers, 0001's PostgreSQL file).
+* Integers are ``BIGINT`` (Discord ids are 64-bit) and text compares with the "C"
+  collation, as SQLite's BINARY does, so ORDER BY gives the same order on both.
+
+Migrations are ``data.schema``'s files, in PostgreSQL's dialect (``schema.postgres_sql``),
+applied under an advisory lock so that two processes starting together apply each once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+import re
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from typing import Any, Self, TypeVar
+
+import asyncpg
+
+from . import schema
+from .connection import StoreBase, _utc_now
+from .games import GamesPart
+from .leaderboards import LeaderboardsPart
+from .ledger import LedgerPart
+from .settings import SettingsPart
+
+T = TypeVar("T")
+
+DIALECT = "postgres"
+
+# One advisory-lock key for "migrating this database" (any schema of it).
+_MIGRATION_LOCK = 0x6D6A6264  # "mjbd"
+_RETRYABLE = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
+_MAX_ATTEMPTS = 200
+
+
+class PgIntegrityError(sqlite3.IntegrityError):
+    """A constraint PostgreSQL enforced (unique key, foreign key, append-only trigger).
+
+    A subclass of ``sqlite3.IntegrityError`` on purpose: the shared bodies catch that one
+    class, and its message names the constraint as SQLite's does (e.g. ``seated_users``).
+    """
+
+
+@functools.lru_cache(maxsize=1024)
+def to_postgres_placeholders(sql: str) -> str:
+    """``?`` and ``?N`` placeholders as ``$N``, leaving quoted text alone."""
+    out: list[str] = []
+    counter = 0
+    numbered = plain = False
+    index = 0
+    quote: str | None = None
+    while index < len(sql):
+        char = sql[index]
+        if quote is not None:
+            out.append(char)
+            if char == quote:
+                quote = None
+            index += 1
+            continue
+        if char in "'\"":
+            quote = char
+            out.append(char)
+            index += 1
+            continue
+        if char == "?":
+            match = re.match(r"\d+", sql[index + 1 :])
+            if match:
+                numbered = True
+                out.append("$" + match.group(0))
+                index += 1 + len(match.group(0))
+                continue
+            plain = True
+            counter += 1
+            out.append(f"${counter}")
+            index += 1
+            continue
+        out.append(char)
+        index += 1
+    if numbered and plain:
+        raise ValueError(f"SQL mixes ? and ?N placeholders: {sql[:80]!r}")
+    return "".join(out)
+
+
+def _rowcount(status: str | None) -> int:
+    """Rows an INSERT/UPDATE/DELETE touched, from PostgreSQL's command tag."""
+    if not status:
+        return -1
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+class PgCursor:
+    """The part of ``sqlite3.Cursor`` the store's bodies use."""
+
+    __slots__ = ("_rows", "rowcount")
+
+    def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+
+    def fetchone(self) -> asyncpg.Record | None:
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[asyncpg.Record]:
+        return list(self._rows)
+
+    def __iter__(self) -> Iterator[asyncpg.Record]:
+        return iter(self._rows)
+
+
+class PgConnection:
+    """A synchronous, sqlite3-shaped view of one asyncpg connection, for a worker thread.
+
+    Each call hands one statement to the event loop and waits for it; it must never be
+    called on the loop's own thread (it would wait for itself).
+    """
+
+    dialect = DIALECT
+
+    def __init__(self, connection: asyncpg.Connection, loop: asyncio.AbstractEventLoop) -> None:
+        self._connection = connection
+        self._loop = loop
+
+    @property
+    def in_transaction(self) -> bool:
+        return bool(self._connection.is_in_transaction())
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> PgCursor:
+        query = to_postgres_placeholders(sql)
+        rows, status = self._call(self._run(query, tuple(params)))
+        return PgCursor(rows, _rowcount(status))
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> PgCursor:
+        query = to_postgres_placeholders(sql)
+        self._call(self._connection.executemany(query, [tuple(row) for row in rows]))
+        return PgCursor([], -1)
+
+    async def _run(self, query: str, params: tuple[Any, ...]) -> tuple[list[Any], str | None]:
+        # ``Connection._execute`` is what ``fetch`` calls, with the statement cache; it is
+        # the one call that returns the rows and the command tag (for ``rowcount``)
+        # together. Unchanged in asyncpg since 0.18.
+        rows, status, _ = await self._connection._execute(
+            query, params, 0, None, return_status=True
+        )
+        return rows, status.decode() if isinstance(status, bytes) else status
+
+    def _call(self, coroutine: Any) -> Any:
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        try:
+            return future.result()
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise PgIntegrityError(_describe(error)) from error
+
+
+def _describe(error: asyncpg.PostgresError) -> str:
+    parts = [str(error)]
+    for attribute in ("table_name", "constraint_name", "detail"):
+        value = getattr(error, attribute, None)
+        if value:
+            parts.append(f"{attribute}={value}")
+    return "; ".join(parts)
+
+
+def _decode_numeric(text: str) -> int | float:
+    """SUM over BIGINT is NUMERIC in PostgreSQL: give ints back, as SQLite does."""
+    if "." in text or "e" in text.lower() or text in ("NaN", "Infinity", "-Infinity"):
+        return float(text)
+    return int(text)
+
+
+async def _init_connection(connection: asyncpg.Connection) -> None:
+    await connection.set_type_codec(
+        "numeric", schema="pg_catalog", encoder=str, decoder=_decode_numeric, format="text"
+    )
+
+
+async def migrate_postgres(connection: asyncpg.Connection, target: int | None = None) -> list[int]:
+    """Bring the database (current ``search_path`` schema) to ``target``; versions applied.
+
+    Each migration is one transaction with the row recording it, under an advisory lock,
+    so a crash leaves the previous version and two processes apply each migration once.
+    """
+    migrations = schema.postgres_migrations()
+    target = len(migrations) if target is None else target
+    if not 0 <= target <= len(migrations):
+        raise schema.SchemaError(f"no migration {target}; latest is {len(migrations)}")
+    applied: list[int] = []
+    version = await _pg_version(connection)
+    _refuse_newer(version, len(migrations))
+    for migration in migrations[:target]:
+        if version >= migration.version:
+            continue
+        async with connection.transaction():
+            await connection.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+            await connection.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY,"
+                ' name TEXT COLLATE "C" NOT NULL, applied_at TEXT COLLATE "C" NOT NULL)'
+            )
+            version = await _pg_version(connection)
+            _refuse_newer(version, len(migrations))
+            if version >= migration.version:
+                continue
+            await connection.execute(migration.sql)
+            await connection.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                migration.version,
+                migration.name,
+                datetime.now(UTC).isoformat(),
+            )
+            applied.append(migration.version)
+            version = migration.version
+    return applied
+
+
+def _refuse_newer(version: int, latest: int) -> None:
+    if version > latest:
+        raise schema.SchemaError(
+            f"database schema version {version} is newer than this code "
+            f"({latest}); upgrade mahjong-bot instead of opening it"
+        )
+
+
+async def _pg_version(connection: asyncpg.Connection) -> int:
+    exists = await connection.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+
+class PostgresStoreBase(StoreBase):
+    """Connections and transactions on a PostgreSQL pool (replaces SQLite's ``StoreBase``)."""
+
+    def __init__(
+        self,
+        dsn: str,
+        pool: asyncpg.Pool,
+        clock: Callable[[], datetime],
+        pool_size: int,
+        schema_name: str | None,
+    ) -> None:
+        self.path = dsn
+        self.dsn = dsn
+        self.schema_name = schema_name
+        self._pool = pool
+        self._clock = clock
+        self._closed = False
+        self._fault_hook: Callable[[str], None] | None = None
+        self._write_lock = asyncio.Lock()
+        self._executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="pg-store")
+        self._in_flight: set[asyncio.Future[Any]] = set()
+        self.retries = 0  # serialization failures retried (for benchmarks and tests)
+
+    @classmethod
+    async def open(  # type: ignore[override]
+        cls,
+        dsn: str,
+        *,
+        clock: Callable[[], datetime] = _utc_now,
+        pool_size: int = 8,
+        schema: str | None = None,
+        migrate: bool = True,
+        **_ignored: Any,
+    ) -> Self:
+        """Connect to ``dsn`` and migrate it. ``schema`` (created if missing) isolates a
+        store inside one database, e.g. one per test. SQLite-only options (such as
+        ``synchronous``) are accepted and ignored, so callers can pass the same ones."""
+        if schema is not None and not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", schema):
+            raise ValueError(f"schema must be a lower-case SQL identifier, got {schema!r}")
+        if schema is not None:
+            bootstrap = await asyncpg.connect(dsn)
+            try:
+                await bootstrap.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+            except asyncpg.UniqueViolationError:
+                pass  # created at the same moment by another process
+            finally:
+                await bootstrap.close()
+        settings = {"search_path": schema} if schema is not None else {}
+        pool = await asyncpg.create_pool(
+            dsn,
+            min_size=1,
+            max_size=pool_size,
+            init=_init_connection,
+            server_settings=settings,
+        )
+        try:
+            if migrate:
+                async with pool.acquire() as connection:
+                    await migrate_postgres(connection)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(dsn, pool, clock, pool_size, schema)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._in_flight:
+            await asyncio.gather(*self._in_flight, return_exceptions=True)
+        await self._pool.close()
+        self._executor.shutdown(wait=True)
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as connection:
+            return await _pg_version(connection)
+
+    async def _write(self, body: Callable[[Any], T]) -> T:
+        """Run ``body`` as one SERIALIZABLE transaction, again from the start if it lost a race."""
+        if self._closed:
+            raise RuntimeError("store is closed")
+        task = asyncio.ensure_future(self._write_until_committed(body))
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+        return await asyncio.shield(task)
+
+    async def _write_until_committed(self, body: Callable[[Any], T]) -> T:
+        loop = asyncio.get_running_loop()
+        for attempt in range(1, _MAX_ATTEMPTS + 1):
+            async with self._pool.acquire() as connection:
+                transaction = connection.transaction(isolation="serializable")
+                await transaction.start()
+                try:
+                    result = await loop.run_in_executor(
+                        self._executor, self._run_write_body, connection, loop, body
+                    )
+                    await transaction.commit()
+                    return result
+                except BaseException as error:
+                    if connection.is_in_transaction():
+                        await transaction.rollback()
+                    if not _is_retryable(error) or attempt == _MAX_ATTEMPTS:
+                        raise
+            self.retries += 1
+            # Back off a little, randomly, so the same racers do not collide again.
+            await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
+        raise AssertionError("unreachable")
+
+    def _run_write_body(
+        self,
+        connection: asyncpg.Connection,
+        loop: asyncio.AbstractEventLoop,
+        body: Callable[[Any], T],
+    ) -> T:
+        result = body(PgConnection(connection, loop))
+        self._fault("before_commit")
+        return result
+
+    async def _read(self, body: Callable[[Any], T]) -> T:
+        """Run a read-only ``body`` on one snapshot."""
+        if self._closed:
+            raise RuntimeError("store is closed")
+        loop = asyncio.get_running_loop()
+        async with (
+            self._pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            return await loop.run_in_executor(self._executor, body, PgConnection(connection, loop))
+
+    async def reset_identities(self) -> None:
+        """Move every identity column's sequence past the largest stored id.
+
+        Needed after rows were inserted with explicit ids (``db copy``, the synthetic
+        ledger): the next row would otherwise be given an id already taken.
+        """
+        async with self._pool.acquire() as connection:
+            await reset_identities(connection)
+
+
+def _is_retryable(error: BaseException) -> bool:
+    if isinstance(error, _RETRYABLE):
+        return True
+    cause = error.__cause__
+    return isinstance(cause, _RETRYABLE)
+
+
+async def reset_identities(connection: asyncpg.Connection) -> None:
+    columns = await connection.fetch(
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND is_identity = 'YES'"
+    )
+    for row in columns:
+        table, column = row["table_name"], row["column_name"]
+        await connection.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+            f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)"
+        )
+
+
+class PostgresStore(PostgresStoreBase, LedgerPart, LeaderboardsPart, GamesPart, SettingsPart):
+    """``Store`` on PostgreSQL: the same async methods, the same guarantees.
+
+    Open with ``await PostgresStore.open("postgresql://user@host/db")`` or, choosing by
+    the target, ``await data.open_store(target)``.
+    """
