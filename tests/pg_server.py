@@ -9,16 +9,13 @@ leaves out the multi-process tests would look green while testing nothing of the
 from __future__ import annotations
 
 import os
-import re
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 import pytest
 
 ENV = "MAHJONG_TEST_POSTGRES"
-MIGRATIONS = Path(__file__).resolve().parent.parent / "data" / "migrations"
 
 
 def server_url() -> str:
@@ -60,16 +57,15 @@ async def fresh_database() -> AsyncIterator[str]:
 
 
 async def apply_coordination_schema(url: str) -> None:
-    """Migration 0005 (leases, routed clicks) alone, for tests of the routing and lease
-    code that need no store: the portable file with 64-bit integers, as PostgreSQL
-    runs it."""
+    """Migration 0005 (leases, routed clicks) alone, as PostgreSQL runs it, for tests of
+    the routing and lease code that need no store."""
     import asyncpg
 
-    sql = next(MIGRATIONS.glob("0005_*.sql")).read_text(encoding="utf-8")
-    sql = re.sub(r"--[^\n]*", "", sql)
-    sql = re.sub(r"\bINTEGER\b", "BIGINT", sql)
+    from data.schema import available_migrations, postgres_sql
+
+    (migration,) = [m for m in available_migrations() if m.name == "leases_and_routing"]
     connection = await asyncpg.connect(url)
     try:
-        await connection.execute(sql)
+        await connection.execute(postgres_sql(migration))
     finally:
         await connection.close()

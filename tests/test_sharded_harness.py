@@ -4,9 +4,8 @@ Both processes run in this test process: two ``ShardedMahjongBot`` instances (sh
 shard 1 of 2), each behind its own strict harness, sharing one fake Discord (so a DM that
 shard 1's process sent is the message a click arrives on at shard 0's) and one fake clock.
 Routing and the leases go through the real PostgreSQL server of ``tests/pg_server.py``
-(LISTEN/NOTIFY between the two processes' own connections); without a server the test
-fails. The store is the PostgreSQL store when ``data.open_store`` exists (issue 15's
-store), otherwise one SQLite file opened by both processes.
+(LISTEN/NOTIFY between the two processes' own connections), and each process opens its
+own PostgreSQL store on that database; without a server the tests fail.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -33,15 +31,14 @@ from discord_harness import (
     guild_payload,
     option,
 )
-from pg_server import apply_coordination_schema, fresh_database
+from pg_server import fresh_database
 
-import data
 from bot.app import MahjongBot, ShardedMahjongBot, make_bot
 from bot.leases import PostgresLeases
 from bot.routing import PostgresRouter, RoutedClick
 from bot.session import FakeClock
 from bot.shards import ShardPlan, shard_of
-from data import SettlementEntry, Store
+from data import SettlementEntry, open_store
 
 SHARD_COUNT = 2
 GUILD_ONE = GUILD_ID  # on shard 1
@@ -51,7 +48,6 @@ BOARD_ZERO = OTHER_CHANNEL_ID + 100
 ALICE = 800_000_000_000_000_001  # plays in shard 1's guild; her DM clicks arrive at shard 0
 BOB = 800_000_000_000_000_002  # plays in shard 0's guild
 USERS = {ALICE: ("alice", DEFAULT_PERMISSIONS), BOB: ("bob", DEFAULT_PERMISSIONS)}
-USES_POSTGRES_STORE = hasattr(data, "open_store")
 
 
 @dataclass
@@ -69,12 +65,11 @@ class Cluster:
     clock: FakeClock
     remote: FakeDiscord
     processes: list[Process]
-    path: Path
     seeds: Any
 
     async def start(self, shard: int, guild: int, channel: int, board: int, name: str) -> Process:
         process = await start_process(self.url, self.clock, self.remote, shard, guild,
-                                      channel, board, self.path, name, self.seeds)  # fmt: skip
+                                      channel, board, name, self.seeds)  # fmt: skip
         self.processes.append(process)
         return process
 
@@ -108,18 +103,12 @@ class Cluster:
             await self.settle()
 
 
-async def open_store(url: str, path: Path) -> Any:
-    if USES_POSTGRES_STORE:
-        return await data.open_store(url)  # type: ignore[attr-defined]
-    return await Store.open(path)
-
-
 async def start_process(
     url: str, clock: FakeClock, remote: FakeDiscord, shard: int, guild: int, channel: int,
-    board: int, path: Path, name: str, seeds: Any,
+    board: int, name: str, seeds: Any,
 ) -> Process:  # fmt: skip
     """One bot process of ``shard``, its harness serving ``guild`` on the shared Discord."""
-    store = await open_store(url, path)
+    store = await open_store(url)
     router = PostgresRouter(url, [shard], sweep_seconds=0.5)
     bot = make_bot(
         store, shard_plan=ShardPlan(SHARD_COUNT, (shard,)), router=router,
@@ -134,15 +123,13 @@ async def start_process(
 
 
 @pytest.fixture
-async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
+async def cluster() -> AsyncIterator[Cluster]:
     assert shard_of(GUILD_ZERO, SHARD_COUNT) == 0 and shard_of(GUILD_ONE, SHARD_COUNT) == 1
     async with fresh_database() as url:
-        if not USES_POSTGRES_STORE:
-            await apply_coordination_schema(url)
         clock = FakeClock()
         remote = FakeDiscord()
         seeds = itertools.count(11)
-        running = Cluster(url, clock, remote, [], tmp_path / "shared.db", seeds)
+        running = Cluster(url, clock, remote, [], seeds)
         try:
             for shard, guild, channel, board in (
                 (0, GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO),
@@ -196,7 +183,7 @@ async def test_two_shard_processes_settle_into_one_ledger_and_route_dm_clicks(
         for user in (ALICE, BOB):
             message = zero.h.latest_dm(user)
             move = choose_move(message) if message is not None else None
-            if move is not None:
+            if message is not None and move is not None:
                 await zero.h.click(user, message, move[0], move[1], settle=False)
                 moved = True
         await cluster.settle()
@@ -248,15 +235,16 @@ async def test_a_dm_click_for_a_shard_1_table_delivered_twice_is_applied_once(
 
     # Capture the raw interaction so Discord's redelivery can be imitated exactly.
     delivered: list[dict[str, Any]] = []
-    parse = zero.bot._connection.parse_interaction_create
+    state: Any = zero.bot._connection
+    parse = state.parse_interaction_create
 
     def capture(payload: Any) -> None:
         delivered.append(payload)
         parse(payload)
 
-    zero.bot._connection.parse_interaction_create = capture  # type: ignore[method-assign]
+    state.parse_interaction_create = capture
     record = await zero.h.click(ALICE, message, move[0], move[1], settle=False)
-    zero.bot._connection.parse_interaction_create = parse  # type: ignore[method-assign]
+    state.parse_interaction_create = parse
     parse(delivered[0])  # the same interaction again (Discord redelivered it)
     await cluster.settle()
     connection = await asyncpg.connect(cluster.url)
@@ -307,7 +295,8 @@ async def test_the_weekly_board_is_posted_once_per_guild_across_both_processes(
         (zero, GUILD_ONE, CHANNEL_ID, OTHER_CHANNEL_ID),
         (one, GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO),
     ):
-        process.bot._connection._add_guild_from_data(guild_payload(USERS, guild, channel, board))
+        other_state: Any = process.bot._connection
+        other_state._add_guild_from_data(guild_payload(USERS, guild, channel, board))
 
     # Shard 0's post meets a 503 and waits to retry, holding the lease; meanwhile a
     # replacement of shard 0 starts (the old process has not stopped yet) and runs its
