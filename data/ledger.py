@@ -344,17 +344,23 @@ class LedgerPart(SettingsPart):
                 )  # fmt: skip
             connection.executemany(_INSERT_LEDGER, rows)
             self._fault("rows_written")
+            # One executemany per statement rather than one execute per player: on a server
+            # database each statement is a round trip, and executemany pipelines its rows.
+            balance_rows, weekly_rows, player_rows, daily_rows = [], [], [], []
             for entry, amount in zip(entries, points, strict=True):
                 if entry.user_id is None:
                     continue
                 uid = entry.user_id
-                _set_balance(connection, guild_id, uid, balances[uid], moment)
                 wins, biggest = int(entry.is_winner), max(0, amount)
-                connection.execute(
-                    _UPSERT_WEEKLY, (guild_id, week_text, uid, amount, 1, wins, biggest)
-                )
-                connection.execute(_UPSERT_PLAYER, (guild_id, uid, amount, 1, wins, biggest))
-                connection.execute(_UPSERT_DAILY, (guild_id, uid, day_text, amount))
+                balance_rows.append((balances[uid], created, guild_id, uid))
+                weekly_rows.append((guild_id, week_text, uid, amount, 1, wins, biggest))
+                player_rows.append((guild_id, uid, amount, 1, wins, biggest))
+                daily_rows.append((guild_id, uid, day_text, amount))
+            if balance_rows:
+                connection.executemany(_SET_BALANCE, balance_rows)
+                connection.executemany(_UPSERT_WEEKLY, weekly_rows)
+                connection.executemany(_UPSERT_PLAYER, player_rows)
+                connection.executemany(_UPSERT_DAILY, daily_rows)
             return True
 
         return await self._write(body)
@@ -467,13 +473,13 @@ def _ensure_balance(
     return opening
 
 
+_SET_BALANCE = "UPDATE balances SET balance = ?, updated_at = ? WHERE guild_id = ? AND user_id = ?"
+
+
 def _set_balance(
     connection: sqlite3.Connection, guild_id: int, user_id: int, balance: int, when: datetime
 ) -> None:
-    connection.execute(
-        "UPDATE balances SET balance = ?, updated_at = ? WHERE guild_id = ? AND user_id = ?",
-        (balance, _iso(when), guild_id, user_id),
-    )
+    connection.execute(_SET_BALANCE, (balance, _iso(when), guild_id, user_id))
 
 
 def _ledger_entry(row: sqlite3.Row) -> LedgerEntry:

@@ -5,8 +5,11 @@ games logic is ~1,000 lines of SQL and Python whose correctness rests on tests; 
 for another database would drift. So every part of ``Store`` keeps its synchronous
 ``body(connection)`` functions, and here they run on ``PgConnection``, a small DB-API
 look-alike (``execute(...).fetchone()``, ``executemany``, ``rowcount``) over one pooled
-asyncpg connection. The body runs on a worker thread (as it does on aiosqlite's thread
-for SQLite); each statement is handed to the event loop, where asyncpg runs it. SQL in
+asyncpg connection. The body runs in a greenlet on the event loop's thread; each
+statement switches back to the transaction's coroutine, which awaits asyncpg and
+switches in again with the rows (SQLAlchemy's asyncio layer works the same way). No
+thread hop per statement: a settlement is a dozen statements, and on a busy machine each
+hop to another thread and back costs more than the query itself. SQL in
 the bodies is written once, portably (``?``/``?N`` placeholders become ``$N`` here); the
 few statements that cannot be portable pick their text by ``connection.dialect``.
 
@@ -39,11 +42,11 @@ import random
 import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any, Self, TypeVar
 
 import asyncpg
+import greenlet
 
 from . import schema
 from .connection import StoreBase, _utc_now
@@ -137,18 +140,41 @@ class PgCursor:
         return iter(self._rows)
 
 
-class PgConnection:
-    """A synchronous, sqlite3-shaped view of one asyncpg connection, for a worker thread.
+class _BodyGreenlet(greenlet.greenlet):  # type: ignore[misc]
+    """A store body running inside ``run_body``; its parent awaits for it."""
 
-    Each call hands one statement to the event loop and waits for it; it must never be
-    called on the loop's own thread (it would wait for itself).
-    """
+
+def _await(awaitable: Any) -> Any:
+    """From inside a body: have ``run_body`` await ``awaitable``; its result (or error)."""
+    current = greenlet.getcurrent()
+    if not isinstance(current, _BodyGreenlet):
+        if hasattr(awaitable, "close"):
+            awaitable.close()
+        raise RuntimeError("PgConnection is used only inside the store's transactions")
+    return current.parent.switch(awaitable)
+
+
+async def run_body(body: Callable[[Any], T], connection: Any) -> T:
+    """Run the synchronous ``body(connection)``, awaiting each statement it issues."""
+    child = _BodyGreenlet(body)
+    request = child.switch(connection)
+    while not child.dead:
+        try:
+            value = await request
+        except BaseException as error:  # the body sees the statement's error
+            request = child.throw(error)
+        else:
+            request = child.switch(value)
+    return request  # type: ignore[no-any-return]
+
+
+class PgConnection:
+    """A synchronous, sqlite3-shaped view of one asyncpg connection, for ``run_body``."""
 
     dialect = DIALECT
 
-    def __init__(self, connection: asyncpg.Connection, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, connection: asyncpg.Connection) -> None:
         self._connection = connection
-        self._loop = loop
 
     @property
     def in_transaction(self) -> bool:
@@ -174,9 +200,8 @@ class PgConnection:
         return rows, status.decode() if isinstance(status, bytes) else status
 
     def _call(self, coroutine: Any) -> Any:
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
         try:
-            return future.result()
+            return _await(coroutine)
         except asyncpg.IntegrityConstraintViolationError as error:
             raise PgIntegrityError(_describe(error)) from error
 
@@ -275,7 +300,6 @@ class PostgresStoreBase(StoreBase):
         self._closed = False
         self._fault_hook: Callable[[str], None] | None = None
         self._write_lock = asyncio.Lock()
-        self._executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="pg-store")
         self._in_flight: set[asyncio.Future[Any]] = set()
         self.retries = 0  # serialization failures retried (for benchmarks and tests)
 
@@ -327,7 +351,6 @@ class PostgresStoreBase(StoreBase):
         if self._in_flight:
             await asyncio.gather(*self._in_flight, return_exceptions=True)
         await self._pool.close()
-        self._executor.shutdown(wait=True)
 
     async def schema_version(self) -> int:
         async with self._pool.acquire() as connection:
@@ -343,15 +366,19 @@ class PostgresStoreBase(StoreBase):
         return await asyncio.shield(task)
 
     async def _write_until_committed(self, body: Callable[[Any], T]) -> T:
-        loop = asyncio.get_running_loop()
+        # One write at a time per process, as on SQLite: writes of one process would only
+        # collide with each other (the same players' balances) and be retried; across
+        # processes, SERIALIZABLE and the retry below keep them correct.
+        async with self._write_lock:
+            return await self._write_attempts(body)
+
+    async def _write_attempts(self, body: Callable[[Any], T]) -> T:
         for attempt in range(1, _MAX_ATTEMPTS + 1):
             async with self._pool.acquire() as connection:
                 transaction = connection.transaction(isolation="serializable")
                 await transaction.start()
                 try:
-                    result = await loop.run_in_executor(
-                        self._executor, self._run_write_body, connection, loop, body
-                    )
+                    result = await run_body(self._write_body(body), PgConnection(connection))
                     await transaction.commit()
                     return result
                 except BaseException as error:
@@ -364,26 +391,23 @@ class PostgresStoreBase(StoreBase):
             await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
         raise AssertionError("unreachable")
 
-    def _run_write_body(
-        self,
-        connection: asyncpg.Connection,
-        loop: asyncio.AbstractEventLoop,
-        body: Callable[[Any], T],
-    ) -> T:
-        result = body(PgConnection(connection, loop))
-        self._fault("before_commit")
-        return result
+    def _write_body(self, body: Callable[[Any], T]) -> Callable[[Any], T]:
+        def write(connection: Any) -> T:
+            result = body(connection)
+            self._fault("before_commit")
+            return result
+
+        return write
 
     async def _read(self, body: Callable[[Any], T]) -> T:
         """Run a read-only ``body`` on one snapshot."""
         if self._closed:
             raise RuntimeError("store is closed")
-        loop = asyncio.get_running_loop()
         async with (
             self._pool.acquire() as connection,
             connection.transaction(isolation="repeatable_read", readonly=True),
         ):
-            return await loop.run_in_executor(self._executor, body, PgConnection(connection, loop))
+            return await run_body(body, PgConnection(connection))
 
     async def reset_identities(self) -> None:
         """Move every identity column's sequence past the largest stored id.

@@ -1,7 +1,7 @@
 """Sharded processes: the shard plan, the leases and the click routers (issue 15, item 2).
 
-The PostgreSQL tests run on the server ``tests/pg_server.py`` names; without one they
-fail (never skip).
+The PostgreSQL tests run on the server of the ``pg_server`` fixture (tests/conftest.py),
+each in a database of its own; without a server they fail (never skip).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from pg_server import apply_coordination_schema, fresh_database
+from pg_databases import apply_coordination_schema, fresh_database
 
 from bot.leases import Leases, PostgresLeases, StoreLeases
 from bot.routing import InProcessRouter, PostgresRouter, RoutedClick, now_ms
@@ -89,7 +89,8 @@ async def leases(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         yield StoreLeases(store)
         await store.close()
         return
-    async with fresh_database() as url:
+    pg_server = request.getfixturevalue("pg_server")
+    async with fresh_database(pg_server) as url:
         await apply_coordination_schema(url)
         pg = PostgresLeases(url)
         yield pg
@@ -154,8 +155,8 @@ async def wait_until(condition: object, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.02)
 
 
-async def test_postgres_router_delivers_to_the_owning_shard_exactly_once() -> None:
-    async with fresh_database() as url:
+async def test_postgres_router_delivers_to_the_owning_shard_exactly_once(pg_server: str) -> None:
+    async with fresh_database(pg_server) as url:
         await apply_coordination_schema(url)
         applied: dict[str, list[int]] = {"shard0": [], "shard1": [], "shard1-twin": []}
 
@@ -197,8 +198,10 @@ async def test_postgres_router_delivers_to_the_owning_shard_exactly_once() -> No
                 await router.close()
 
 
-async def test_a_click_published_while_its_owner_is_down_is_applied_when_it_returns() -> None:
-    async with fresh_database() as url:
+async def test_a_click_published_while_its_owner_is_down_is_applied_when_it_returns(
+    pg_server: str,
+) -> None:
+    async with fresh_database(pg_server) as url:
         await apply_coordination_schema(url)
         receiver = PostgresRouter(url, [0])
         await receiver.start(_ignore)

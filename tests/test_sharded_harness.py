@@ -3,7 +3,7 @@
 Both processes run in this test process: two ``ShardedMahjongBot`` instances (shard 0 and
 shard 1 of 2), each behind its own strict harness, sharing one fake Discord (so a DM that
 shard 1's process sent is the message a click arrives on at shard 0's) and one fake clock.
-Routing and the leases go through the real PostgreSQL server of ``tests/pg_server.py``
+Routing and the leases go through the real PostgreSQL server of the ``pg_server`` fixture
 (LISTEN/NOTIFY between the two processes' own connections), and each process opens its
 own PostgreSQL store on that database; without a server the tests fail.
 """
@@ -31,7 +31,7 @@ from discord_harness import (
     guild_payload,
     option,
 )
-from pg_server import fresh_database
+from pg_databases import fresh_database
 
 from bot.app import MahjongBot, ShardedMahjongBot, make_bot
 from bot.leases import PostgresLeases
@@ -123,9 +123,9 @@ async def start_process(
 
 
 @pytest.fixture
-async def cluster() -> AsyncIterator[Cluster]:
+async def cluster(pg_server: str) -> AsyncIterator[Cluster]:
     assert shard_of(GUILD_ZERO, SHARD_COUNT) == 0 and shard_of(GUILD_ONE, SHARD_COUNT) == 1
-    async with fresh_database() as url:
+    async with fresh_database(pg_server) as url:
         clock = FakeClock()
         remote = FakeDiscord()
         seeds = itertools.count(11)

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given, settings
@@ -30,6 +31,9 @@ from data import (
 from data import schema as schema_module
 from data.caps import player_limit
 
+if TYPE_CHECKING:
+    from conftest import BackendDB
+
 GUILD = 111
 OTHER_GUILD = 222
 # Thursday noon UTC: far from any week boundary unless a test moves it.
@@ -50,9 +54,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
-    async with await Store.open(tmp_path / "bot.db", clock=clock) as opened:
-        yield opened
+async def store(db: BackendDB, clock: FakeClock) -> AsyncIterator[Store]:
+    """A store on this test's database: every test using it runs on SQLite and PostgreSQL."""
+    yield await db.open(clock=clock)
 
 
 def hand(*units: int, users: tuple[int | None, ...] = (1, 2, 3, 4)) -> list[SettlementEntry]:
@@ -152,13 +156,14 @@ def test_statement_splitter_keeps_trigger_bodies_whole() -> None:
     assert "CREATE TRIGGER" in statements[1] and statements[1].endswith("END;")
 
 
-async def test_ledger_is_append_only(tmp_path: Path, store: Store) -> None:
+async def test_ledger_is_append_only(db: BackendDB, store: Store) -> None:
     await store.settle_hand(GUILD, "g", 0, hand(3, -1, -1, -1), stake=1)
-    with raw(tmp_path / "bot.db") as connection:
+    for statement in ("UPDATE ledger SET points = 0", "DELETE FROM ledger_ops",
+                      "UPDATE ledger_ops SET stake = 2", "DELETE FROM ledger"):  # fmt: skip
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            connection.execute("UPDATE ledger SET points = 0")
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            connection.execute("DELETE FROM ledger_ops")
+            await db.execute_raw(statement)
+    assert await store.verify_balances() == []
+    assert len(await store.hand_entries("g", 0)) == 4
 
 
 async def test_memory_database_works(clock: FakeClock) -> None:
@@ -255,15 +260,9 @@ async def test_fifty_concurrent_settlements_of_different_and_repeated_hands(stor
     assert sum(row.wins for row in board) == 50
 
 
-async def test_two_store_instances_on_one_file_settle_once(
-    tmp_path: Path, clock: FakeClock
-) -> None:
+async def test_two_store_instances_on_one_file_settle_once(db: BackendDB, clock: FakeClock) -> None:
     """Separate connections (as separate processes would have) race on the same hands."""
-    path = tmp_path / "shared.db"
-    async with (
-        await Store.open(path, clock=clock) as first,
-        await Store.open(path, clock=clock) as second,
-    ):
+    async with await db.open(clock=clock) as first, await db.open(clock=clock) as second:
         calls = [
             (first if i % 2 else second).settle_hand(
                 GUILD, "both", i % 10, hand(3, -1, -1, -1), stake=1
@@ -567,9 +566,8 @@ async def test_maintained_aggregates_equal_a_rebuild_from_the_ledger(
 # ---------------------------------------------------------------------- settings
 
 
-async def test_settings_defaults_validation_and_persistence(tmp_path: Path) -> None:
-    path = tmp_path / "settings.db"
-    async with await Store.open(path) as store:
+async def test_settings_defaults_validation_and_persistence(db: BackendDB) -> None:
+    async with await db.open() as store:
         defaults = await store.get_settings(GUILD)
         assert (defaults.starting_balance, defaults.timezone, defaults.discard_timeout) == (
             1000,
@@ -591,7 +589,7 @@ async def test_settings_defaults_validation_and_persistence(tmp_path: Path) -> N
         )
         assert updated.last_leaderboard_week == date(2026, 11, 23)
         await store.update_settings(GUILD, leaderboard_channel=None)
-    async with await Store.open(path) as store:
+    async with await db.open() as store:
         settings_now = await store.get_settings(GUILD)
         assert settings_now.timezone == "Asia/Shanghai" and settings_now.leaderboard_channel is None
         assert settings_now.default_variant == "taizhou" and settings_now.discard_timeout == 45
@@ -701,8 +699,8 @@ async def test_user_preferences(store: Store) -> None:
     assert await store.get_user_prefs(1) == {"dms_closed": False}
 
 
-async def test_closed_store_refuses_work(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "closed.db")
+async def test_closed_store_refuses_work(db: BackendDB) -> None:
+    store = await db.open()
     await store.close()
     await store.close()  # twice is harmless
     with pytest.raises(RuntimeError, match="closed"):

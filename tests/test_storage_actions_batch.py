@@ -4,14 +4,15 @@ append_action's idempotency per row and one bad row never costing the others the
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from data import ActionConflictError, Store, UnknownGameError
+
+if TYPE_CHECKING:
+    from conftest import BackendDB
 
 GUILD = 111
 
@@ -21,11 +22,12 @@ def discard(seat: int, tile: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    async with await Store.open(tmp_path / "bot.db") as opened:
-        for game_id in ("A", "B", "C"):
-            await opened.create_game(game_id, GUILD, None, "jiaxing", {}, [], 1)
-        yield opened
+async def store(db: BackendDB) -> AsyncIterator[Store]:
+    """Three games on this test's database (each test runs on SQLite and PostgreSQL)."""
+    opened = await db.open()
+    for game_id in ("A", "B", "C"):
+        await opened.create_game(game_id, GUILD, None, "jiaxing", {}, [], 1)
+    yield opened
 
 
 async def test_rows_of_many_games_are_written_and_read_back_in_order(store: Store) -> None:
@@ -69,7 +71,7 @@ async def test_same_action_again_is_ignored_like_append_action(store: Store) -> 
 
 
 async def test_conflict_is_reported_for_its_row_and_the_others_are_committed(
-    store: Store, tmp_path: Path
+    store: Store, db: BackendDB
 ) -> None:
     await store.append_action("A", 0, discard(0, "1m"), 0)
     outcomes = await store.append_actions(
@@ -91,9 +93,8 @@ async def test_conflict_is_reported_for_its_row_and_the_others_are_committed(
     # The stored game is the one played; the good rows are durable: a fresh connection
     # (another process, say) sees them.
     assert await store.load_actions("A") == [discard(0, "1m")]
-    with sqlite3.connect(tmp_path / "bot.db") as other:
-        stored = other.execute("SELECT game_id, seq FROM game_actions ORDER BY game_id, seq")
-        assert stored.fetchall() == [("A", 0), ("B", 0), ("C", 0)]
+    stored = await db.fetch_raw("SELECT game_id, seq FROM game_actions ORDER BY game_id, seq")
+    assert stored == [("A", 0), ("B", 0), ("C", 0)]
 
 
 async def test_a_failed_transaction_writes_nothing(store: Store) -> None:
