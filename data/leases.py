@@ -29,8 +29,7 @@ class Lease:
 
 
 class LeasesPart(StoreBase):
-    """Lease rows (migration 0005) for the SQLite store; the PostgreSQL side runs the same
-    statements (``bot.leases.PostgresLeases``)."""
+    """Lease rows (migration 0005); the same statements on SQLite and PostgreSQL."""
 
     async def acquire_lease(self, name: str, holder: str, ttl_ms: int, now_ms: int) -> Lease | None:
         """Take ``name`` for ``holder`` until ``now_ms + ttl_ms`` if it is free, expired, or
@@ -39,24 +38,25 @@ class LeasesPart(StoreBase):
             raise ValueError("ttl_ms must be positive")
 
         def body(connection: sqlite3.Connection) -> Lease | None:
+            # Who held it before: only informative (a stale answer cannot grant anything).
             row = connection.execute(
-                "SELECT holder, expires_at FROM leases WHERE name = ?", (name,)
+                "SELECT holder FROM leases WHERE name = ?", (name,)
             ).fetchone()
-            expires = now_ms + ttl_ms
-            if row is None:
-                connection.execute(
-                    "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)",
-                    (name, holder, expires),
-                )
-                return Lease(name, holder, expires, None)
-            previous, previous_expiry = str(row[0]), int(row[1])
-            if previous != holder and previous_expiry > now_ms:
+            previous = str(row[0]) if row is not None else None
+            # The grant itself is one statement: PostgreSQL locks the conflicting row and
+            # re-checks the condition on its newest version, SQLite holds the write lock,
+            # so two processes can never both see "expired" and both take it.
+            granted = connection.execute(
+                "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE"
+                " SET holder = excluded.holder, expires_at = excluded.expires_at"
+                " WHERE leases.expires_at <= ? OR leases.holder = excluded.holder"
+                " RETURNING holder",
+                (name, holder, now_ms + ttl_ms, now_ms),
+            ).fetchone()
+            if granted is None:
                 return None
-            connection.execute(
-                "UPDATE leases SET holder = ?, expires_at = ? WHERE name = ?",
-                (holder, expires, name),
-            )
-            return Lease(name, holder, expires, previous)
+            return Lease(name, holder, now_ms + ttl_ms, previous)
 
         return await self._write(body)
 

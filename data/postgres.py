@@ -52,6 +52,7 @@ from . import schema
 from .connection import StoreBase, _utc_now
 from .games import GamesPart
 from .leaderboards import LeaderboardsPart
+from .leases import LeasesPart
 from .ledger import LedgerPart
 from .settings import SettingsPart
 
@@ -439,7 +440,9 @@ async def reset_identities(connection: asyncpg.Connection) -> None:
         )
 
 
-class PostgresStore(PostgresStoreBase, LedgerPart, LeaderboardsPart, GamesPart, SettingsPart):
+class PostgresStore(
+    PostgresStoreBase, LedgerPart, LeaderboardsPart, GamesPart, LeasesPart, SettingsPart
+):
     """``Store`` on PostgreSQL: the same async methods, the same guarantees.
 
     Open with ``await PostgresStore.open("postgresql://user@host/db")`` or, choosing by

@@ -9,16 +9,15 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from conftest import BackendDB
 from pg_databases import apply_coordination_schema, fresh_database
 
-from bot.leases import Leases, PostgresLeases, StoreLeases
+from bot.leases import Leases, StoreLeases
 from bot.routing import InProcessRouter, PostgresRouter, RoutedClick, now_ms
 from bot.shards import ShardPlan, ShardPlanError, shard_of
-from data import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,22 +81,8 @@ def test_run_refuses_bad_shard_arguments_with_one_line_and_exit_2(
 # ---------------------------------------------------------------------- leases
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def leases(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Leases]:
-    if request.param == "sqlite":
-        store = await Store.open(tmp_path / "bot.db")
-        yield StoreLeases(store)
-        await store.close()
-        return
-    pg_server = request.getfixturevalue("pg_server")
-    async with fresh_database(pg_server) as url:
-        await apply_coordination_schema(url)
-        pg = PostgresLeases(url)
-        yield pg
-        await pg.close()
-
-
-async def test_a_lease_has_one_holder_until_it_expires(leases: Leases) -> None:
+async def test_a_lease_has_one_holder_until_it_expires(db: BackendDB) -> None:
+    leases: Leases = StoreLeases(await db.open())
     first = await leases.acquire("job", "a", 1000, 10_000)
     assert first is not None and first.previous_holder is None
     assert await leases.acquire("job", "b", 1000, 10_500) is None  # a's still runs
@@ -111,11 +96,20 @@ async def test_a_lease_has_one_holder_until_it_expires(leases: Leases) -> None:
     assert fresh is not None and fresh.previous_holder is None  # released: no attempt left
 
 
-async def test_concurrent_acquirers_get_one_lease(leases: Leases) -> None:
+@pytest.mark.parametrize("expired", [False, True])
+async def test_processes_racing_for_a_lease_get_one(db: BackendDB, expired: bool) -> None:
+    """Eight processes (a store each, its own connections) at once, on a free lease and
+    on one whose holder died: exactly one of them gets it."""
+    stores = [await db.open() for _ in range(8)]
+    if expired:
+        assert await StoreLeases(stores[0]).acquire("weekly", "dead", 10, 1_000) is not None
     results = await asyncio.gather(
-        *(leases.acquire("weekly", f"p{i}", 60_000, 1_000) for i in range(8))
-    )
-    assert sum(result is not None for result in results) == 1
+        *(StoreLeases(store).acquire("weekly", f"p{i}", 60_000, 2_000)
+          for i, store in enumerate(stores))
+    )  # fmt: skip
+    granted = [result for result in results if result is not None]
+    assert len(granted) == 1
+    assert granted[0].previous_holder == ("dead" if expired else None)
 
 
 # ---------------------------------------------------------------------- routers

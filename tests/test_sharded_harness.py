@@ -34,7 +34,6 @@ from discord_harness import (
 from pg_databases import fresh_database
 
 from bot.app import MahjongBot, ShardedMahjongBot, make_bot
-from bot.leases import PostgresLeases
 from bot.routing import PostgresRouter, RoutedClick
 from bot.session import FakeClock
 from bot.shards import ShardPlan, shard_of
@@ -112,7 +111,7 @@ async def start_process(
     router = PostgresRouter(url, [shard], sweep_seconds=0.5)
     bot = make_bot(
         store, shard_plan=ShardPlan(SHARD_COUNT, (shard,)), router=router,
-        leases=PostgresLeases(url), clock=clock, renderer=TagRenderer(), ai_delay=0.0,
+        clock=clock, renderer=TagRenderer(), ai_delay=0.0,
         leaderboard_interval=None, seeds=seeds, process_name=name,
     )  # fmt: skip
     assert isinstance(bot, ShardedMahjongBot)

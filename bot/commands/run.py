@@ -123,7 +123,6 @@ async def serve(args: argparse.Namespace, token: str) -> int:
 
     from bot.app import make_bot
     from bot.commands.database import describe_target, open_store_or_explain
-    from bot.leases import PostgresLeases
     from bot.routing import PostgresRouter
 
     db_path = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
@@ -133,8 +132,6 @@ async def serve(args: argparse.Namespace, token: str) -> int:
     log.info("database %s", describe_target(db_path))
     plan = shard_setup(args, db_path)
     coordination: dict[str, Any] = {}
-    if is_postgres(db_path):  # the leases live in the database every process shares
-        coordination["leases"] = PostgresLeases(db_path)
     if not plan.runs_every_shard:  # other processes own some tables: route DM clicks
         coordination["router"] = PostgresRouter(db_path, plan.shard_ids)
     log.info("running %s", plan.describe())
