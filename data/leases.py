@@ -39,9 +39,7 @@ class LeasesPart(StoreBase):
 
         def body(connection: sqlite3.Connection) -> Lease | None:
             # Who held it before: only informative (a stale answer cannot grant anything).
-            row = connection.execute(
-                "SELECT holder FROM leases WHERE name = ?", (name,)
-            ).fetchone()
+            row = connection.execute("SELECT holder FROM leases WHERE name = ?", (name,)).fetchone()
             previous = str(row[0]) if row is not None else None
             # The grant itself is one statement: PostgreSQL locks the conflicting row and
             # re-checks the condition on its newest version, SQLite holds the write lock,
