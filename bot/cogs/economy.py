@@ -186,10 +186,11 @@ class EconomyCog(commands.Cog):
         week is re-read under the lease. It is marked (``last_leaderboard_week``) only
         once posted, so a failed post is tried again at the next check.
 
-        A process that dies between the post and the mark leaves its lease row behind;
-        whoever takes the expired lease sees ``previous_holder`` and first looks for the
-        post in the channel's recent messages, and the post carries a nonce Discord
-        deduplicates for a few minutes. What remains: a post that was deleted, or buried
+        A process that dies (or whose mark fails) between the post and the mark leaves its
+        lease row behind; whoever takes the lease next (after it expired, or the same
+        process at once) sees ``previous_holder`` and first looks for the post in the
+        channel's recent messages; and the post carries a nonce Discord deduplicates for a
+        few minutes. What remains: a post that was deleted, or buried
         under more than ``HISTORY_LOOKBACK`` newer messages, or a channel whose history
         the bot may not read, is posted again once the lease expires.
         """
@@ -220,15 +221,19 @@ class EconomyCog(commands.Cog):
         )
         if lease is None:
             return 0  # another process is posting it right now
-        try:
-            settings = await self.bot.store.get_settings(guild.id)  # re-read under the lease
-            if _already_posted(settings.last_leaderboard_week, bounds.week_start):
-                return 0
-            return await self._post_board(guild, settings.leaderboard_channel, bounds.week_start,
-                                          now, earlier_attempt=lease.previous_holder is not None)  # fmt: skip
-        finally:
-            with contextlib.suppress(Exception):
-                await self.bot.leases.release(lease_name, holder)
+        settings = await self.bot.store.get_settings(guild.id)  # re-read under the lease
+        if _already_posted(settings.last_leaderboard_week, bounds.week_start):
+            posted = 0
+        else:
+            # An exception here (the mark failed after the post, say) leaves the lease row
+            # in place on purpose: whether the board went out is unknown, and the next
+            # attempt, seeing ``previous_holder``, looks in the channel before posting.
+            posted = await self._post_board(guild, settings.leaderboard_channel,
+                                            bounds.week_start, now,
+                                            earlier_attempt=lease.previous_holder is not None)  # fmt: skip
+        with contextlib.suppress(Exception):  # known outcome: posted and marked, or not posted
+            await self.bot.leases.release(lease_name, holder)
+        return posted
 
     async def _post_board(
         self,
