@@ -325,3 +325,48 @@ async def test_the_weekly_board_is_posted_once_per_guild_across_both_processes(
         sent = [r for r in cluster.remote.requests
                 if r.method == "POST" and r.url.endswith(f"/channels/{board}/messages")]  # fmt: skip
         assert [r.status for r in sent] == statuses
+
+
+async def test_a_replacement_resumes_its_shards_tables_and_leaves_the_others_alone(
+    cluster: Cluster,
+) -> None:
+    zero, one = cluster.processes
+    alice_table = await open_table(cluster, one, ALICE)  # running, shard 1
+    # A second process of shard 0 starting now (a rolling restart) restores shard 0's
+    # tables only.
+    restarted_zero = await cluster.start(0, GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO, "shard-0-new")
+    assert restarted_zero.bot.manager.get(alice_table.table_id) is None
+    assert alice_table.status == "running"
+    await zero.h.command(BOB, "table create", [option("variant", "taizhou")])
+    bob_lobby = zero.bot.manager.table_of_user(BOB)  # a lobby, shard 0
+    assert bob_lobby is not None and bob_lobby.status == "lobby"
+
+    # Shard 1's process goes away; everything it accepted is in the journal.
+    cluster.processes.remove(one)
+    await one.h.close()
+    await one.store.close()
+    replacement = await cluster.start(1, GUILD_ONE, CHANNEL_ID, OTHER_CHANNEL_ID, "shard-1-new")
+    await cluster.settle()
+
+    resumed = replacement.bot.manager.get(alice_table.table_id)
+    assert resumed is not None and resumed.status == "running"
+    assert replacement.bot.manager.get(bob_lobby.table_id) is None  # shard 0's, not ours
+    stored = await replacement.store.get_game(bob_lobby.table_id)
+    assert stored is not None and stored.status == "lobby"  # not abandoned as if ours
+    assert zero.bot.manager.get(alice_table.table_id) is None
+
+    # Alice's next DM click still arrives at shard 0 and reaches the replacement.
+    for _ in range(50):
+        message = zero.h.latest_dm(ALICE)
+        move = choose_move(message) if message is not None else None
+        if message is not None and move is not None:
+            break
+        await cluster.advance(1.0)
+    else:
+        raise AssertionError("Alice was never offered a move after the restart")
+    journal = len(await replacement.store.load_actions(alice_table.table_id))
+    record = await zero.h.click(ALICE, message, move[0], move[1], settle=False)
+    await cluster.settle()
+    assert record.callback_type == 6 and not record.failed
+    assert zero.h.reply_text(record) == ""  # applied, not refused
+    assert len(await replacement.store.load_actions(alice_table.table_id)) > journal
