@@ -169,7 +169,11 @@ class PostgresRouter:
         import asyncpg  # only a PostgreSQL deployment needs it
 
         self._handler = handler
-        self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=4)
+        # A routed click lives for minutes; losing one to a server crash is the same as
+        # the player clicking again, so the router's commits need not wait for the disk.
+        self._pool = await asyncpg.create_pool(
+            self.dsn, min_size=1, max_size=4, server_settings={"synchronous_commit": "off"}
+        )
         await self._listen()
         await self.sweep()  # clicks published while no process of these shards listened
         self._sweeper = asyncio.get_running_loop().create_task(
