@@ -68,6 +68,12 @@ class ShardPlan:
         """True when this one process is the whole bot (no other process owns a guild)."""
         return self.shard_count is None or len(self.shard_ids) == self.shard_count
 
+    @property
+    def syncs_commands(self) -> bool:
+        """The process running shard 0 syncs the application commands at start; the
+        others would only repeat the same global sync."""
+        return self.shard_count is None or 0 in self.shard_ids
+
     def owns(self, guild_id: int) -> bool:
         if self.shard_count is None:
             return True

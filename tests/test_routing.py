@@ -37,6 +37,8 @@ def test_discords_formula_assigns_guilds_to_shards() -> None:
     assert ShardPlan.parse(4, " 3,1 ").shard_ids == (1, 3)
     unsharded = ShardPlan.parse(None, None)
     assert unsharded.owns(guild) and unsharded.runs_every_shard and not unsharded.sharded
+    assert unsharded.syncs_commands and ShardPlan.parse(2, "0").syncs_commands
+    assert not plan.syncs_commands  # shard 1 only: shard 0's process syncs
 
 
 @pytest.mark.parametrize(

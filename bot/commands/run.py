@@ -141,7 +141,7 @@ async def serve(args: argparse.Namespace, token: str) -> int:
         **coordination,
         ai_delay=args.ai_delay,
         sync_guild=args.guild,
-        sync_global=not args.no_sync and args.guild is None,
+        sync_global=not args.no_sync and args.guild is None and plan.syncs_commands,
         tune_runtime=True,
     )
     stop = asyncio.Event()
