@@ -190,6 +190,16 @@ class PgConnection:
         self._call(self._connection.executemany(query, [tuple(row) for row in rows]))
         return PgCursor([], -1)
 
+    def copy_records(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Bulk-insert with COPY (PostgreSQL only; the synthetic ledger's million rows)."""
+        self._call(
+            self._connection.copy_records_to_table(
+                table, records=[tuple(row) for row in rows], columns=list(columns)
+            )
+        )
+
     async def _run(self, query: str, params: tuple[Any, ...]) -> tuple[list[Any], str | None]:
         # ``Connection._execute`` is what ``fetch`` calls, with the statement cache; it is
         # the one call that returns the rows and the command tag (for ``rowcount``)
