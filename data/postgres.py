@@ -54,10 +54,7 @@ import greenlet
 
 from . import schema
 from .connection import StoreBase, _utc_now
-from .games import GamesPart
-from .leaderboards import LeaderboardsPart
-from .ledger import LedgerPart
-from .settings import SettingsPart
+from .store import Store
 
 T = TypeVar("T")
 
@@ -322,7 +319,7 @@ class PostgresStoreBase(StoreBase):
         self._fault_hook: Callable[[str], None] | None = None
         self._write_lock = asyncio.Lock()
         self._in_flight: set[asyncio.Future[Any]] = set()
-        self.retries = 0  # serialization failures retried (for benchmarks and tests)
+        self.retries = 0  # transactions run again after losing a race (benchmarks, tests)
 
     @classmethod
     async def open(  # type: ignore[override]
@@ -378,7 +375,8 @@ class PostgresStoreBase(StoreBase):
             return await _pg_version(connection)
 
     async def _write(self, body: Callable[[Any], T]) -> T:
-        """Run ``body`` as one SERIALIZABLE transaction, again from the start if it lost a race."""
+        """Run ``body`` as one transaction, again from the start if it lost a race; shielded,
+        so a cancelled caller never leaves it half-done."""
         if self._closed:
             raise RuntimeError("store is closed")
         task = asyncio.ensure_future(self._write_until_committed(body))
@@ -389,7 +387,7 @@ class PostgresStoreBase(StoreBase):
     async def _write_until_committed(self, body: Callable[[Any], T]) -> T:
         # One write at a time per process, as on SQLite: writes of one process would only
         # collide with each other (the same players' balances) and be retried; across
-        # processes, SERIALIZABLE and the retry below keep them correct.
+        # processes, the row-level conflict checks and the retry below keep them correct.
         async with self._write_lock:
             return await self._write_attempts(body)
 
@@ -469,8 +467,9 @@ async def reset_identities(connection: asyncpg.Connection) -> None:
         )
 
 
-class PostgresStore(PostgresStoreBase, LedgerPart, LeaderboardsPart, GamesPart, SettingsPart):
-    """``Store`` on PostgreSQL: the same async methods, the same guarantees.
+class PostgresStore(PostgresStoreBase, Store):
+    """``Store`` on PostgreSQL: the same async methods, the same guarantees (and an
+    instance of ``Store``, so type hints and checks need no second name).
 
     Open with ``await PostgresStore.open("postgresql://user@host/db")`` or, choosing by
     the target, ``await data.open_store(target)``.

@@ -544,3 +544,35 @@ def test_db_migrate_upgrades_a_sqlite_file_and_explains_an_unreachable_server(
         assert schema_module.current_version(connection) == LATEST_VERSION
     assert main(["db", "migrate", "--db", "postgresql://nobody@127.0.0.1:1/none"]) == 2
     assert "database unusable" in capsys.readouterr().err
+
+
+def test_a_whole_terminal_match_on_postgresql_chosen_by_mahjong_db(
+    tmp_path: Path, pg_server: str
+) -> None:
+    """``MAHJONG_DB=postgresql://...`` selects PostgreSQL: a real ``mahjong-bot play``
+    process plays a match (tables, action log, settlement) into it."""
+    database = fresh_database(pg_server)
+    try:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8",
+               "MAHJONG_DB": database, "XDG_DATA_HOME": str(tmp_path)}  # fmt: skip
+        completed = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "play", "--seed", "5", "--ai-level", "easy",
+             "--name", "Me"],
+            input="\n" * 3000, capture_output=True, text=True, encoding="utf-8", env=env,
+            cwd=tmp_path, timeout=300,
+        )  # fmt: skip
+        assert completed.returncode == 0, completed.stderr
+        assert "终局 / Match over" in completed.stdout
+        assert not (tmp_path / "mahjong-bot").exists()  # the default SQLite file was not used
+
+        async def check() -> None:
+            async with await open_store(database) as store:
+                (game,) = await store.finished_games(1)
+                assert game.status == "finished" and game.action_count > 50
+                assert len(await store.settled_hands(game.game_id)) >= 4
+                assert await store.verify_balances() == []
+                assert f"Your balance: {await store.get_balance(1, 1)}" in completed.stdout
+
+        asyncio.run(check())
+    finally:
+        drop_database(pg_server, database)
