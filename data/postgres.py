@@ -221,6 +221,30 @@ class PgConnection:
             raise PgIntegrityError(_describe(error)) from error
 
 
+class _NeedsSnapshot(BaseException):
+    """A read body issued a second statement: it must run again inside a snapshot."""
+
+
+class _SingleStatementConnection(PgConnection):
+    """For reads: the first statement runs on its own (one statement is one snapshot), so
+    the usual one-query read costs one round trip instead of three (BEGIN, query,
+    COMMIT). A second statement stops the body; ``_read`` then runs it again, whole,
+    in a REPEATABLE READ transaction. Read bodies have no side effects, so that is safe."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        super().__init__(connection)
+        self._used = False
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> PgCursor:
+        if self._used:
+            raise _NeedsSnapshot
+        self._used = True
+        return super().execute(sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> PgCursor:
+        raise _NeedsSnapshot
+
+
 def _describe(error: asyncpg.PostgresError) -> str:
     parts = [str(error)]
     for attribute in ("table_name", "constraint_name", "detail"):
@@ -422,14 +446,16 @@ class PostgresStoreBase(StoreBase):
         return write
 
     async def _read(self, body: Callable[[Any], T]) -> T:
-        """Run a read-only ``body`` on one snapshot."""
+        """Run a read-only ``body`` on one snapshot (``_SingleStatementConnection``)."""
         if self._closed:
             raise RuntimeError("store is closed")
-        async with (
-            self._pool.acquire() as connection,
-            connection.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            return await run_body(body, PgConnection(connection))
+        async with self._pool.acquire() as connection:
+            try:
+                return await run_body(body, _SingleStatementConnection(connection))
+            except _NeedsSnapshot:
+                pass
+            async with connection.transaction(isolation="repeatable_read", readonly=True):
+                return await run_body(body, PgConnection(connection))
 
     async def reset_identities(self) -> None:
         """Move every identity column's sequence past the largest stored id.

@@ -576,3 +576,32 @@ def test_a_whole_terminal_match_on_postgresql_chosen_by_mahjong_db(
         asyncio.run(check())
     finally:
         drop_database(pg_server, database)
+
+
+async def test_a_read_of_several_statements_sees_one_snapshot(db: BackendDB) -> None:
+    """One-statement reads skip BEGIN/COMMIT on PostgreSQL; a read body with more than one
+    statement is run (again) inside one snapshot, so a commit from another connection
+    between its statements is not seen half-way."""
+    import threading
+
+    store = await db.open()
+    await store.set_user_pref(1, "a", True)
+    runs: list[int] = []
+
+    def commit_elsewhere(key: str) -> None:
+        sql = f"INSERT INTO user_prefs (user_id, key, value) VALUES (2, '{key}', 'true')"
+        worker = threading.Thread(target=lambda: asyncio.run(db.execute_raw(sql)))
+        worker.start()
+        worker.join()  # committed before the body goes on
+
+    def body(connection: Any) -> tuple[int, int, bool]:
+        first = connection.execute("SELECT COUNT(*) FROM user_prefs").fetchone()[0]
+        runs.append(first)
+        commit_elsewhere(f"k{len(runs)}")
+        second = connection.execute("SELECT COUNT(*) FROM user_prefs").fetchone()[0]
+        return first, second, connection.in_transaction
+
+    first, second, in_transaction = await store._read(body)
+    assert first == second and in_transaction
+    assert runs == ([1, 2] if db.kind == "postgres" else [1])  # PostgreSQL ran it twice
+    assert len(await store.get_user_prefs(2)) == len(runs)
