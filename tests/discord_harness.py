@@ -66,6 +66,7 @@ BOT_USER_ID = APPLICATION_ID
 OWNER_ID = 900_000_000_000_000_500
 
 MANAGE_GUILD = 1 << 5
+MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
@@ -573,6 +574,9 @@ class FakeDiscord:
         if result is None:
             request.status = 204
             return FakeResponse(204, None)
+        if template.endswith("/threads"):  # Discord answers a new thread with 201 Created
+            request.status = 201
+            return FakeResponse(201, result)
         return FakeResponse(200, result)
 
     def _refuse(self, request: Request, violations: list[Violation]) -> None:
@@ -629,6 +633,9 @@ class FakeDiscord:
                     "(edit it through its interaction token)")])  # fmt: skip
             if method == "GET":
                 return stored.payload
+            thread = self.threads.get(channel_id)
+            if thread is not None and thread.archived:
+                raise HTTPError(400, 50083, "Thread is archived")
             if method == "DELETE":
                 del self.messages[stored.id]
                 return None
@@ -654,6 +661,9 @@ class FakeDiscord:
             thread = self.threads.get(channel_id)
             if thread is None:
                 raise HTTPError(404, 10003, "Unknown Channel")
+            closing = payload.get("archived") or payload.get("locked")
+            if closing and not self.bot_permissions & MANAGE_THREADS:
+                raise HTTPError(403, 50013, "Missing Permissions")
             for key in ("archived", "locked"):
                 if payload.get(key) is not None:
                     setattr(thread, key, bool(payload[key]))

@@ -27,6 +27,7 @@ from discord_harness import (
     CHANNEL_ID,
     CREATE_PUBLIC_THREADS,
     EPHEMERAL_FLAG,
+    MANAGE_THREADS,
     OTHER_CHANNEL_ID,
     SEND_MESSAGES_IN_THREADS,
     FakeDiscord,
@@ -407,7 +408,7 @@ async def test_threads_start_take_messages_and_archive(remote: FakeDiscord) -> N
     message_id = channel_message(remote)
     status, thread = await send(remote, "POST", f"/channels/{CHANNEL_ID}/messages/{message_id}/threads",
                                 {"name": "table 1", "auto_archive_duration": 1440})  # fmt: skip
-    assert status == 200 and thread["type"] == 11 and thread["parent_id"] == str(CHANNEL_ID)
+    assert status == 201 and thread["type"] == 11 and thread["parent_id"] == str(CHANNEL_ID)
     thread_id = int(thread["id"])
     status, sent = await send(remote, "POST", f"/channels/{thread_id}/messages", {"content": "in"})
     assert status == 200 and remote.messages_in(thread_id)[0].id == int(sent["id"])
@@ -438,6 +439,7 @@ async def test_threads_need_their_permissions_and_a_channel_that_holds_threads(
     assert (status, answer["code"]) == (403, 50013) and not remote.threads
     remote.bot_permissions = ADMIN_PERMISSIONS
     status, thread = await send(remote, "POST", path, {"name": "t"})
+    assert status == 201
     thread_id = int(thread["id"])
     remote.bot_permissions = ADMIN_PERMISSIONS & ~SEND_MESSAGES_IN_THREADS
     status, answer = await send(remote, "POST", f"/channels/{thread_id}/messages", {"content": "x"})
@@ -448,6 +450,17 @@ async def test_threads_need_their_permissions_and_a_channel_that_holds_threads(
         remote, "POST", f"/channels/{thread_id}/messages/{inner['id']}/threads", {"name": "t"}
     )
     assert (status, answer["code"]) == (400, 50024)
+    # Archiving needs Manage Threads; a message in an archived thread cannot be edited.
+    remote.bot_permissions = ADMIN_PERMISSIONS & ~MANAGE_THREADS
+    status, answer = await send(remote, "PATCH", f"/channels/{thread_id}", {"archived": True})
+    assert (status, answer["code"]) == (403, 50013) and not remote.threads[thread_id].archived
+    remote.bot_permissions = ADMIN_PERMISSIONS
+    status, _ = await send(remote, "PATCH", f"/channels/{thread_id}", {"archived": True})
+    assert status == 200 and remote.threads[thread_id].archived
+    status, answer = await send(
+        remote, "PATCH", f"/channels/{thread_id}/messages/{inner['id']}", {"content": "y"}
+    )
+    assert (status, answer["code"]) == (400, 50083)
     assert remote.take_violations() == []
 
 

@@ -15,6 +15,7 @@ import discord
 from discord_harness import (
     CHANNEL_ID,
     GUILD_ID,
+    MANAGE_THREADS,
     FakeDiscord,
     Harness,
     StoredMessage,
@@ -225,6 +226,25 @@ async def test_final_standings_post_in_the_parent_channel(tmp_path: Path) -> Non
         await stop_bot(env)
 
 
+async def test_without_manage_threads_a_finished_thread_is_left_open(tmp_path: Path) -> None:
+    """Manage Threads is optional: the archive is refused (403) and nothing else changes."""
+    env = await start(tmp_path / "bot.db")
+    h = env.h
+    h.remote.bot_permissions &= ~MANAGE_THREADS
+    try:
+        table = await create(env, ALICE, option("seats", 2), option("rounds", 1))
+        await h.command(ALICE, "table start", channel_id=table.channel_id)
+        await run_on_autoplay(env, table)
+        assert not h.remote.threads[table.channel_id].archived
+        refused = [r for r in h.remote.requests if r.path == "/channels/{channel_id}"]
+        assert [r.status for r in refused] == [403]  # tried once, not retried
+        [final] = table_messages(env, table.channel_id)
+        assert final.components == []
+        assert len(h.channel_messages(CHANNEL_ID)) == 2  # starter and standings
+    finally:
+        await stop_bot(env)
+
+
 async def test_without_thread_permission_the_table_opens_in_the_channel(tmp_path: Path) -> None:
     env = await start(tmp_path / "bot.db", threads=False)
     h = env.h
@@ -272,6 +292,21 @@ async def test_create_inside_a_table_thread_opens_no_thread_in_it(tmp_path: Path
         assert env.bot.manager.table_of_user(BOB) is None
         assert "已经有" in h.reply_text(record) or "already" in h.reply_text(record)
         assert all(r.interaction_id == record.id for r in h.remote.requests[requests:])
+    finally:
+        await stop_bot(env)
+
+
+async def test_a_refused_create_posts_nothing_in_the_channel(tmp_path: Path) -> None:
+    """A host already seated elsewhere is refused before a starter or thread is made."""
+    env = await start(tmp_path / "bot.db")
+    h = env.h
+    try:
+        await create(env, ALICE)
+        before = (len(h.channel_messages(CHANNEL_ID)), len(h.remote.threads))
+        record = await h.command(ALICE, "table create", [option("variant", "jiaxing")])
+        assert "已经" in h.reply_text(record) or "already" in h.reply_text(record)
+        assert (len(h.channel_messages(CHANNEL_ID)), len(h.remote.threads)) == before
+        assert len(env.bot.manager.tables) == 1
     finally:
         await stop_bot(env)
 
