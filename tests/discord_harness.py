@@ -633,12 +633,12 @@ class FakeDiscord:
                     "(edit it through its interaction token)")])  # fmt: skip
             if method == "GET":
                 return stored.payload
-            thread = self.threads.get(channel_id)
-            if thread is not None and thread.archived:
-                raise HTTPError(400, 50083, "Thread is archived")
             if method == "DELETE":
                 del self.messages[stored.id]
                 return None
+            thread = self.threads.get(channel_id)
+            if thread is not None and thread.archived:
+                raise HTTPError(400, 50083, "Thread is archived")
             self._refuse(request, message_violations(route, payload, files,
                                                      allowed_flags=FLAGS_EDIT, creating=False, kind="channel-edit"))  # fmt: skip
             return self._edit(stored.id, payload or {}, files).payload
