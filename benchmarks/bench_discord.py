@@ -11,8 +11,11 @@ interaction callbacks, DM sends and edits, table edits, result posts.
   to one per channel per 1.5 s, so a faster table costs fewer requests per turn.
 - ``ack_p99_ms``: real time from dispatching an interaction to its acknowledging
   callback (render included when the click is answered with the new hand).
+- ``requests_per_hand``: the same requests per hand played. The table runs in its own
+  thread (the bot has the thread permissions), where the live table message is sent
+  anew below each result; ``--no-threads`` runs it in the channel, as without them.
 
-Usage: ``python benchmarks/bench_discord.py [--matches 3] [--think 2.0] [--json]``
+Usage: ``python benchmarks/bench_discord.py [--matches 3] [--think 2.0] [--no-threads] [--json]``
 """
 
 from __future__ import annotations
@@ -47,12 +50,14 @@ from data import Store  # noqa: E402
 PLAYERS = {800_000_000_000_000_100 + i: (f"player{i}", DEFAULT_PERMISSIONS) for i in range(4)}
 
 
-async def play_match(variant: str, seed: int, think: float, db: Path) -> dict[str, object]:
+async def play_match(
+    variant: str, seed: int, think: float, db: Path, threads: bool = True
+) -> dict[str, object]:
     clock = FakeClock()
     store = await Store.open(db)
     bot = MahjongBot(store, clock=clock, ai_delay=0.0, leaderboard_interval=None,
                      seeds=itertools.count(seed))  # fmt: skip
-    harness = Harness(bot, PLAYERS, clock)
+    harness = Harness(bot, PLAYERS, clock, threads=threads)
     try:
         await harness.start()
         users = list(PLAYERS)
@@ -61,8 +66,9 @@ async def play_match(variant: str, seed: int, think: float, db: Path) -> dict[st
         for user in users[1:]:
             await harness.command(user, "table join")
         await harness.command(users[0], "table start")
-        table = bot.manager.by_channel(CHANNEL_ID)
+        table = bot.manager.table_of_user(users[0])  # in its thread, or in CHANNEL_ID
         assert table is not None and table.match is not None
+        assert (table.channel_id != CHANNEL_ID) == threads
         start_requests = len(harness.remote.requests)
         start_acks = len(harness.ack_latencies())
         idle_steps = 0
@@ -112,12 +118,13 @@ def _kind(request: object) -> str:
         return "open-dm"
     if path.endswith("/messages/@original"):
         return f"interaction-{method.lower()}"
-    return f"{where}-{'send' if method == 'POST' else 'edit'}"
+    verb = {"POST": "send", "DELETE": "delete"}.get(method, "edit")
+    return f"{where}-{verb}"
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, float]:
     logging.basicConfig(level=logging.ERROR)
-    turns = requests = 0
+    turns = requests = hands = 0
     acks: list[float] = []
     kinds: Counter[str] = Counter()
     rows = []
@@ -125,10 +132,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, float]:
         for index in range(args.matches):
             variant = ("taizhou", "jiaxing")[index % 2] if args.variant == "both" else args.variant
             result = await play_match(
-                variant, 1000 + index, args.think, Path(folder) / f"{index}.db"
-            )
+                variant, 1000 + index, args.think, Path(folder) / f"{index}.db",
+                threads=not args.no_threads,
+            )  # fmt: skip
             turns += int(result["turns"])  # type: ignore[call-overload]
             requests += int(result["requests"])  # type: ignore[call-overload]
+            hands += int(result["hands"])  # type: ignore[call-overload]
             acks.extend(result["acks"])  # type: ignore[arg-type]
             kinds.update(result["kinds"])  # type: ignore[arg-type]
             rows.append((variant, result))
@@ -145,11 +154,20 @@ async def main_async(args: argparse.Namespace) -> dict[str, float]:
     print()
     print(f"think time per move: {args.think:.1f} s (fake clock); table edits ≤ 1 per 1.5 s")
     print(f"requests per turn (four humans): {per_turn:.2f}  ({requests} requests / {turns} turns)")
+    per_hand = requests / max(1, hands)
+    where = "a channel" if args.no_threads else "its own thread"
+    print(
+        f"requests per hand: {per_hand:.1f}  ({requests} requests / {hands} hands; table in {where})"
+    )
     print("by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.most_common()))
     if ack_ms:
         print(f"interaction ack: p50 {statistics.median(ack_ms):.1f} ms, p99 {p99:.1f} ms, "
               f"max {ack_ms[-1]:.1f} ms over {len(ack_ms)} interactions")  # fmt: skip
-    return {"requests_per_turn": round(per_turn, 3), "ack_p99_ms": round(p99, 2)}
+    return {
+        "requests_per_turn": round(per_turn, 3),
+        "ack_p99_ms": round(p99, 2),
+        "requests_per_hand": round(per_hand, 2),
+    }
 
 
 def main() -> int:
@@ -158,6 +176,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=2.0, help="fake seconds per human move")
     parser.add_argument("--variant", default="both", choices=("both", "jiaxing", "taizhou"))
     parser.add_argument("--json", action="store_true", help="print one JSON object last")
+    parser.add_argument("--no-threads", action="store_true",
+                        help="the bot lacks thread permissions: the table runs in the channel")  # fmt: skip
     args = parser.parse_args()
     summary = asyncio.run(main_async(args))
     if args.json:

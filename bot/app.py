@@ -42,8 +42,10 @@ from data import Store
 log = logging.getLogger(__name__)
 
 LEADERBOARD_CHECK_SECONDS = 600.0
-# View Channels, Send Messages, Attach Files, Read Message History (see README.md).
-INVITE_PERMISSIONS = 1024 | 2048 | 32768 | 65536
+# View Channels, Send Messages, Attach Files, Read Message History; for a table's own
+# thread Create Public Threads, Send Messages in Threads and Manage Threads (to archive a
+# finished table's thread) (see README.md and bot.discord_threads).
+INVITE_PERMISSIONS = 1024 | 2048 | 32768 | 65536 | (1 << 34) | (1 << 35) | (1 << 38)
 
 
 DISCORD_CONTENT_LIMIT = 2000  # characters of message content Discord accepts
@@ -222,10 +224,20 @@ class MahjongBot(commands.Bot):
         return next(self._seeds, None) if self._seeds is not None else None
 
     def table_here(self, interaction: discord.Interaction[Any]) -> TableSession:
-        table = self.manager.by_channel(interaction.channel_id or 0)
-        if table is None:
-            raise UserFacingError(msg("table.none_here"))
-        return table
+        """The table of the channel (or thread) the command was typed in; in a channel
+        whose tables live in threads, its only one, or a list of their threads to pick
+        from when there are several (a guess could seat someone at the wrong table)."""
+        channel_id = interaction.channel_id or 0
+        table = self.manager.by_channel(channel_id)
+        if table is not None:
+            return table
+        in_threads = self.manager.tables_under(channel_id)
+        if len(in_threads) == 1:
+            return in_threads[0]
+        if in_threads:
+            threads = ", ".join(f"<#{t.channel_id}>" for t in in_threads[:20])
+            raise UserFacingError(msg("table.several_here", count=len(in_threads), threads=threads))
+        raise UserFacingError(msg("table.none_here"))
 
     def table_of(self, user_id: int) -> TableSession:
         table = self.manager.table_of_user(user_id)

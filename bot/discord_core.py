@@ -84,6 +84,12 @@ class TableMessage:
     last_line: str = ""  # the last move worth showing (a pass is not)
     sent: tuple[Any, ...] | None = None  # what the message shows now, to skip no-op edits
     version: int = 0  # bumped by every change: a retried edit stops once it is outdated
+    # A table in its own thread (``channel_id`` is the thread): the channel it hangs off,
+    # where the final standings are posted too. Loaded with the message id.
+    parent_id: int | None = None
+    repost: bool = False  # a result went out below the table message: send it anew
+    standings_due: bool = False  # the match is over and its standings are not posted yet
+    archived: bool = False  # the finished table's thread was archived
 
 
 @dataclass

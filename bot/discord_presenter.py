@@ -6,6 +6,10 @@ buzz on every tile), so:
 - **One table message per table**, edited in place (lobby, then the table image and a
   status line), and edits are coalesced: at most one per channel every ``min_interval``
   seconds; the newest state wins, intermediate ones are never sent.
+- **A table in its own thread** (``bot.discord_threads``) keeps its table message the
+  latest item there: after a hand's result it is sent anew and the old one deleted (one
+  request more per hand); the final standings also go to the channel the thread hangs
+  off, and the finished thread is archived.
 - **One DM per player per hand**, edited in place. A prompt whose picture and choices
   equal what the player already has is not sent at all.
 - **A click answers itself**: when a player's click changes their own hand, the new hand

@@ -121,6 +121,9 @@ class TableMessages(PresenterCore):
             stored = (game.meta if game else {}).get("discord_table_message")
             if stored and record.message_id is None:
                 record.message_id = int(stored[1])
+            parent = (game.settings if game else {}).get("parent_channel_id")
+            if parent is not None:
+                record.parent_id = int(parent)
 
     @staticmethod
     def _phase(record: TableMessage) -> str:
@@ -177,6 +180,8 @@ class TableMessages(PresenterCore):
 
     async def _send_table(self, record: TableMessage) -> None:
         await self._load_table_message(record)
+        if record.archived:
+            return  # the finished table's thread is closed; its last state stays
         content = self._table_content(record)
         lobby = record.lobby
         phase = self._phase(record)
@@ -185,7 +190,8 @@ class TableMessages(PresenterCore):
             image_state = replace(record.status.public, turn_id=0, waiting_on=())
         view_kind = (phase, tuple(p.user_id for p in lobby.players) if lobby else ())
         shown = (content, image_state, view_kind)
-        if record.message_id is not None and shown == record.sent:
+        if record.message_id is not None and shown == record.sent and not record.repost:
+            await self._archive_if_done(record)
             return  # an edit would change nothing anyone can see
         files: list[discord.File] = []
         if record.status is not None:
@@ -198,13 +204,14 @@ class TableMessages(PresenterCore):
         elif phase == "lobby" and lobby is not None:
             view = lobby_view(lobby)
         channel = self.bot.get_partial_messageable(record.channel_id)
-        if record.message_id is not None:
+        if record.message_id is not None and not record.repost:
             message = channel.get_partial_message(record.message_id)
             try:
                 await message.edit(
                     content=content, attachments=files, view=view, allowed_mentions=NO_MENTIONS
                 )
                 record.sent = shown
+                await self._archive_if_done(record)
                 return
             except discord.NotFound:
                 record.message_id = None
@@ -214,12 +221,37 @@ class TableMessages(PresenterCore):
         if view is not None:
             kwargs["view"] = view
         sent = await channel.send(**kwargs)
-        record.message_id = sent.id
+        replaced, record.message_id = record.message_id, sent.id
+        record.repost = False
         record.sent = shown
         with contextlib.suppress(Exception):
             await self.store.update_game_meta(
                 record.table_id, discord_table_message=[record.channel_id, sent.id]
             )
+        if replaced is not None:
+            # Sent anew below a result: the old one goes, so there is one live table
+            # message and it is the latest thing in the channel (or thread).
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(replaced).delete()
+        await self._archive_if_done(record)
+
+    async def _archive_if_done(self, record: TableMessage) -> None:
+        """Archive a finished (or closed) table's thread once its last table message and
+        its standings are out: it drops from the channel's list of active threads and
+        stays readable. Best effort: without Manage Threads Discord archives it by
+        itself after a day of silence."""
+        if record.parent_id is None or record.archived or record.standings_due:
+            return
+        phase = self._phase(record)
+        if phase not in ("finished", "closed") or record.dirty:
+            return
+        if record.sent is None or record.sent[2][0] != phase:
+            return
+        record.archived = True
+        try:
+            await self.bot.http.edit_channel(record.channel_id, archived=True)
+        except discord.HTTPException as error:
+            log.info("could not archive the thread of table %s: %s", record.table_id, error)
 
     async def hand_result(self, status: TableStatus, result: HandResult, points: list[int]) -> None:
         record = self._table(status.table_id, status.channel_id)
@@ -261,23 +293,49 @@ class TableMessages(PresenterCore):
             self._backoff,
             f"result card of {status.table_id}",
         )  # fmt: skip
+        # In a table's thread the result went out below the table message: send the
+        # table anew under it (its next change was going out anyway), so the live table
+        # stays in view. A table in a channel keeps its one message, as before threads.
+        record = self._table(status.table_id, status.channel_id)
+        await self._load_table_message(record)
+        if record.parent_id is not None:
+            record.repost = True
+            self._mark_dirty(record)
 
     async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
         record = self._table(status.table_id, status.channel_id)
         record.status = status
         record.final = True
         names = seat_names(status)
-        text = msg("result.match", changes=changes_text(names, points))
-        channel = self.bot.get_partial_messageable(status.channel_id)
+        record.standings_due = True
         self._post_in_order(
-            status.table_id,
-            retry_discord(
-                lambda: channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS),
-                self._backoff,
-                f"match result of {status.table_id}",
-            ),
+            status.table_id, self._post_standings(record, changes_text(names, points))
         )
         self._mark_dirty(record)
+
+    async def _post_standings(self, record: TableMessage, changes: str) -> None:
+        """The match totals where the table is, and in the channel a table thread hangs
+        off (people who never opened the thread see how it ended)."""
+        try:
+            await self._load_table_message(record)
+            text = msg("result.match", changes=changes)
+            channel = self.bot.get_partial_messageable(record.channel_id)
+            await retry_discord(
+                lambda: channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS),
+                self._backoff,
+                f"match result of {record.table_id}",
+            )
+            if record.parent_id is not None:
+                parent = self.bot.get_partial_messageable(record.parent_id)
+                line = msg("thread.standings", thread=f"<#{record.channel_id}>", changes=changes)
+                await retry_discord(
+                    lambda: parent.send(public(line)[:2000], allowed_mentions=NO_MENTIONS),
+                    self._backoff,
+                    f"standings of {record.table_id} in the channel",
+                )
+        finally:
+            record.standings_due = False
+        await self._archive_if_done(record)
 
 
 def variant_names(variant: str) -> tuple[str, str]:

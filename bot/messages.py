@@ -187,6 +187,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The lobby was idle for 10 minutes and closed",
     ),
     "session.restarted": ("机器人重启，牌局继续", "The bot restarted; the match continues"),
+    # A table in its own thread (bot.discord_threads).
+    "thread.starter": (
+        "🀄 {host} 开了一桌：{variant}，{seats} 人，底注 {stake}。进讨论串加入、观战。",
+        "🀄 {host} opened a table: {variant}, {seats} seats, stake {stake}. "
+        "Join or watch in the thread.",
+    ),
+    "thread.name": ("{variant} · {host} 的牌桌", "{variant} · {host}'s table"),
+    "thread.created": ("牌桌在 {thread}。", "The table is in {thread}."),
+    "thread.standings": (
+        "{thread} 整场结束。总分：{changes}",
+        "{thread} is over. Totals: {changes}",
+    ),
+    "table.several_here": (
+        "这个频道有 {count} 张牌桌：{threads}。请在牌桌的讨论串里使用这个命令。",
+        "This channel has {count} tables: {threads}. Use the command inside the table's thread.",
+    ),
 }
 
 

@@ -58,6 +58,9 @@ class TableManager:
         self.clock: Clock = clock or SystemClock()
         self.ai_delay = float(ai_delay)
         self._tables: dict[str, TableSession] = {}
+        # table id -> the channel its thread hangs off, for tables that live in a thread
+        # (their ``channel_id`` is the thread); commands typed in that channel find them.
+        self._parents: dict[str, int] = {}
         # Live tables plus closed ones still finishing their last queue item.
         self._recent: weakref.WeakSet[TableSession] = weakref.WeakSet()
         self.action_observer: ActionObserver | None = None
@@ -92,6 +95,27 @@ class TableManager:
                 return table
         return None
 
+    def parent_of(self, table_id: str) -> int | None:
+        """The channel a table's thread was started in; None for a table in a channel."""
+        return self._parents.get(table_id)
+
+    def tables_under(self, parent_channel_id: int) -> list[TableSession]:
+        """Open tables living in threads started from ``parent_channel_id``, oldest first."""
+        return [
+            table for table in self._tables.values()
+            if self._parents.get(table.table_id) == parent_channel_id
+            and table.status in ("lobby", "running")
+        ]  # fmt: skip
+
+    async def check_create(self, guild_id: int, host_user_id: int) -> None:
+        """Refuse a create that would fail for the host's own reasons (seated elsewhere,
+        balance too low) before anything is posted for it (a thread opened for a table
+        that is then refused would be left behind). ``create_table`` checks again."""
+        if self.table_of_user(host_user_id) is not None:
+            raise SessionError(SEATED_ELSEWHERE)
+        if not await self.store.can_sit(guild_id, host_user_id):
+            raise SessionError(msg("session.balance_low"))
+
     def table_of_user(self, user_id: int) -> TableSession | None:
         for table in self._tables.values():
             if table.is_member(user_id):
@@ -100,6 +124,7 @@ class TableManager:
 
     def _forget(self, table: TableSession) -> None:
         self._tables.pop(table.table_id, None)
+        self._parents.pop(table.table_id, None)
         table._stopped = True
         if table._timer is not None and not table._timer.done():
             table._timer.cancel()
@@ -137,18 +162,23 @@ class TableManager:
         seed: int | None = None,
         seat_host: bool = True,
         ai_level: str | None = None,
+        parent_channel_id: int | None = None,
     ) -> TableSession:
         """Open a lobby in ``channel_id``. With ``seat_host=False`` the host runs the
-        table without a seat (an all-AI exhibition, the benchmark).
+        table without a seat (an all-AI exhibition, the benchmark). A table in its own
+        thread passes the thread as ``channel_id`` and the channel the thread was
+        started from as ``parent_channel_id``.
 
-        One table per channel and one open seat per user: checked and registered under
-        the manager's seating lock, and refused by the store's unique indexes too."""
+        One table per channel (a thread is a channel of its own) and one open seat per
+        user: checked and registered under the manager's seating lock, and refused by
+        the store's unique indexes too."""
         async with self._seating:
             return await self._create_table(
                 guild_id, channel_id, host_user_id, host_name, variant=variant,
                 num_seats=num_seats, stake=stake, options=options, rounds=rounds,
                 discard_timeout=discard_timeout, claim_timeout=claim_timeout, ai_fill=ai_fill,
                 seed=seed, seat_host=seat_host, ai_level=ai_level,
+                parent_channel_id=parent_channel_id,
             )  # fmt: skip
 
     async def _create_table(
@@ -169,6 +199,7 @@ class TableManager:
         seed: int | None,
         seat_host: bool,
         ai_level: str | None,
+        parent_channel_id: int | None,
     ) -> TableSession:
         settings = await self.store.get_settings(guild_id)
         variant = variant or settings.default_variant
@@ -200,6 +231,7 @@ class TableManager:
             seed = secrets.randbelow(2**31)
         table_id = secrets.token_hex(6)
         stored_options = parsed.to_dict()
+        place = {} if parent_channel_id is None else {"parent_channel_id": parent_channel_id}
         try:
             await self.store.create_game(
                 table_id,
@@ -217,6 +249,7 @@ class TableManager:
                     "ai_fill": ai_fill,
                     "host_user_id": host_user_id,
                     "ai_level": ai_level or self.ai_level,
+                    **place,
                 },
                 status="lobby",
                 seated_user=host_user_id if seat_host else None,
@@ -244,6 +277,8 @@ class TableManager:
         if seat_host:
             table.players.append(SeatInfo(seat=0, name=host_name, user_id=host_user_id))
         self._tables[table_id] = table
+        if parent_channel_id is not None:
+            self._parents[table_id] = parent_channel_id
         self._recent.add(table)
         table._ensure_worker()
         await table.presenter.lobby_changed(table.lobby_info())
@@ -279,12 +314,15 @@ class TableManager:
                 ai_level=settings["ai_level"] if settings.get("ai_level") in AI_LEVELS else None,
             )
             self._tables[table.table_id] = table
+            if settings.get("parent_channel_id") is not None:
+                self._parents[table.table_id] = int(settings["parent_channel_id"])
             self._recent.add(table)
             try:
                 await table._call(functools.partial(table._restore, record))
             except Exception:
                 log.exception("could not restore table %s", record.game_id)
                 self._tables.pop(table.table_id, None)
+                self._parents.pop(table.table_id, None)
                 await table.stop()
                 continue
             restored.append(table)

@@ -66,6 +66,10 @@ BOT_USER_ID = APPLICATION_ID
 OWNER_ID = 900_000_000_000_000_500
 
 MANAGE_GUILD = 1 << 5
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 DEFAULT_PERMISSIONS = (
     (
         discord.Permissions.general().value
@@ -355,6 +359,15 @@ class FakeDiscord:
         self.dm_owner: dict[int, int] = {}  # DM channel id -> user id
         self.dm_closed: set[int] = set()
         self.threads: dict[int, Thread] = {}
+        # The bot's permissions in guild channels: interactions report them as
+        # ``app_permissions`` and the thread routes check them (403 / 50013 without).
+        # By default the bot lacks the thread permissions (as invited before tables had
+        # threads), so a table opens in the channel itself; ``Harness(threads=True)``
+        # grants them.
+        self.bot_permissions: int = ADMIN_PERMISSIONS & ~THREAD_PERMISSIONS
+        # Gateway events Discord sends the bot after a request (THREAD_CREATE, ...): the
+        # harness dispatches them through discord.py's ConnectionState.
+        self.gateway: Any = None
         self.interactions: dict[int, InteractionRecord] = {}
         self.by_token: dict[str, InteractionRecord] = {}
         self.commands: list[dict[str, Any]] = []
@@ -564,6 +577,9 @@ class FakeDiscord:
         if result is None:
             request.status = 204
             return FakeResponse(204, None)
+        if template.endswith("/threads"):  # Discord answers a new thread with 201 Created
+            request.status = 201
+            return FakeResponse(201, result)
         return FakeResponse(200, result)
 
     def _refuse(self, request: Request, violations: list[Violation]) -> None:
@@ -621,6 +637,8 @@ class FakeDiscord:
             if owner is not None and owner in self.dm_closed:
                 raise HTTPError(403, 50007, "Cannot send messages to this user")
             thread = self.threads.get(channel_id)
+            if thread is not None and not self.bot_permissions & SEND_MESSAGES_IN_THREADS:
+                raise HTTPError(403, 50013, "Missing Permissions")
             if thread is not None and thread.archived:
                 if thread.locked:
                     raise HTTPError(400, 50083, "Thread is archived")
@@ -643,27 +661,40 @@ class FakeDiscord:
             if method == "DELETE":
                 del self.messages[stored.id]
                 return None
+            thread = self.threads.get(channel_id)
+            if thread is not None and thread.archived:
+                raise HTTPError(400, 50083, "Thread is archived")
             self._refuse(request, message_violations(route, payload, files,
                                                      allowed_flags=FLAGS_EDIT, creating=False, kind="channel-edit"))  # fmt: skip
             return self._edit(stored.id, payload or {}, files).payload
         if template == "/channels/{channel_id}/messages/{message_id}/threads":
             assert channel_id is not None
             stored = self._message_in(channel_id, int(parts["message_id"]))
+            if channel_id in self.threads or channel_id in self.dm_owner:
+                raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+            if not self.bot_permissions & CREATE_PUBLIC_THREADS:
+                raise HTTPError(403, 50013, "Missing Permissions")
             if stored.id in self.threads:
                 raise HTTPError(400, 160004, "A thread has already been created for this message")
             thread = Thread(stored.id, channel_id, str(payload["name"]))
             self.threads[thread.id] = thread
+            self._send_event("THREAD_CREATE", {**self._thread_payload(thread),
+                                               "newly_created": True})  # fmt: skip
             return self._thread_payload(thread)
         if template == "/channels/{channel_id}":
             assert channel_id is not None
             thread = self.threads.get(channel_id)
             if thread is None:
                 raise HTTPError(404, 10003, "Unknown Channel")
+            closing = payload.get("archived") or payload.get("locked")
+            if closing and not self.bot_permissions & MANAGE_THREADS:
+                raise HTTPError(403, 50013, "Missing Permissions")
             for key in ("archived", "locked"):
                 if payload.get(key) is not None:
                     setattr(thread, key, bool(payload[key]))
             if payload.get("name"):
                 thread.name = str(payload["name"])
+            self._send_event("THREAD_UPDATE", self._thread_payload(thread))
             return self._thread_payload(thread)
         if template.endswith("/commands"):
             if method == "PUT":
@@ -682,6 +713,20 @@ class FakeDiscord:
         if stored is None or stored.channel_id != channel_id:
             raise HTTPError(404, 10008, "Unknown Message")
         return stored
+
+    def _send_event(self, name: str, payload: dict[str, Any]) -> None:
+        """Deliver a gateway event after the answer, as Discord does (asynchronously)."""
+        if self.gateway is not None:
+            asyncio.get_running_loop().call_soon(self.gateway, name, payload)
+
+    def channel_payload(self, channel_id: int, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        """The ``channel`` object an interaction in a guild channel (or thread) carries."""
+        thread = self.threads.get(channel_id)
+        if thread is not None:
+            payload = {**self._thread_payload(thread), "permissions": str(self.bot_permissions)}
+            return {**payload, "guild_id": str(guild_id)}
+        return {"id": str(channel_id), "type": 0, "name": "mahjong", "guild_id": str(guild_id),
+                "position": 0, "permission_overwrites": []}  # fmt: skip
 
     def _thread_payload(self, thread: Thread) -> dict[str, Any]:
         return {"id": str(thread.id), "type": 11, "guild_id": str(GUILD_ID),
@@ -926,7 +971,8 @@ class Harness:
     """Drives one bot: log it in offline, dispatch interactions, wait for the work to settle.
 
     ``users`` maps user id -> (name, permissions). ``clock`` is the fake clock the bot's
-    sessions and presenter use; ``advance`` moves it and lets due timers run.
+    sessions and presenter use; ``advance`` moves it and lets due timers run. ``threads``
+    grants (True) or withholds (False) the bot's thread permissions.
     """
 
     def __init__(
@@ -939,6 +985,7 @@ class Harness:
         guild_id: int = GUILD_ID,
         channel_id: int = CHANNEL_ID,
         other_channel_id: int = OTHER_CHANNEL_ID,
+        threads: bool | None = None,
     ):
         """``guild_id`` and its channels: another guild for a second bot process (one
         ``remote`` shared by two harnesses is one Discord serving two shards)."""
@@ -947,6 +994,10 @@ class Harness:
         self.channel_id = channel_id
         self.other_channel_id = other_channel_id
         self.remote = remote or FakeDiscord()  # pass the old one to "restart" against it
+        if threads is not None:  # the bot may (or may not) run each table in a thread
+            self.remote.bot_permissions = (
+                ADMIN_PERMISSIONS if threads else ADMIN_PERMISSIONS & ~THREAD_PERMISSIONS
+            )
         self.users = users
         self.clock = clock
         self.remote.clock = clock
@@ -975,7 +1026,14 @@ class Harness:
         await bot.setup_hook()
         state._add_guild_from_data(guild_payload(self.users, self.guild_id, self.channel_id,  # type: ignore[arg-type]
                                                  self.other_channel_id))  # fmt: skip
+        self.remote.gateway = self._dispatch_event
         await self.settle()
+
+    def _dispatch_event(self, name: str, payload: dict[str, Any]) -> None:
+        """A gateway event through discord.py's own parser (``THREAD_CREATE`` puts the
+        thread in the guild's cache, as on a real connection)."""
+        parser = getattr(self.bot._connection, f"parse_{name.lower()}")
+        parser({**payload, "guild_id": str(self.guild_id)})
 
     async def close(self) -> None:
         """Shut the bot down; then fail if any request broke Discord's rules, even one whose
@@ -1015,7 +1073,8 @@ class Harness:
         interaction_id, token = record.id, record.token
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
-            "token": token, "version": 1, "locale": locale, "app_permissions": str(ADMIN_PERMISSIONS),
+            "token": token, "version": 1, "locale": locale,
+            "app_permissions": str(self.remote.bot_permissions),
             "attachment_size_limit": 10 * 1024 * 1024, "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
         }  # fmt: skip
@@ -1029,9 +1088,7 @@ class Harness:
             channel_id = channel_id or self.channel_id
             payload.update({"guild_id": str(self.guild_id), "guild_locale": "zh-CN",
                             "channel_id": str(channel_id), "member": self._member(user_id),
-                            "channel": {"id": str(channel_id), "type": 0, "name": "mahjong",
-                                        "guild_id": str(self.guild_id), "position": 0,
-                                        "permission_overwrites": []},
+                            "channel": self.remote.channel_payload(channel_id, self.guild_id),
                             "context": 0})  # fmt: skip
         return payload, record
 

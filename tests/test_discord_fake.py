@@ -20,12 +20,16 @@ import pytest
 from discord.http import Route, handle_message_parameters
 from discord.webhook import async_ as webhook_async
 from discord_harness import (
+    ADMIN_PERMISSIONS,
     APPLICATION_ID,
     CALLBACK_DEFER_MESSAGE,
     CALLBACK_MESSAGE,
     CHANNEL_ID,
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL_FLAG,
+    MANAGE_THREADS,
     OTHER_CHANNEL_ID,
+    SEND_MESSAGES_IN_THREADS,
     FakeDiscord,
     FakeResponse,
     Harness,
@@ -400,10 +404,11 @@ def test_the_hand_written_command_rules_hold_where_the_schema_is_silent() -> Non
 
 
 async def test_threads_start_take_messages_and_archive(remote: FakeDiscord) -> None:
+    remote.bot_permissions = ADMIN_PERMISSIONS
     message_id = channel_message(remote)
     status, thread = await send(remote, "POST", f"/channels/{CHANNEL_ID}/messages/{message_id}/threads",
                                 {"name": "table 1", "auto_archive_duration": 1440})  # fmt: skip
-    assert status == 200 and thread["type"] == 11 and thread["parent_id"] == str(CHANNEL_ID)
+    assert status == 201 and thread["type"] == 11 and thread["parent_id"] == str(CHANNEL_ID)
     thread_id = int(thread["id"])
     status, sent = await send(remote, "POST", f"/channels/{thread_id}/messages", {"content": "in"})
     assert status == 200 and remote.messages_in(thread_id)[0].id == int(sent["id"])
@@ -421,7 +426,46 @@ async def test_threads_start_take_messages_and_archive(remote: FakeDiscord) -> N
     assert (status, answer["code"]) == (404, 10008)
 
 
+async def test_threads_need_their_permissions_and_a_channel_that_holds_threads(
+    remote: FakeDiscord,
+) -> None:
+    """Without Create Public Threads Discord answers 403 / 50013; without Send Messages in
+    Threads a post in a thread is refused the same way; a thread cannot be started from a
+    message in a thread (400 / 50024)."""
+    message_id = channel_message(remote)
+    path = f"/channels/{CHANNEL_ID}/messages/{message_id}/threads"
+    remote.bot_permissions = ADMIN_PERMISSIONS & ~CREATE_PUBLIC_THREADS
+    status, answer = await send(remote, "POST", path, {"name": "t"})
+    assert (status, answer["code"]) == (403, 50013) and not remote.threads
+    remote.bot_permissions = ADMIN_PERMISSIONS
+    status, thread = await send(remote, "POST", path, {"name": "t"})
+    assert status == 201
+    thread_id = int(thread["id"])
+    remote.bot_permissions = ADMIN_PERMISSIONS & ~SEND_MESSAGES_IN_THREADS
+    status, answer = await send(remote, "POST", f"/channels/{thread_id}/messages", {"content": "x"})
+    assert (status, answer["code"]) == (403, 50013) and not remote.messages_in(thread_id)
+    remote.bot_permissions = ADMIN_PERMISSIONS
+    status, inner = await send(remote, "POST", f"/channels/{thread_id}/messages", {"content": "x"})
+    status, answer = await send(
+        remote, "POST", f"/channels/{thread_id}/messages/{inner['id']}/threads", {"name": "t"}
+    )
+    assert (status, answer["code"]) == (400, 50024)
+    # Archiving needs Manage Threads; a message in an archived thread cannot be edited.
+    remote.bot_permissions = ADMIN_PERMISSIONS & ~MANAGE_THREADS
+    status, answer = await send(remote, "PATCH", f"/channels/{thread_id}", {"archived": True})
+    assert (status, answer["code"]) == (403, 50013) and not remote.threads[thread_id].archived
+    remote.bot_permissions = ADMIN_PERMISSIONS
+    status, _ = await send(remote, "PATCH", f"/channels/{thread_id}", {"archived": True})
+    assert status == 200 and remote.threads[thread_id].archived
+    status, answer = await send(
+        remote, "PATCH", f"/channels/{thread_id}/messages/{inner['id']}", {"content": "y"}
+    )
+    assert (status, answer["code"]) == (400, 50083)
+    assert remote.take_violations() == []
+
+
 async def test_thread_names_and_unknown_parents_are_refused(remote: FakeDiscord) -> None:
+    remote.bot_permissions = ADMIN_PERMISSIONS
     message_id = channel_message(remote)
     path = f"/channels/{CHANNEL_ID}/messages/{message_id}/threads"
     status, answer = await send(remote, "POST", path, {"name": "n" * 101})
@@ -437,6 +481,7 @@ async def test_thread_names_and_unknown_parents_are_refused(remote: FakeDiscord)
 
 
 async def test_threads_through_discord_py(remote: FakeDiscord) -> None:
+    remote.bot_permissions = ADMIN_PERMISSIONS
     http = discord.http.HTTPClient(None)  # type: ignore[arg-type]
     remote.connect(http)
     message_id = channel_message(remote)

@@ -124,8 +124,9 @@ def test_invite_url_asks_for_the_documented_permissions() -> None:
 
     permissions = discord.Permissions(INVITE_PERMISSIONS)
     assert permissions == discord.Permissions(
-        view_channel=True, send_messages=True, attach_files=True, read_message_history=True
-    )
+        view_channel=True, send_messages=True, attach_files=True, read_message_history=True,
+        create_public_threads=True, send_messages_in_threads=True, manage_threads=True,
+    )  # fmt: skip
     url = invite_url(42)
     assert "client_id=42" in url and "scope=bot+applications.commands" in url
     assert f"permissions={INVITE_PERMISSIONS}" in url

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.checks import is_manager
 from bot.discord_presenter import seat_names, variant_names
+from bot.discord_threads import give_up_place, open_table_place
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg, say
 from bot.session import SessionError
@@ -148,25 +149,43 @@ class TablesCog(commands.Cog):
             variant = (await self.bot.store.get_settings(interaction.guild_id)).default_variant
         validate_create(variant, seats, stake, rounds, discard_timeout, claim_timeout, ai_level)
         user = interaction.user
-        table = await self.bot.manager.create_table(
-            interaction.guild_id,
-            interaction.channel_id or 0,
-            user.id,
-            user.display_name,
-            variant=variant,
-            num_seats=seats,
-            stake=stake,
-            rounds=rounds,
-            discard_timeout=discard_timeout,
-            claim_timeout=claim_timeout,
-            ai_fill=ai_fill,
-            seed=self.bot.next_seed(),
-            ai_level=ai_level,
+        manager = self.bot.manager
+        await manager.check_create(interaction.guild_id, user.id)
+        name = variant_names(variant)
+        starter_zh = msg("thread.starter", host=user.display_name, variant=name[0], seats=seats,
+                         stake=stake)  # fmt: skip
+        starter_en = msg("thread.starter", host=user.display_name, variant=name[1], seats=seats,
+                         stake=stake)  # fmt: skip
+        thread_title = msg("thread.name", variant=name[0], host=user.display_name)
+        place = await open_table_place(
+            self.bot, interaction, Text(starter_zh.zh, starter_en.en), thread_title.zh
         )
-        name = variant_names(table.variant)
+        try:
+            await manager.create_table(
+                interaction.guild_id,
+                place.channel_id,
+                user.id,
+                user.display_name,
+                variant=variant,
+                num_seats=seats,
+                stake=stake,
+                rounds=rounds,
+                discard_timeout=discard_timeout,
+                claim_timeout=claim_timeout,
+                ai_fill=ai_fill,
+                seed=self.bot.next_seed(),
+                ai_level=ai_level,
+                parent_channel_id=place.parent_id,
+            )
+        except SessionError:
+            await give_up_place(self.bot, place)
+            raise
         text = msg("table.created", variant=name[0], seats=seats, stake=stake)
         if not _is_zh(interaction):
             text = msg("table.created", variant=name[1], seats=seats, stake=stake)
+        if place.parent_id is not None:
+            where = msg("thread.created", thread=f"<#{place.channel_id}>")
+            text = Text(f"{text.zh}{where.zh}", f"{text.en} {where.en}")
         await self.bot.reply(interaction, text)
 
     @table.command(
