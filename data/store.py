@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from .connection import StoreBase, check_database
 from .games import AlreadySeatedError, ChannelBusyError, GamesPart
+from .history import HistoryPart
 from .leaderboards import LeaderboardsPart
 from .ledger import LedgerPart
 from .settings import SettingsPart
@@ -69,7 +70,7 @@ __all__ = [
 ]
 
 
-class Store(LedgerPart, LeaderboardsPart, GamesPart, SettingsPart):
+class Store(LedgerPart, LeaderboardsPart, GamesPart, HistoryPart, SettingsPart):
     """Async storage for one bot process. Open with ``await Store.open(path)`` or ``async with``.
 
     ``clock`` supplies "now" for rows written without an explicit time (tests pass a
