@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_retry import retry_discord
+from bot.discord_review import rematch_view, replay_card_view
 from bot.discord_views import lobby_view, table_view
 from bot.i18n import MESSAGES, msg, public
 from bot.lines import changes_text, move_line, rule_set_name
@@ -257,7 +258,9 @@ class TableMessages(PresenterCore):
         channel = self.bot.get_partial_messageable(status.channel_id)
         await retry_discord(
             lambda: channel.send(content=content[:2000], file=discord_file(png, "result.png"),
-                                 allowed_mentions=NO_MENTIONS),
+                                 allowed_mentions=NO_MENTIONS,
+                                 view=replay_card_view(status.table_id,
+                                                       status.public.hand_number + 1)),
             self._backoff,
             f"result card of {status.table_id}",
         )  # fmt: skip
@@ -272,7 +275,11 @@ class TableMessages(PresenterCore):
         self._post_in_order(
             status.table_id,
             retry_discord(
-                lambda: channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS),
+                lambda: channel.send(
+                    public(text)[:2000],
+                    allowed_mentions=NO_MENTIONS,
+                    view=rematch_view(status.table_id),
+                ),
                 self._backoff,
                 f"match result of {status.table_id}",
             ),

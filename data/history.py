@@ -34,6 +34,7 @@ class HandSummary:
     winner_seat: int | None
     points: tuple[int, ...]
     created_at: datetime
+    users: tuple[int | None, ...] = ()  # who was paid at each seat (None: an AI seat)
 
 
 @dataclass(frozen=True)
@@ -49,9 +50,14 @@ class MatchSummary:
     hands: tuple[HandSummary, ...] = field(default=())
 
     def seat_of(self, user_id: int) -> int | None:
+        """The user's seat: from the seats recorded at the start, else from the ledger
+        (a game settled without seat records, as an admin tool or an old version left)."""
         for record in self.seats:
             if record.get("user_id") == user_id and not record.get("is_ai"):
                 return int(record["seat"])
+        for hand in self.hands:
+            if user_id in hand.users:
+                return hand.users.index(user_id)
         return None
 
     def total_for(self, user_id: int) -> int:
@@ -145,17 +151,19 @@ def _summaries(connection: sqlite3.Connection, game_ids: Sequence[str]) -> list[
     }
     hands: dict[str, dict[int, dict[str, Any]]] = {}
     for row in connection.execute(
-        "SELECT game_id, hand_number, seat, points, is_winner, created_at FROM ledger"
+        "SELECT game_id, hand_number, seat, user_id, points, is_winner, created_at FROM ledger"
         f" WHERE kind = 'hand' AND game_id IN ({marks}) ORDER BY game_id, hand_number, seat",
         tuple(game_ids),
     ).fetchall():
         hand = hands.setdefault(row["game_id"], {}).setdefault(
-            int(row["hand_number"]), {"winner": None, "points": {}, "at": row["created_at"]}
+            int(row["hand_number"]),
+            {"winner": None, "points": {}, "users": {}, "at": row["created_at"]},
         )
         seat = int(row["seat"]) if row["seat"] is not None else None
         if seat is None:
             continue
         hand["points"][seat] = int(row["points"])
+        hand["users"][seat] = row["user_id"]
         if row["is_winner"]:
             hand["winner"] = seat
     summaries = []
@@ -166,15 +174,20 @@ def _summaries(connection: sqlite3.Connection, game_ids: Sequence[str]) -> list[
         settings = json.loads(game["settings"])
         meta = json.loads(game["meta"])
         seats = tuple(sorted(meta.get("seats") or [], key=lambda record: record.get("seat", 0)))
-        num_seats = max(len(seats), int(settings.get("num_seats") or 0))
+        game_hands = hands.get(game_id, {})
+        ledger_seats = max(
+            (seat + 1 for hand in game_hands.values() for seat in hand["points"]), default=0
+        )
+        num_seats = max(len(seats), int(settings.get("num_seats") or 0), ledger_seats)
         played = [
             HandSummary(
                 hand_number=number,
                 winner_seat=hand["winner"],
                 points=tuple(hand["points"].get(seat, 0) for seat in range(num_seats)),
                 created_at=datetime.fromisoformat(hand["at"]),
+                users=tuple(hand["users"].get(seat) for seat in range(num_seats)),
             )
-            for number, hand in sorted(hands.get(game_id, {}).items())
+            for number, hand in sorted(game_hands.items())
         ]
         summaries.append(
             MatchSummary(
