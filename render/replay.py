@@ -22,7 +22,6 @@ from engine.words import ACTIONS, WIN_TYPES
 
 from .layout import (
     CREAM,
-    FELT,
     GOLD,
     HIGHLIGHT,
     MUTED,
@@ -117,11 +116,14 @@ def compose_replay_frame(
     perspective: int = 0,
 ) -> Image.Image:
     """One replay frame as an RGB image: the caption band over the open table."""
-    table = compose_table(
-        frame.public, names=names, locale=locale, perspective=perspective, revealed=frame.hands
+    canvas = compose_table(
+        frame.public,
+        names=names,
+        locale=locale,
+        perspective=perspective,
+        revealed=frame.hands,
+        header=CAPTION_HEIGHT,
     )
-    canvas = Image.new("RGB", (table.width, table.height + CAPTION_HEIGHT), FELT)
-    canvas.paste(table, (0, CAPTION_HEIGHT))
     _caption(canvas, frame, steps, names, locale)
     return canvas
 

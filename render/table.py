@@ -346,9 +346,11 @@ def compose_table(
     locale: str = "zh",
     perspective: int = 0,
     revealed: Sequence[RevealedSeat] | None = None,
+    header: int = 0,
 ) -> Image.Image:
     """The table as an RGB image; ``revealed`` (one entry per seat) opens every hand, for
-    the replay of a hand that is over (``render.replay``)."""
+    the replay of a hand that is over (``render.replay``), and ``header`` leaves that
+    many rows of felt above the table for a caption."""
     size = TABLE_SIZE
     positions = _positions(view.num_seats)
     gap = 8
@@ -358,12 +360,12 @@ def compose_table(
     top_h = band if "top" in positions else 0
     middle_h = 400 if "left" in positions or "right" in positions else 330
     height = top_h + middle_h + band
-    canvas = Image.new("RGB", (size, height), FELT)
+    canvas = Image.new("RGB", (size, header + height), FELT)
     draw = ImageDraw.Draw(canvas)
-    middle = (top_h + gap, top_h + middle_h - gap)
+    middle = (header + top_h + gap, header + top_h + middle_h - gap)
     boxes = {
-        "bottom": (gap, top_h + middle_h + gap, size - gap, height - gap),
-        "top": (gap, gap, size - gap, band - gap),
+        "bottom": (gap, header + top_h + middle_h + gap, size - gap, header + height - gap),
+        "top": (gap, header + gap, size - gap, header + band - gap),
         "left": (gap, middle[0], side_w - gap, middle[1]),
         "right": (size - side_w + gap, middle[0], size - gap, middle[1]),
     }
