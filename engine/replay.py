@@ -80,7 +80,32 @@ def _revealed(round_: Round) -> tuple[RevealedSeat, ...]:
         else:
             drawn = None
         seats.append(RevealedSeat(tuple(from_counts(counts)), drawn, tuple(round_.melds[seat])))
+    result = round_.result
+    if result is not None and result.winner is not None and result.hand is not None:
+        seats[result.winner] = _winning_hand(round_, result)
     return tuple(seats)
+
+
+def _winning_hand(round_: Round, result: HandResult) -> RevealedSeat:
+    """The winner's hand as it won, the winning tile apart: a tile won off a discard (or
+    a robbed kong) never entered the winner's concealed tiles, so it comes from the
+    result's hand; a self-drawn one is the tile drawn last."""
+    assert result.winner is not None and result.hand is not None
+    winner = result.winner
+    tiles = sorted(result.hand.concealed)
+    remaining = list(round_.hands[winner])
+    extra = []
+    for kind in tiles:
+        if remaining[kind] > 0:
+            remaining[kind] -= 1
+        else:
+            extra.append(kind)
+    win_tile = extra[0] if extra else round_.drawn[winner]
+    if win_tile is not None and win_tile in tiles:
+        tiles.remove(win_tile)
+    else:
+        win_tile = None
+    return RevealedSeat(tuple(tiles), win_tile, tuple(round_.melds[winner]))
 
 
 def _frame(
@@ -89,6 +114,13 @@ def _frame(
     public = replace(
         round_.public_view(), round_index=match.wind_rounds_done, turn_id=len(match.actions)
     )
+    result = public.result
+    if result is not None:  # the last frame shows each seat's total after this hand
+        seats = tuple(
+            replace(seat_view, score=seat_view.score + result.deltas[index])
+            for index, seat_view in enumerate(public.seats)
+        )
+        public = replace(public, seats=seats)
     public_events = tuple(event for event in events if "private" not in event)
     return ReplayFrame(step, public, _revealed(round_), action, public_events)
 

@@ -41,6 +41,12 @@ def test_each_hand_replays_to_its_stored_result(variant: str) -> None:
         assert record.result.to_json() == stored.to_json()
         assert all(frame.public.result is None for frame in record.frames[:-1])
         assert {frame.public.hand_number for frame in record.frames} == {number}
+        # Totals: before the hand on every frame but the last, after it on the last.
+        before = [sum(r.deltas[seat] for r in match.results[:number]) for seat in range(4)]
+        assert [s.score for s in record.frames[0].public.seats] == before
+        assert [s.score for s in record.frames[-1].public.seats] == [
+            total + delta for total, delta in zip(before, stored.deltas, strict=True)
+        ]
 
 
 def test_frames_show_every_hand_face_up_and_count_every_tile() -> None:
@@ -75,3 +81,20 @@ def test_unknown_and_unfinished_hands_are_refused() -> None:
         unfinished.append((1, action.to_json()))
     with pytest.raises(ReplayError, match="has not ended"):
         replay_hand("jiaxing", None, 3, unfinished, 1)
+
+
+def test_the_last_frame_shows_the_winning_hand_with_the_winning_tile_apart() -> None:
+    checked = set()
+    for seed in range(1, 40):
+        _match, log = played_match("taizhou", seed=seed, hands=1)
+        record = replay_hand("taizhou", None, seed, log, 0)
+        result = record.result
+        if result is None or result.winner is None or result.hand is None:
+            continue
+        shown = record.frames[-1].hands[result.winner]
+        assert shown.drawn is not None
+        assert sorted((*shown.concealed, shown.drawn)) == sorted(result.hand.concealed)
+        checked.add(result.win_by)
+        if {"discard", "self_draw"} <= checked:
+            break
+    assert {"discard", "self_draw"} <= checked
