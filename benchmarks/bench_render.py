@@ -10,6 +10,12 @@ reported too (Discord's limit is far above them; phones prefer them small).
 
 With ``--json`` the last line is one JSON object with ``hand_ms``, ``table_ms``,
 ``cold_ms``, ``result_ms``, ``leaderboard_ms`` and the PNG sizes in bytes.
+
+Replays (issue 14): ``replay_frame_ms`` is one replay frame (the open table under its
+caption, PNG) with warm caches, the median over every step of a hand (target ≤ 10);
+``replay_export_s`` the whole of a typical hand (a won one, played by the greedy AI) as
+the GIF ``/replay`` sends (target ≤ 2), with its frame count and size; and
+``replay_export_long_s`` the same for a hand played to the last tile (the longest).
 """
 
 from __future__ import annotations
@@ -27,9 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from render import render_hand, render_leaderboard, render_result, render_table  # noqa: E402
+from render.replay import render_replay_animation, render_replay_frame  # noqa: E402
 from render.samples import (  # noqa: E402
     SAMPLE_LEADERBOARD,
     SAMPLE_NAMES,
+    sample_hand_replay,
     sample_player_view,
     sample_public_view,
     sample_win_result,
@@ -74,6 +82,41 @@ def _cold_ms(runs: int = 3) -> tuple[float, float]:
     return statistics.median(totals), statistics.median(renders)
 
 
+def _replays(report: dict[str, float | int], repeat: int) -> None:
+    """Replay frames and whole-hand exports (see the module docstring)."""
+    typical = sample_hand_replay("jiaxing")
+    longest = sample_hand_replay("jiaxing", won=False)
+    names = SAMPLE_NAMES
+    steps = range(typical.steps + 1)
+    for step in steps:  # warm: every caption and sprite this hand needs is drawn once
+        render_replay_frame(typical, step, names=names)
+    times = []
+    for _ in range(max(1, repeat // len(steps) + 1)):
+        for step in steps:
+            started = time.perf_counter()
+            render_replay_frame(typical, step, names=names)
+            times.append((time.perf_counter() - started) * 1000)
+    frame_ms = statistics.median(times)
+    report["replay_frame_ms"] = round(frame_ms, 3)
+    print(f"{'replay frame':<12} {frame_ms:>10.2f} {'≤10':>8}")
+    for key, record in (("replay_export", typical), ("replay_export_long", longest)):
+        render_replay_animation(record, names=names)  # warm
+        runs = []
+        for _ in range(3):
+            started = time.perf_counter()
+            data = render_replay_animation(record, names=names)
+            runs.append(time.perf_counter() - started)
+        seconds = statistics.median(runs)
+        report[f"{key}_s"] = round(seconds, 3)
+        report[f"{key}_frames"] = len(record.frames)
+        report[f"{key}_gif_bytes"] = len(data)
+        target = "≤2 s" if key == "replay_export" else ""
+        print(
+            f"{key:<12} {seconds:>9.2f}s {target:>8} {len(data) / 1024:>8.1f}"
+            f"  ({len(record.frames)} frames)"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=60, help="timed renders per image")
@@ -98,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         report[f"{name}_png_bytes"] = size
         target = f"≤{targets[name]:.0f}" if name in targets else ""
         print(f"{name:<12} {median:>10.2f} {target:>8} {size / 1024:>8.1f}")
+    _replays(report, args.repeat)
     cold_total, cold_render = _cold_ms()
     report["cold_ms"] = round(cold_total, 1)
     report["cold_render_ms"] = round(cold_render, 1)

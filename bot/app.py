@@ -28,8 +28,10 @@ from discord.ext import commands
 from bot.cogs.admin import AdminCog
 from bot.cogs.economy import EconomyCog
 from bot.cogs.play import PlayCog
+from bot.cogs.review import ReviewCog
 from bot.cogs.tables import TablesCog
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
+from bot.discord_review import REVIEW_ITEMS
 from bot.discord_views import DYNAMIC_ITEMS
 from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
@@ -135,7 +137,7 @@ class MahjongBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await install_commands(self)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS)
         restored = await self.manager.restore_all()
         log.info("restored %d running table(s) (%s)", len(restored), self.shard_plan.describe())
         await self.router.start(self.apply_routed_click)  # tables first: clicks need them
@@ -531,5 +533,6 @@ async def install_commands(bot: commands.Bot) -> None:
         PlayCog(mahjong_bot),
         EconomyCog(mahjong_bot),
         AdminCog(mahjong_bot),
+        ReviewCog(mahjong_bot),
     ):
         await bot.add_cog(cog)

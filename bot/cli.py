@@ -17,6 +17,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("bot.commands.simulate", "self-play many hands and print statistics"),
     "score": ("bot.commands.score", "score a hand described as a JSON case"),
     "render-demo": ("bot.commands.render_demo", "write a sample of every image"),
+    "replay": ("bot.commands.replay", "export a finished hand as an animated GIF or APNG"),
     "commands": ("bot.commands.commands", "print the application-command payload as JSON"),
     "db": ("bot.commands.db", "migrate a database, or copy SQLite into PostgreSQL"),
 }

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_retry import retry_discord
+from bot.discord_review import rematch_view, replay_card_view
 from bot.discord_views import lobby_view, table_view
 from bot.i18n import MESSAGES, msg, public
 from bot.lines import changes_text, move_line, rule_set_name
@@ -289,7 +290,9 @@ class TableMessages(PresenterCore):
         channel = self.bot.get_partial_messageable(status.channel_id)
         await retry_discord(
             lambda: channel.send(content=content[:2000], file=discord_file(png, "result.png"),
-                                 allowed_mentions=NO_MENTIONS),
+                                 allowed_mentions=NO_MENTIONS,
+                                 view=replay_card_view(status.table_id,
+                                                       status.public.hand_number + 1)),
             self._backoff,
             f"result card of {status.table_id}",
         )  # fmt: skip
@@ -321,7 +324,11 @@ class TableMessages(PresenterCore):
             text = msg("result.match", changes=changes)
             channel = self.bot.get_partial_messageable(record.channel_id)
             await retry_discord(
-                lambda: channel.send(public(text)[:2000], allowed_mentions=NO_MENTIONS),
+                lambda: channel.send(
+                    public(text)[:2000],
+                    allowed_mentions=NO_MENTIONS,
+                    view=rematch_view(record.table_id),
+                ),
                 self._backoff,
                 f"match result of {record.table_id}",
             )

@@ -94,6 +94,10 @@ class LobbyMixin:
         ) -> None: ...
         async def _send_prompts(self, seats: set[int]) -> None: ...
 
+    # The last match's players a rematch holds the table for, until they confirm or its
+    # time runs out (then anyone may join).
+    held_seats: frozenset[int] = frozenset()
+
     def lobby_info(self) -> LobbyInfo:
         return LobbyInfo(
             table_id=self.table_id,
@@ -129,6 +133,9 @@ class LobbyMixin:
                     return refuse(SEATED_ELSEWHERE)
                 if len(self.players) >= self.num_seats:
                     return refuse(TABLE_FULL)
+                # A rematch holds the table for the last match's players (bot.rematch).
+                if self.held_seats and user_id not in self.held_seats:
+                    return refuse(msg("rematch.held"))
                 if not await self.store.can_sit(self.guild_id, user_id):
                     return refuse(msg("session.balance_low"))
                 if len(self.players) >= self.num_seats or self.status != "lobby":

@@ -108,6 +108,79 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "leaderboard.week": ("{start} 起的一周排行榜", "Leaderboard for the week of {start}"),
     "leaderboard.alltime": ("总排行榜", "All-time leaderboard"),
     "history.empty": ("还没有记录。", "No history yet."),
+    # History, replay and rematch (issue 14).
+    "history.title": (
+        "{name} 最近的对局 · 第 {page}/{pages} 页",
+        "{name}'s recent matches · page {page}/{pages}",
+    ),
+    "history.stale": (
+        "这个列表已过期，请重新使用 /history。",
+        "This list has expired; run /history again.",
+    ),
+    "history.pick_match": ("查看对局的每一局…", "Open a match's hands…"),
+    "history.pick_hand": ("选一局回放…", "Pick a hand to replay…"),
+    "history.match_title": (
+        "{variant} · {date} · 底注 {stake} · 牌局 {game}",
+        "{variant} · {date} · stake {stake} · game {game}",
+    ),
+    "history.running": ("进行中", "in progress"),
+    "history.draw": ("流局", "draw"),
+    "history.won_by": ("{name} 胡", "{name} won"),
+    "history.hand_line": ("第 {hand} 局", "Hand {hand}"),
+    "history.you": ("你", "you"),
+    "history.total": ("合计 {points}", "total {points}"),
+    "review.not_yours": (
+        "这些按钮属于别人的查看窗口，请自己使用 /history 或 /replay。",
+        "These buttons belong to someone else's view; use /history or /replay yourself.",
+    ),
+    "replay.no_game": ("没有找到牌局 {game}。", "No game {game}."),
+    "replay.ambiguous": (
+        "{game} 对应多个牌局，请多输入几位。",
+        "{game} matches several games; type more of its id.",
+    ),
+    "replay.no_hand": ("这个牌局没有第 {hand} 局。", "That game has no hand {hand}."),
+    "replay.not_over": (
+        "第 {hand} 局还没结束，结束后才能回放。",
+        "Hand {hand} is still being played; it can be replayed once it ends.",
+    ),
+    "replay.caption": (
+        "牌局 {game} 第 {hand} 局 · 第 {step}/{steps} 步",
+        "Game {game} hand {hand} · step {step}/{steps}",
+    ),
+    "replay.exported": (
+        "牌局 {game} 第 {hand} 局的动画，共 {frames} 帧。",
+        "Game {game} hand {hand} as an animation, {frames} frames.",
+    ),
+    "replay.too_big": (
+        "动画超过 Discord 的上传上限，请用命令行 mahjong-bot replay 导出。",
+        "The animation is over Discord's upload limit; export it with mahjong-bot replay.",
+    ),
+    "button.replay": ("回放", "Replay"),
+    "button.export": ("导出动画", "Export"),
+    "button.rematch": ("再来一局", "Rematch"),
+    "rematch.not_player": (
+        "只有这场的玩家可以发起或确认再来一局。",
+        "Only this match's players can ask for or confirm a rematch.",
+    ),
+    "rematch.opened": (
+        "{name} 发起再来一局：同样的玩家、规则和底注。其他玩家请在 {seconds} 秒内点「再来一局」确认。",
+        "{name} asked for a rematch: same players, rules and stake. "
+        "The others: press “Rematch” within {seconds} s to confirm.",
+    ),
+    "rematch.confirmed": ("已确认再来一局。", "Rematch confirmed."),
+    "rematch.already": ("你已经确认过了。", "You have already confirmed."),
+    "rematch.gone": (
+        "这场的再来一局已经开始或已取消。",
+        "This match's rematch has already started or was cancelled.",
+    ),
+    "rematch.timeout": (
+        "再来一局无人确认，空出的座位向所有人开放。",
+        "Not everyone confirmed the rematch in time; the free seats are open to everyone.",
+    ),
+    "rematch.held": (
+        "座位正留给上一场的玩家确认再来一局。",
+        "These seats are held for the last match's players to confirm a rematch.",
+    ),
     "admin.settings": ("当前设置：\n{settings}", "Current settings:\n{settings}"),
     "admin.adjusted": (
         "已调整 {name} 的余额 {delta:+d}，现在是 {balance}。",

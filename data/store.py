@@ -71,6 +71,7 @@ from typing import Any
 
 from .connection import StoreBase, check_database
 from .games import AlreadySeatedError, ChannelBusyError, GamesPart
+from .history import HistoryPart
 from .leaderboards import LeaderboardsPart
 from .leases import LeasesPart
 from .ledger import LedgerPart
@@ -87,7 +88,7 @@ __all__ = [
 ]
 
 
-class Store(LedgerPart, LeaderboardsPart, GamesPart, LeasesPart, SettingsPart):
+class Store(LedgerPart, LeaderboardsPart, GamesPart, HistoryPart, LeasesPart, SettingsPart):
     """Async storage for one bot process. Open with ``await Store.open(path)`` or ``async with``.
 
     ``clock`` supplies "now" for rows written without an explicit time (tests pass a

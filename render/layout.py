@@ -116,7 +116,14 @@ def shared_palette() -> Image.Image:
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    canvas.paste(sprite, (int(x), int(y)), sprite)
+    """Paste a cached RGBA sprite through its own alpha onto an RGB(A) canvas.
+
+    Straight to the core image: ``Image.paste``'s argument checks cost as much as the
+    copy for a tile-sized sprite, and a table pastes over a hundred of them (a replay
+    export, a hundred tables). Both images are always loaded (new or cached sprites)."""
+    left, top = int(x), int(y)
+    core = sprite.im
+    canvas.im.paste(core, (left, top, left + sprite.width, top + sprite.height), core)
 
 
 def draw_text(

@@ -14,6 +14,7 @@ does not.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from engine.tiles import parse_tile, parse_tiles
 from engine.types import (
@@ -29,6 +30,9 @@ from engine.types import (
 )
 from engine.variants import RULE_SETS, Variant, get_rules
 from engine.views import DiscardView, PlayerView, PublicView, SeatView
+
+if TYPE_CHECKING:
+    from engine.replay import HandReplay
 
 DEFAULT_RULE_SET = next(iter(RULE_SETS))  # the registry's first
 SAMPLE_NAMES = ("小明 Ming", "Alice", "老王", "Bob the Builder")
@@ -289,3 +293,43 @@ SAMPLE_LEADERBOARD = (
     (7, "Lucky🍀Cat", -610, 44, 8),
     (8, "Guest", -1840, 60, 9),
 )
+
+
+def sample_hand_replay(
+    variant: str = DEFAULT_RULE_SET,
+    seed: int = 2024,
+    seats: int = 4,
+    tries: int = 20,
+    *,
+    won: bool = True,
+) -> HandReplay:
+    """The first hand of a match played by ``engine.ai``'s greedy policy, rebuilt as a
+    replay: the first seed from ``seed`` on whose hand is won, else the first seed's.
+    With ``won=False`` nobody declares a win, so the hand runs until the wall is spent
+    (the longest a hand gets: the benchmark's worst case).
+
+    Why played and not built: a replay is a sequence of real moves (draws, claims,
+    kongs, a win), which only the round itself produces."""
+    import random
+
+    from engine.ai import greedy_policy
+    from engine.match import Match
+    from engine.replay import replay_hand
+
+    first: HandReplay | None = None
+    for offset in range(tries):
+        match = Match(variant, None, seed + offset, seats=seats)
+        rng = random.Random(seed + offset)
+        log: list[tuple[int, Action]] = []
+        while not match.results:
+            seat = match.round.waiting_on[0]
+            view = match.round.player_view(seat)
+            action = greedy_policy(view, rng, allow_win=won)
+            match.apply(action)
+            log.append((0, action))
+        record = replay_hand(variant, None, seed + offset, log, 0, seats=seats)
+        first = first or record
+        if not won or (record.result is not None and record.result.winner is not None):
+            return record
+    assert first is not None
+    return first

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from engine.replay import RevealedSeat
 from engine.variants import Variant, get_rules
 from engine.views import PublicView, SeatView
 
@@ -112,9 +113,13 @@ def _draw_seat(
     position: str,
     name: str,
     locale: str,
+    revealed: RevealedSeat | None = None,
 ) -> tuple[tuple[float, float, float, float], str]:
     """One seat's panel: header, hidden tiles and melds on the outer side; returns the box
-    left for the river and which way its rows run (first row nearest the centre)."""
+    left for the river and which way its rows run (first row nearest the centre).
+
+    ``revealed`` (a replay of a finished hand) draws the seat's tiles face up, the drawn
+    one a little apart, and its concealed kongs open, in the space the backs take."""
     x0, y0, x1, y1 = box
     is_turn = view.current_seat == seat_view.seat and view.phase == "turn"
     waiting = seat_view.seat in view.waiting_on and view.phase != "turn"
@@ -152,24 +157,42 @@ def _draw_seat(
     if state:
         draw_text(canvas, state, x1 - pad - score_w - 10, header_y + 6, 18, HIGHLIGHT, anchor="r")
 
-    # Hidden tiles (backs) and melds.
+    # Hidden tiles (backs, or faces in a replay) and melds.
     side = position in ("left", "right")
-    back_w = 17 if side else 26
+    back_w = (20 if side else 34) if revealed is not None else (17 if side else 26)
     meld_w = 28 if side else 40
     meld_h = tile_height(meld_w)
     back_h = tile_height(back_w)
     count = seat_view.concealed_count
+    melds = revealed.melds if revealed is not None else seat_view.melds
+    own = revealed is not None
+    if revealed is not None:
+        rules = get_rules(view.variant)
+        faces = [tile_sprite(kind, back_w, marker_for(kind, rules, view.wild))
+                 for kind in revealed.concealed]  # fmt: skip
+        if revealed.drawn is not None:
+            faces.append(tile_sprite(revealed.drawn, back_w,
+                                     marker_for(revealed.drawn, rules, view.wild)))  # fmt: skip
+        count = len(faces)
+
+    def hidden(index: int) -> Image.Image:
+        return faces[index] if revealed is not None else back_sprite(back_w)
+
+    def gap(index: int) -> int:  # the drawn tile stands a little apart
+        drawn_apart = revealed is not None and revealed.drawn is not None
+        return 6 if drawn_apart and index == count - 1 else 0
+
     if side:
         row_y = header_y + header_h + 4
         backs_x = x0 + pad
         for i in range(count):
-            paste(canvas, back_sprite(back_w), backs_x + i * back_w, row_y)
+            paste(canvas, hidden(i), backs_x + i * back_w + gap(i), row_y)
         meld_bottom = row_y + back_h + 6 + meld_h
         river_box = (x0 + pad, meld_bottom + 10, x1 - pad, y1 - pad)
         toward = "down"
         meld_x = x0 + pad
-        for meld in seat_view.melds:
-            entries = meld_layout(meld, seat_view.seat, view.num_seats, own=False)
+        for meld in melds:
+            entries = meld_layout(meld, seat_view.seat, view.num_seats, own=own)
             width = meld_width(entries, meld_w)
             if meld_x + width > x1 - pad:
                 meld_x = x0 + pad
@@ -187,10 +210,10 @@ def _draw_seat(
             toward = "down"
         backs_x = x0 + pad
         for i in range(count):
-            paste(canvas, back_sprite(back_w), backs_x + i * back_w, row_top + meld_h - back_h)
-        meld_x = backs_x + count * back_w + 18
-        for meld in seat_view.melds:
-            entries = meld_layout(meld, seat_view.seat, view.num_seats, own=False)
+            paste(canvas, hidden(i), backs_x + i * back_w + gap(i), row_top + meld_h - back_h)
+        meld_x = backs_x + count * back_w + gap(count - 1) + 18
+        for meld in melds:
+            entries = meld_layout(meld, seat_view.seat, view.num_seats, own=own)
             meld_x = draw_meld(canvas, entries, meld_x, row_top + meld_h, meld_w) + 10
     if seat_view.liable_with:
         partners = " ".join(
@@ -322,7 +345,12 @@ def compose_table(
     names: Sequence[str] | None = None,
     locale: str = "zh",
     perspective: int = 0,
+    revealed: Sequence[RevealedSeat] | None = None,
+    header: int = 0,
 ) -> Image.Image:
+    """The table as an RGB image; ``revealed`` (one entry per seat) opens every hand, for
+    the replay of a hand that is over (``render.replay``), and ``header`` leaves that
+    many rows of felt above the table for a caption."""
     size = TABLE_SIZE
     positions = _positions(view.num_seats)
     gap = 8
@@ -332,12 +360,12 @@ def compose_table(
     top_h = band if "top" in positions else 0
     middle_h = 400 if "left" in positions or "right" in positions else 330
     height = top_h + middle_h + band
-    canvas = Image.new("RGB", (size, height), FELT)
+    canvas = Image.new("RGB", (size, header + height), FELT)
     draw = ImageDraw.Draw(canvas)
-    middle = (top_h + gap, top_h + middle_h - gap)
+    middle = (header + top_h + gap, header + top_h + middle_h - gap)
     boxes = {
-        "bottom": (gap, top_h + middle_h + gap, size - gap, height - gap),
-        "top": (gap, gap, size - gap, band - gap),
+        "bottom": (gap, header + top_h + middle_h + gap, size - gap, header + height - gap),
+        "top": (gap, header + gap, size - gap, header + band - gap),
         "left": (gap, middle[0], side_w - gap, middle[1]),
         "right": (size - side_w + gap, middle[0], size - gap, middle[1]),
     }
@@ -355,6 +383,7 @@ def compose_table(
             position,
             seat_name(names, seat_view.seat, locale),
             locale,
+            revealed[seat_view.seat] if revealed is not None else None,
         )
         rivers.append((seat_view, river_box, toward))
     # One river tile size for the whole table, the largest every river fits in.

@@ -1,4 +1,5 @@
-"""``/balance``, ``/leaderboard``, ``/history``: points, weekly and all-time boards, your hands.
+"""``/balance``, ``/leaderboard``: points, weekly and all-time boards (``/history`` is in
+``bot.cogs.review``).
 
 Leaderboards are queries over the ledger (``data.Store``), so any past week can be shown
 again (``weeks_ago``); the weekly board is also posted automatically by the bot.
@@ -19,7 +20,7 @@ from discord.ext import commands
 
 from bot.discord_retry import retry_discord
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, is_chinese, msg, say
+from bot.i18n import T, Text, msg, say
 from render.dates import week_dates
 
 if TYPE_CHECKING:
@@ -124,29 +125,6 @@ class EconomyCog(commands.Cog):
             now=self.bot.now(),
         )  # fmt: skip
         await self.bot.respond(interaction, content, ephemeral=False, file=file)
-
-    @app_commands.command(
-        name=T("history", "战绩"), description=T("Your last hands", "你最近的对局记录")
-    )
-    @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction[Any]) -> None:
-        assert interaction.guild_id is not None
-        entries = await self.bot.store.history(interaction.guild_id, interaction.user.id, limit=10)
-        if not entries:
-            await self.bot.reply(interaction, msg("history.empty"))
-            return
-        zh = is_chinese(interaction.locale)
-        lines = []
-        for entry in entries:
-            when = f"<t:{int(entry.created_at.timestamp())}:d>"
-            mark = ("🏆 " if entry.is_winner else "") + f"**{entry.points:+d}**"
-            hand = (
-                (f"第 {entry.hand_number + 1} 局" if zh else f"hand {entry.hand_number + 1}")
-                if entry.hand_number is not None
-                else ""
-            )
-            lines.append(f"{when} {mark} · {entry.game_id or ''} {hand} → {entry.balance_after}")
-        await self.bot.respond(interaction, "\n".join(lines))
 
     # ------------------------------------------------------------------ weekly posts
 

@@ -1,4 +1,5 @@
-"""``mahjong-bot render-demo --out DIR``: write a sample of every image for both variants.
+"""``mahjong-bot render-demo --out DIR``: write a sample of every image for both variants
+(and a replay animation of a whole hand for each).
 
 Two sources: hand-built sample views (``render.samples``), which show every feature at
 once (wilds, White stand-ins, concealed kongs, claimed discards, waits, a claim prompt,
@@ -23,12 +24,14 @@ from render import (
     render_table,
 )
 from render.dates import iso_week_dates
+from render.replay import render_replay_animation
 from render.samples import (
     SAMPLE_LEADERBOARD,
     SAMPLE_NAMES,
     WORLD_NAMES_LEADERBOARD,
     sample_claim_view,
     sample_draw_result,
+    sample_hand_replay,
     sample_player_view,
     sample_public_view,
     sample_waiting_view,
@@ -160,6 +163,15 @@ def run(args: argparse.Namespace) -> int:
                 f"{variant}_live_result.png",
                 render_result(ended_live, names=SAMPLE_NAMES, locale=locale),
             )
+        # A whole hand as /replay exports it: one frame per action, every hand open.
+        save(
+            f"{variant}_replay.gif",
+            render_replay_animation(
+                sample_hand_replay(variant, args.seed, seat_counts[0]),
+                names=SAMPLE_NAMES,
+                locale=locale,
+            ),
+        )
     save(
         "leaderboard_week.png",
         render_leaderboard(

@@ -1,0 +1,221 @@
+"""Replay images: one frame of a finished hand, and the whole hand as an animation.
+
+A frame is the public table (``render.table``) with every hand face up, under a caption
+band that says which step it is and what just happened (the acting seat's wind, name,
+the action's word and its tile drawn as a tile). Frames are composed from the same
+cached sprites as the live table and mapped onto the one shared palette
+(``render.layout.shared_palette``), so each frame is a few milliseconds and every frame
+of an animation shares one colour table: GIF and APNG then store only the rectangle that
+changed from the frame before, which keeps a whole hand far under Discord's 10 MB.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
+
+from engine.replay import HandReplay, ReplayFrame
+from engine.variants import get_rules
+from engine.words import ACTIONS, WIN_TYPES
+
+from .layout import (
+    CREAM,
+    GOLD,
+    HIGHLIGHT,
+    MUTED,
+    PANEL_DARK,
+    PANEL_EDGE,
+    draw_text,
+    encode_png,
+    marker_for,
+    paste,
+    seat_name,
+    shared_palette,
+)
+from .table import compose_table
+from .text import fit_text, label, wind_name
+from .tiles import tile_height, tile_sprite
+
+__all__ = [
+    "ANIMATION_FORMATS",
+    "CAPTION_HEIGHT",
+    "compose_replay_frame",
+    "encode_gif",
+    "render_replay_animation",
+    "render_replay_frame",
+]
+
+CAPTION_HEIGHT = 64
+CAPTION_TILE = 34
+STEP_MS = 700  # each action's frame in the animation
+LAST_MS = 4000  # the result stays up before the loop starts again
+ANIMATION_FORMATS = ("gif", "apng")
+
+
+def _caption(
+    canvas: Image.Image, frame: ReplayFrame, steps: int, names: Sequence[str] | None, locale: str
+) -> None:
+    draw = ImageDraw.Draw(canvas)
+    width = canvas.width
+    draw.rounded_rectangle(
+        (8, 6, width - 8, CAPTION_HEIGHT - 4), 14, fill=PANEL_DARK, outline=PANEL_EDGE, width=2
+    )
+    middle = CAPTION_HEIGHT // 2 + 1
+    x = 24.0
+    x += draw_text(canvas, f"{frame.step}/{steps}", x, middle - 14, 24, MUTED) + 22
+    public = frame.public
+    result = public.result
+    action = frame.action
+    if action is not None and action.seat < len(public.seats):
+        seat_view = public.seats[action.seat]
+        who = f"{wind_name(seat_view.seat_wind, locale)} {seat_name(names, action.seat, locale)}"
+        x += draw_text(canvas, fit_text(who, 24, 360), x, middle - 14, 24, CREAM) + 14
+        concealed = action.type == "kong" and any(
+            event.get("type") == "concealed_kong" for event in frame.events
+        )
+        verb = ACTIONS["concealed_kong" if concealed else action.type].text(locale)
+        x += draw_text(canvas, verb, x, middle - 14, 24, HIGHLIGHT) + 12
+        tiles = list(action.tiles or ()) or ([action.tile] if action.tile is not None else [])
+        if action.type == "win" and result is not None and result.hand is not None:
+            tiles = []
+        rules = get_rules(public.variant)
+        tile_y = middle - tile_height(CAPTION_TILE) / 2
+        for kind in tiles:
+            paste(
+                canvas,
+                tile_sprite(kind, CAPTION_TILE, marker_for(kind, rules, public.wild)),
+                x,
+                tile_y,
+            )
+            x += CAPTION_TILE + 2
+    elif action is None:
+        x += draw_text(canvas, label("hand_no", locale, n=public.hand_number + 1), x,
+                       middle - 14, 24, CREAM)  # fmt: skip
+    if result is not None:
+        if result.winner is not None and result.valid:
+            how = WIN_TYPES[result.win_by].text(locale) if result.win_by in WIN_TYPES else ""
+            text = f"{label('winner', locale)} {seat_name(names, result.winner, locale)} {how}"
+        elif result.winner is not None:
+            text = label("invalid_title", locale)
+        else:
+            text = label("draw_title", locale)
+        room = int(width - 24 - x - 20)
+        if room > 40:
+            draw_text(canvas, fit_text(text.strip(), 24, room), width - 24, middle - 14, 24,
+                      GOLD, anchor="r")  # fmt: skip
+
+
+def compose_replay_frame(
+    frame: ReplayFrame,
+    steps: int,
+    *,
+    names: Sequence[str] | None = None,
+    locale: str = "zh",
+    perspective: int = 0,
+) -> Image.Image:
+    """One replay frame as an RGB image: the caption band over the open table."""
+    canvas = compose_table(
+        frame.public,
+        names=names,
+        locale=locale,
+        perspective=perspective,
+        revealed=frame.hands,
+        header=CAPTION_HEIGHT,
+    )
+    _caption(canvas, frame, steps, names, locale)
+    return canvas
+
+
+def render_replay_frame(
+    record: HandReplay,
+    step: int,
+    *,
+    names: Sequence[str] | None = None,
+    locale: str = "zh",
+    perspective: int = 0,
+) -> bytes:
+    """PNG of frame ``step`` (clamped to the hand) of a replayed hand."""
+    index = max(0, min(step, record.steps))
+    return encode_png(
+        compose_replay_frame(
+            record.frames[index], record.steps, names=names, locale=locale, perspective=perspective
+        )
+    )
+
+
+def render_replay_animation(
+    record: HandReplay,
+    *,
+    names: Sequence[str] | None = None,
+    locale: str = "zh",
+    perspective: int = 0,
+    fmt: str = "gif",
+) -> bytes:
+    """The whole hand as an animated GIF or APNG: one frame per action (plus the deal),
+    each shown ``STEP_MS``, the result ``LAST_MS``, looping."""
+    if fmt not in ANIMATION_FORMATS:
+        raise ValueError(f"animation format must be one of {', '.join(ANIMATION_FORMATS)}")
+    palette = shared_palette()
+    images = [
+        compose_replay_frame(
+            frame, record.steps, names=names, locale=locale, perspective=perspective
+        ).quantize(palette=palette, dither=Image.Dither.NONE)
+        for frame in record.frames
+    ]
+    durations = [STEP_MS] * (len(images) - 1) + [LAST_MS]
+    if fmt == "gif":
+        return encode_gif(images, durations)
+    buffer = io.BytesIO()
+    images[0].save(buffer, format="PNG", save_all=True, append_images=images[1:],
+                   duration=durations, loop=0, compress_level=1)  # fmt: skip
+    return buffer.getvalue()
+
+
+def encode_gif(frames: Sequence[Image.Image], durations: Sequence[int]) -> bytes:
+    """Frames of one palette (``P`` images of one size) as a looping GIF in which each
+    frame after the first stores only the rectangle that changed, with the unchanged
+    pixels inside it transparent.
+
+    Why not ``Image.save(save_all=True, optimize=True)``: Pillow finds each changed
+    rectangle by converting both frames to RGBA and subtracting them, which for a
+    hand's hundred full-table frames costs more than composing them. Frames that share
+    one palette can be compared index by index, and the transparent runs left in each
+    rectangle compress to almost nothing, so a whole hand stays a megabyte or two.
+    """
+    if not frames:
+        raise ValueError("an animation needs at least one frame")
+    first = frames[0]
+    size = first.size
+    used = [0] * 256
+    for frame in frames:
+        if frame.mode != "P" or frame.size != size:
+            raise ValueError("every frame must be a palette image of the first frame's size")
+        for index, count in enumerate(frame.histogram()[:256]):
+            used[index] += count
+    # An index no frame uses marks "unchanged"; without one, rectangles stay opaque.
+    transparent = next((index for index in range(255, -1, -1) if not used[index]), None)
+    unchanged_mask = [255] + [0] * 255  # difference 0 -> take the transparent fill
+
+    header, _ = GifImagePlugin.getheader(first.copy(), info={"loop": 0})
+    chunks: list[bytes] = list(header)
+    chunks += GifImagePlugin.getdata(first, duration=durations[0], disposal=1)
+    palette_bytes = first.getpalette() or []
+    for previous, frame, duration in zip(frames, frames[1:], durations[1:], strict=False):
+        difference = ImageChops.difference(frame, previous)
+        box = difference.getbbox()
+        if box is None:  # nothing moved: show the last frame longer (one pixel, clear)
+            box = (0, 0, 1, 1)
+        patch = frame.crop(box)
+        params: dict[str, int] = {"duration": duration, "disposal": 1}
+        if transparent is not None:
+            changed = Image.frombytes("L", patch.size, difference.crop(box).tobytes())
+            keep = changed.point(unchanged_mask)
+            fill = Image.new("P", patch.size, transparent)
+            patch = Image.composite(fill, patch, keep)
+            patch.putpalette(palette_bytes)
+            params["transparency"] = transparent
+        chunks += GifImagePlugin.getdata(patch, offset=box[:2], **params)
+    chunks.append(b";")
+    return b"".join(chunks)

@@ -1,0 +1,82 @@
+"""Replay images (issue 14 item 2): a frame per action with every hand open, and the
+whole hand as an animation that decodes to exactly those frames."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+from test_hand_replay import played_match
+
+from engine.replay import replay_hand
+from render.layout import shared_palette
+from render.replay import (
+    compose_replay_frame,
+    encode_gif,
+    render_replay_animation,
+    render_replay_frame,
+)
+
+NAMES = ("小明 Ming", "Alice", "老王", "Bob the Builder")
+
+
+@pytest.fixture(scope="module")
+def record():  # type: ignore[no-untyped-def]
+    _match, log = played_match("jiaxing", seed=11, hands=1)
+    return replay_hand("jiaxing", None, 11, log, 0)
+
+
+def test_a_frame_is_a_png_of_the_open_table(record) -> None:  # type: ignore[no-untyped-def]
+    png = render_replay_frame(record, 3, names=NAMES)
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.width == 1000
+    # Out-of-range steps show the nearest end instead of failing.
+    assert render_replay_frame(record, 10_000, names=NAMES) == render_replay_frame(
+        record, record.steps, names=NAMES
+    )
+    assert render_replay_frame(record, -5, names=NAMES) == render_replay_frame(
+        record, 0, names=NAMES
+    )
+
+
+def test_open_hands_differ_from_the_live_table(record) -> None:  # type: ignore[no-untyped-def]
+    from render.table import compose_table
+
+    frame = record.frames[0]
+    live = compose_table(frame.public, names=NAMES)
+    opened = compose_table(frame.public, names=NAMES, revealed=frame.hands)
+    assert live.tobytes() != opened.tobytes()
+
+
+@pytest.mark.parametrize("fmt", ["gif", "apng"])
+def test_the_animation_has_one_frame_per_action_and_ends_on_the_result(
+    record,
+    fmt: str,  # type: ignore[no-untyped-def]
+) -> None:
+    data = render_replay_animation(record, names=NAMES, fmt=fmt)
+    assert len(data) < 10 * 1024 * 1024
+    image = Image.open(io.BytesIO(data))
+    assert image.format == ("GIF" if fmt == "gif" else "PNG")
+    assert image.n_frames == record.steps + 1
+    image.seek(image.n_frames - 1)
+    last = compose_replay_frame(record.frames[-1], record.steps, names=NAMES)
+    expected = last.quantize(palette=shared_palette(), dither=Image.Dither.NONE).convert("RGB")
+    assert image.convert("RGB").tobytes() == expected.tobytes()
+
+
+def test_gif_frames_decode_to_what_was_drawn() -> None:
+    palette = shared_palette()
+    frames = []
+    for shade in (0, 40, 40, 90):
+        canvas = Image.new("RGB", (60, 40), (22, 78, 58))
+        canvas.paste((244, 239, 224), (shade % 50, 5, shade % 50 + 10, 15))
+        frames.append(canvas.quantize(palette=palette, dither=Image.Dither.NONE))
+    data = encode_gif(frames, [100, 100, 100, 500])
+    image = Image.open(io.BytesIO(data))
+    assert image.n_frames == 4  # an unchanged frame is still a frame of its own
+    for index, frame in enumerate(frames):
+        image.seek(index)
+        assert image.convert("RGB").tobytes() == frame.convert("RGB").tobytes()
+    with pytest.raises(ValueError):
+        encode_gif([], [])

@@ -1,0 +1,224 @@
+"""Issue 14 items 1-3 through the strict offline Discord: /history lists a finished match
+with its opponents and results, a replay steps forward and back and ends on the stored
+result, the exported animation decodes frame by frame, and Rematch starts a new match
+with the same players once every human confirms (or frees the seats when they do not)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from discord_harness import CHANNEL_ID, GUILD_ID, StoredMessage, option
+from PIL import Image
+from test_discord_bot import ALICE, BOB, CAROL, Env, play_turn, start_bot, stop_bot
+
+from bot.replays import find_game, load_hand
+from render.replay import render_replay_frame
+
+
+async def finished_match(env: Env, *humans: int) -> str:
+    """Create, fill and play a one-round Taizhou match to its end; returns its id."""
+    h, bot = env.h, env.bot
+    await h.command(humans[0], "table create", [option("variant", "taizhou"), option("rounds", 1)])
+    for user in humans[1:]:
+        await h.command(user, "table join")
+    await h.command(humans[0], "table start")
+    await h.advance(2)
+    table = bot.manager.by_channel(CHANNEL_ID)
+    assert table is not None and table.status == "running"
+    steps = 0
+    while table.status == "running" and steps < 3000:
+        moved = False
+        for user in humans:
+            if table.status == "running" and await play_turn(env, user):
+                moved = True
+                steps += 1
+                await h.advance(1.6)
+        if not moved:
+            await h.advance(2)
+    assert table.status == "finished"
+    await h.advance(2)
+    return table.table_id
+
+
+def latest_ephemeral(env: Env, user: int) -> StoredMessage:
+    messages = env.h.ephemeral_messages(user)
+    assert messages, "no ephemeral message"
+    return messages[-1]
+
+
+def custom_id(message: StoredMessage, prefix: str, label: str | None = None) -> str:
+    for row in message.components:
+        for item in row.get("components", []):
+            if item.get("custom_id", "").startswith(prefix) and (
+                label is None or item.get("label") == label
+            ):
+                return str(item["custom_id"])
+    raise AssertionError(f"no {prefix} {label or ''} on the message: {message.custom_ids()}")
+
+
+def step_of(message: StoredMessage) -> tuple[int, int]:
+    found = re.search(r"第 (\d+)/(\d+) 步", message.payload["content"])
+    assert found, message.payload["content"]
+    return int(found.group(1)), int(found.group(2))
+
+
+async def test_history_opens_a_match_and_a_replay_steps_to_the_stored_result(
+    tmp_path: Path,
+) -> None:
+    env = await start_bot(tmp_path / "bot.db")
+    try:
+        h, store = env.h, env.store
+        game_id = await finished_match(env, ALICE)
+        game = await store.get_game(game_id)
+        assert game is not None
+        ai_names = [s["name"] for s in game.meta["seats"] if s["is_ai"]]
+        page = await store.match_history(GUILD_ID, ALICE)
+        (match,) = page.matches
+        assert match.hands
+
+        # /history: rule set, opponents by name, each hand's winner and Alice's result.
+        record = await h.command(ALICE, "history")
+        text = h.reply_text(record)
+        assert "台州" in text and game_id in text
+        assert all(name in text for name in ai_names)
+        seat = match.seat_of(ALICE)
+        assert seat is not None
+        for hand in match.hands:
+            entries = await store.hand_entries(game_id, hand.hand_number)
+            mine = next((e.points for e in entries if e.user_id == ALICE), 0)
+            assert hand.points[seat] == mine
+            assert f"第 {hand.hand_number + 1} 局" in text
+        assert f"合计 {match.total_for(ALICE):+d}" in text
+        listing = latest_ephemeral(env, ALICE)
+
+        # Someone else's press, and a stale one, are refused clearly; nothing changes.
+        before = dict(listing.payload)
+        other = await h.click(BOB, listing, custom_id(listing, "mj:hp:"))
+        assert "别人" in h.reply_text(other)
+        assert listing.payload["content"] == before["content"]
+
+        # Open the match: its hands, then one hand as a replay.
+        await h.click(ALICE, listing, custom_id(listing, "mj:ho:"), [game_id])
+        detail = latest_ephemeral(env, ALICE)
+        assert "第 1 局" in detail.payload["content"]
+        await h.click(ALICE, detail, custom_id(detail, "mj:hh:"), ["1"])
+        replay = latest_ephemeral(env, ALICE)
+        assert step_of(replay)[0] == 0
+        assert replay.files and replay.files[0][1].startswith(b"\x89PNG")
+
+        # Step forward, back, to the end and to the start.
+        await h.click(ALICE, replay, custom_id(replay, "mj:rs:", "▶"))
+        assert step_of(replay)[0] == 1
+        await h.click(ALICE, replay, custom_id(replay, "mj:rs:", "▶"))
+        await h.click(ALICE, replay, custom_id(replay, "mj:rs:", "◀"))
+        assert step_of(replay)[0] == 1
+        await h.click(ALICE, replay, custom_id(replay, "mj:rs:", "⏭"))
+        step, steps = step_of(replay)
+        assert step == steps
+        loaded = await load_hand(store, game, 1)
+        assert replay.files[0][1] == render_replay_frame(loaded.record, steps, names=loaded.names)
+        # The last frame is the stored result: the ledger paid exactly its deltas.
+        result = loaded.record.result
+        assert result is not None
+        paid = {e.seat: e.points for e in await store.hand_entries(game_id, 0)}
+        stake = int(game.settings["stake"])
+        assert [paid.get(s, 0) for s in range(4)] == [d * stake for d in result.deltas]
+        assert (result.winner is None) == (match.hands[0].winner_seat is None)
+        await h.click(ALICE, replay, custom_id(replay, "mj:rs:", "⏮"))
+        assert step_of(replay)[0] == 0
+        refused = await h.click(BOB, replay, custom_id(replay, "mj:rs:", "▶"))
+        assert "别人" in h.reply_text(refused) and step_of(replay)[0] == 0
+
+        # Export: a GIF with one frame per action plus the deal.
+        await h.click(ALICE, replay, custom_id(replay, "mj:rx:"))
+        exported = latest_ephemeral(env, ALICE)
+        ((name, data),) = exported.files
+        assert name.endswith(".gif") and len(data) < 10 * 1024 * 1024
+        assert Image.open(io.BytesIO(data)).n_frames == steps + 1
+
+        # The Replay button on a result post works for anyone watching.
+        cards = [
+            m for m in h.channel_messages() if any(c.startswith("mj:rc:") for c in m.custom_ids())
+        ]
+        assert len(cards) == len(match.hands)
+        await h.click(CAROL, cards[-1], custom_id(cards[-1], "mj:rc:"))
+        assert step_of(latest_ephemeral(env, CAROL))[0] == 0
+
+        # /replay by a prefix of the id; unknown games and hands are refused clearly.
+        record = await h.command(BOB, "replay", [option("game", game_id[:6]), option("hand", 1)])
+        assert step_of(latest_ephemeral(env, BOB))[0] == 0
+        record = await h.command(BOB, "replay", [option("game", "zzzz"), option("hand", 1)])
+        assert "没有找到牌局" in h.reply_text(record)
+        record = await h.command(BOB, "replay", [option("game", game_id), option("hand", 99)])
+        assert "没有第 99 局" in h.reply_text(record)
+        assert (await find_game(store, game_id)).game_id == game_id
+
+        # A history view left open too long is stale.
+        env.clock._now += 20 * 60
+        stale = await h.click(ALICE, detail, custom_id(detail, "mj:hp:"))
+        assert "过期" in h.reply_text(stale)
+        assert not h.failed_interactions()
+    finally:
+        await stop_bot(env)
+
+
+async def test_rematch_starts_when_every_human_confirms(tmp_path: Path) -> None:
+    env = await start_bot(tmp_path / "bot.db")
+    try:
+        h, bot, store = env.h, env.bot, env.store
+        old_id = await finished_match(env, ALICE, BOB)
+        old = await store.get_game(old_id)
+        assert old is not None
+        final = [
+            m for m in h.channel_messages() if any(c.startswith("mj:rm:") for c in m.custom_ids())
+        ]
+        assert len(final) == 1
+        button = custom_id(final[0], "mj:rm:")
+
+        outsider = await h.click(CAROL, final[0], button)
+        assert "只有这场的玩家" in h.reply_text(outsider)
+        await h.click(ALICE, final[0], button)
+        table = bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None and table.status == "lobby" and table.table_id != old_id
+        # BOB's seat is held: CAROL cannot take it while the rematch waits for him.
+        held = await h.command(CAROL, "table join")
+        assert "留给上一场" in h.reply_text(held)
+        await h.click(BOB, final[0], button)
+        await h.advance(2)
+        assert table.status == "running"
+        new = await store.get_game(table.table_id)
+        assert new is not None
+        assert sorted(u for u in (s["user_id"] for s in new.meta["seats"]) if u) == sorted(
+            [ALICE, BOB]
+        )
+        assert new.variant == old.variant and new.options == old.options
+        assert new.settings["stake"] == old.settings["stake"]
+        assert new.seed != old.seed
+        again = await h.click(BOB, final[0], button)
+        assert "已经开始" in h.reply_text(again)
+    finally:
+        await stop_bot(env)
+
+
+async def test_an_unconfirmed_rematch_frees_the_held_seats(tmp_path: Path) -> None:
+    env = await start_bot(tmp_path / "bot.db")
+    try:
+        h, bot = env.h, env.bot
+        await finished_match(env, ALICE, BOB)
+        final = [
+            m for m in h.channel_messages() if any(c.startswith("mj:rm:") for c in m.custom_ids())
+        ]
+        await h.click(ALICE, final[0], custom_id(final[0], "mj:rm:"))
+        table = bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None and table.status == "lobby"
+        await h.advance(125)
+        assert "无人确认" in h.channel_messages()[-1].payload["content"] or any(
+            "无人确认" in m.payload["content"] for m in h.channel_messages()
+        )
+        joined = await h.command(CAROL, "table join")
+        assert table.is_member(CAROL), h.reply_text(joined)
+        assert table.status == "lobby"
+    finally:
+        await stop_bot(env)
