@@ -25,11 +25,14 @@ from .caps import apply_caps
 from .models import (
     GAME_STATUSES,
     ActionConflictError,
+    BiggestHand,
     DuplicateGameError,
     GameRecord,
     GuildSettings,
+    HandOutcome,
     LeaderboardRow,
     LedgerEntry,
+    PlayerStats,
     SettingsError,
     SettlementEntry,
     StoredAction,
@@ -41,17 +44,26 @@ from .models import (
 )
 from .schema import LATEST_VERSION, SchemaError
 from .store import Store
-from .weeks import bounds_for_week_start, local_day_and_week, week_bounds
+from .weeks import (
+    bounds_for_week_start,
+    local_day_and_week,
+    month_start_of,
+    next_month,
+    week_bounds,
+)
 
 __all__ = [
     "GAME_STATUSES",
     "LATEST_VERSION",
     "ActionConflictError",
+    "BiggestHand",
     "DuplicateGameError",
     "GameRecord",
     "GuildSettings",
+    "HandOutcome",
     "LeaderboardRow",
     "LedgerEntry",
+    "PlayerStats",
     "SchemaError",
     "SettingsError",
     "SettlementEntry",
@@ -63,6 +75,8 @@ __all__ = [
     "apply_caps",
     "bounds_for_week_start",
     "local_day_and_week",
+    "month_start_of",
+    "next_month",
     "settlement_entries",
     "validate_timezone",
     "week_bounds",

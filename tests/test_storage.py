@@ -72,16 +72,16 @@ async def test_empty_database_is_migrated_to_latest_and_reopening_applies_nothin
 ) -> None:
     path = tmp_path / "fresh.db"
     async with await Store.open(path) as store:
-        assert await store.schema_version() == LATEST_VERSION == 3
+        assert await store.schema_version() == LATEST_VERSION == 4
         await store.settle_hand(GUILD, "g", 0, hand(3, -1, -1, -1), stake=10)
     with raw(path) as connection:
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert schema_module.migrate(connection) == []  # re-applied: nothing to do
         versions = [row[0] for row in connection.execute("SELECT version FROM schema_migrations")]
-        assert versions == [1, 2, 3]
+        assert versions == [1, 2, 3, 4]
     async with await Store.open(path) as store:
         assert await store.get_balance(GUILD, 1) == 1030
-        assert await store.schema_version() == 3
+        assert await store.schema_version() == 4
 
 
 async def test_version_1_database_with_data_is_upgraded_and_backfilled(tmp_path: Path) -> None:
@@ -105,7 +105,7 @@ async def test_version_1_database_with_data_is_upgraded_and_backfilled(tmp_path:
     connection.close()
 
     async with await Store.open(path, clock=FakeClock()) as store:
-        assert await store.schema_version() == 3
+        assert await store.schema_version() == 4
         board = await store.weekly_leaderboard(GUILD)
         assert board == [
             LeaderboardRow(user_id=1, net=15, hands=1, wins=1, biggest=15),
