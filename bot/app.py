@@ -28,6 +28,7 @@ from discord.ext import commands
 from bot.cogs.admin import AdminCog
 from bot.cogs.economy import EconomyCog
 from bot.cogs.play import PlayCog
+from bot.cogs.stats import StatsCog
 from bot.cogs.tables import TablesCog
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_views import DYNAMIC_ITEMS
@@ -402,5 +403,6 @@ async def install_commands(bot: commands.Bot) -> None:
         PlayCog(mahjong_bot),
         EconomyCog(mahjong_bot),
         AdminCog(mahjong_bot),
+        StatsCog(mahjong_bot),
     ):
         await bot.add_cog(cog)

@@ -1241,6 +1241,13 @@ class TagRenderer:
     def leaderboard(self, rows: Any, period: str, subtitle: str, locale: str) -> bytes:
         return f"BOARD {period} {len(list(rows))} {subtitle}".encode()
 
+    def stats(self, stats: Any, name: str, subtitle: str, locale: str) -> bytes:
+        """The figures exactly as the card draws them (``render.stats.card_figures``)."""
+        from render.stats import card_figures
+
+        figures = {**card_figures(stats), "biggest": stats.biggest.points if stats.biggest else 0}
+        return ("STATS " + json.dumps(figures, sort_keys=True)).encode()
+
 
 def choose_move(message: StoredMessage) -> tuple[str, list[str] | None] | None:
     """A simple player: win if offered, else continue/pass a claim, else discard the
