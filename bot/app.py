@@ -34,6 +34,7 @@ from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_views import DYNAMIC_ITEMS
 from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
+from bot.rules_flow import RULES_ITEMS
 from bot.session import SessionError, SystemClock, TableManager, TableSession
 from data import Store
 
@@ -116,7 +117,7 @@ class MahjongBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await install_commands(self)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_ITEMS)
         restored = await self.manager.restore_all()
         log.info("restored %d running table(s)", len(restored))
         if self._tune_runtime:

@@ -175,6 +175,8 @@ class TableManager:
             discard_timeout if discard_timeout is not None else settings.discard_timeout
         )
         claim = float(claim_timeout if claim_timeout is not None else settings.claim_timeout)
+        # The server's defaults for this rule set (/mjadmin rules), under the host's choices.
+        defaults = await self.store.rule_defaults(guild_id, variant)
         request = TableOptions(
             variant,
             num_seats,
@@ -182,7 +184,7 @@ class TableManager:
             rounds,
             discard,
             claim,
-            options=dict(options or {}),
+            options={**defaults, **(options or {})},
             ai_level=ai_level,
         )
         try:

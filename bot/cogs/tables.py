@@ -18,6 +18,7 @@ from bot.checks import is_manager
 from bot.discord_presenter import seat_names, variant_names
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg, say
+from bot.rules_flow import more_rules_button, options_lines, send_with_view
 from bot.session import SessionError
 from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
 from engine.variants import RULE_SETS, default_rule_set, get_rules
@@ -167,7 +168,15 @@ class TablesCog(commands.Cog):
         text = msg("table.created", variant=name[0], seats=seats, stake=stake)
         if not _is_zh(interaction):
             text = msg("table.created", variant=name[1], seats=seats, stake=stake)
-        await self.bot.reply(interaction, text)
+        # The "more rules" step: every option of the rule set, for the host, before the start.
+        hint = Text(
+            "可点「更多规则」修改全部规则选项。", "Use More rules to set every rule option."
+        )
+        await send_with_view(
+            interaction,
+            say(text, interaction.locale) + "\n" + say(hint, interaction.locale),
+            more_rules_button(table.table_id),
+        )
 
     @table.command(
         name=T("join", "加入"),
@@ -267,9 +276,10 @@ class TablesCog(commands.Cog):
         rules = get_rules(variant)
         text = Text(rules.rules_text_zh or rules.name_zh, rules.rules_text_en or rules.name_en)
         content = say(text, interaction.locale)
+        zh = _is_zh(interaction)
         if table is not None and table.variant == variant:
-            options = ", ".join(f"{k}={v}" for k, v in table.options.items())
-            content += f"\n-# {options}"
+            heading = "**本桌规则选项**" if zh else "**This table's rule options**"
+            content += "\n\n" + "\n".join([heading, *options_lines(variant, table.options, zh)])
         await self.bot.respond(interaction, content)
 
     @table.command(

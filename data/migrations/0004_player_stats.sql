@@ -122,3 +122,13 @@ SELECT guild_id, SUBSTR(local_day, 1, 8) || '01', user_id, SUM(points),
 FROM ledger
 WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty')
 GROUP BY guild_id, SUBSTR(local_day, 1, 8) || '01', user_id;
+
+-- A server's own default for a rule option (/mjadmin rules): a new table of that rule set
+-- starts with it unless the host changes it. value is JSON (true, 50, "two_x").
+CREATE TABLE guild_rule_defaults (
+    guild_id INTEGER NOT NULL,
+    variant  TEXT    NOT NULL,
+    name     TEXT    NOT NULL,
+    value    TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, variant, name)
+);
