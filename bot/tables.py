@@ -132,6 +132,7 @@ class TableManager:
         seed: int | None = None,
         seat_host: bool = True,
         ai_level: str | None = None,
+        learner_aids: bool = False,
     ) -> TableSession:
         """Open a lobby in ``channel_id``. With ``seat_host=False`` the host runs the
         table without a seat (an all-AI exhibition, the benchmark).
@@ -143,7 +144,7 @@ class TableManager:
                 guild_id, channel_id, host_user_id, host_name, variant=variant,
                 num_seats=num_seats, stake=stake, options=options, rounds=rounds,
                 discard_timeout=discard_timeout, claim_timeout=claim_timeout, ai_fill=ai_fill,
-                seed=seed, seat_host=seat_host, ai_level=ai_level,
+                seed=seed, seat_host=seat_host, ai_level=ai_level, learner_aids=learner_aids,
             )  # fmt: skip
 
     async def _create_table(
@@ -164,6 +165,7 @@ class TableManager:
         seed: int | None,
         seat_host: bool,
         ai_level: str | None,
+        learner_aids: bool = False,
     ) -> TableSession:
         settings = await self.store.get_settings(guild_id)
         variant = variant or settings.default_variant
@@ -214,6 +216,7 @@ class TableManager:
                     "ai_fill": ai_fill,
                     "host_user_id": host_user_id,
                     "ai_level": ai_level or self.ai_level,
+                    "learner_aids": bool(learner_aids),
                 },
                 status="lobby",
                 seated_user=host_user_id if seat_host else None,
@@ -237,6 +240,7 @@ class TableManager:
             ai_fill=ai_fill,
             seed=seed,
             ai_level=ai_level,
+            learner_aids=learner_aids,
         )
         if seat_host:
             table.players.append(SeatInfo(seat=0, name=host_name, user_id=host_user_id))
@@ -272,6 +276,7 @@ class TableManager:
                 ai_fill=bool(settings.get("ai_fill", True)),
                 seed=int(record.seed),
                 ai_level=settings["ai_level"] if settings.get("ai_level") in AI_LEVELS else None,
+                learner_aids=bool(settings.get("learner_aids", False)),
             )
             self._tables[table.table_id] = table
             self._recent.add(table)

@@ -115,6 +115,7 @@ class TablesCog(commands.Cog):
         claim_timeout=T("claim_timeout", "吃碰限时"),
         ai_fill=T("ai_fill", "电脑补位"),
         ai_level=T("ai_level", "电脑难度"),
+        learner_aids=T("learner_aids", "学习辅助"),
     )
     @app_commands.describe(
         variant=T("Rule set (default: the server's)", "规则（默认用服务器设置）"),
@@ -127,6 +128,10 @@ class TablesCog(commands.Cog):
         ai_level=T(
             "AI strength for AI seats and autoplay (default: normal)",
             "电脑玩家和托管的难度（默认：普通）",
+        ),
+        learner_aids=T(
+            "Show each player (privately) their waits, score previews and a discard hint",
+            "在各自手牌消息里显示听牌、得分预估和出牌建议（仅本人可见）",
         ),
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
@@ -143,6 +148,7 @@ class TablesCog(commands.Cog):
         claim_timeout: app_commands.Range[int, 3, 300] | None = None,
         ai_fill: bool = True,
         ai_level: str | None = None,
+        learner_aids: bool = False,
     ) -> None:
         assert interaction.guild_id is not None
         if variant is None:
@@ -163,6 +169,7 @@ class TablesCog(commands.Cog):
             ai_fill=ai_fill,
             seed=self.bot.next_seed(),
             ai_level=ai_level,
+            learner_aids=learner_aids is True,
         )
         name = variant_names(table.variant)
         text = msg("table.created", variant=name[0], seats=seats, stake=stake)
