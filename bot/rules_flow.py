@@ -309,7 +309,7 @@ class RulesPick(ui.DynamicItem[ui.Select[Any]], template=rf"mj:r:(?P<table>{TABL
         if table is None:
             return
         zh = is_chinese(interaction.locale)
-        values = (interaction.data or {}).get("values") or []
+        values = _selected(interaction)
         try:
             spec = spec_of(table.variant, str(values[0]) if values else "")
         except TableOptionsError as error:
@@ -358,7 +358,7 @@ class RulesValue(
         return cls(match["table"], match["option"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or [""]
+        values = _selected(interaction) or [""]
         await set_option(interaction, self.table_id, self.option, str(values[0]), edit=True)
 
 
@@ -432,6 +432,12 @@ async def _host_table(interaction: discord.Interaction[Any], table_id: str) -> T
         )
         return None
     return table
+
+
+def _selected(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values chosen in the select that was used (Discord sends them as strings)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    return [str(value) for value in data.get("values") or []]
 
 
 async def _refuse(interaction: discord.Interaction[Any], text: Text) -> None:
