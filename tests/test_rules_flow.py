@@ -224,3 +224,12 @@ async def test_server_defaults_apply_to_new_tables_and_are_validated(env: Env) -
          option("value", "reset")],
     )  # fmt: skip
     assert await env.store.rule_defaults(env.bot.guilds[0].id, "jiaxing") == {}
+
+
+async def test_mjadmin_rules_autocompletes_the_rule_sets_options(env: Env) -> None:
+    choices = await env.h.autocomplete(
+        ADMIN, "mjadmin rules",
+        [option("variant", "taizhou"), option("option", "ca", focused=True)],
+    )  # fmt: skip
+    assert [choice["value"] for choice in choices] == ["cap"]
+    assert "1–100000" in choices[0]["name"] and "100" in choices[0]["name"]

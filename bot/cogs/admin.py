@@ -92,6 +92,25 @@ class AdminCog(commands.Cog):
             defaults = await store.set_rule_defaults(interaction.guild_id, variant, candidate)
         await self.bot.reply(interaction, defaults_text(variant, defaults))
 
+    @rules.autocomplete("option")
+    async def _rule_option_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The chosen rule set's options with their range and default, as the admin types."""
+        from bot.rules_flow import option_specs, value_text
+
+        variant = getattr(interaction.namespace, "variant", None)
+        if variant not in RULE_SETS:
+            return []
+        zh = str(interaction.locale).startswith("zh")
+        choices = []
+        for spec in option_specs(variant):
+            shown = f"{spec.label(zh)} {spec.name} ({spec.range_text(zh)}; "
+            shown += ("默认 " if zh else "default ") + value_text(spec.name, spec.default, zh) + ")"
+            if current.lower() in shown.lower():
+                choices.append(app_commands.Choice(name=shown[:100], value=spec.name))
+        return choices[:25]
+
     @admin.command(
         name=T("settings", "设置"),
         description=T("Show or change this server's settings", "查看或修改本服务器设置"),
