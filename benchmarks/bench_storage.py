@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from data import SettlementEntry, Store, open_store, settlement_entries
+from data import SettlementEntry, Store, next_month, open_store, settlement_entries
 from data.synthetic import load_synthetic_ledger, weekly_leaderboard_from_ledger
 
 GUILD = 1
@@ -108,6 +108,7 @@ async def bench_leaderboard(
         )
         load_s = time.perf_counter() - started
         week = (await store.week_bounds(GUILD, weeks_ago=26, now=END)).week_start
+        month = await store.month_start(GUILD, 1, now=END)
         board = await store.weekly_leaderboard(GUILD, week_start=week)
         scan = await weekly_leaderboard_from_ledger(store, GUILD, week)
         assert [(r.user_id, r.net, r.hands, r.wins, r.biggest) for r in board] == scan
@@ -124,6 +125,14 @@ async def bench_leaderboard(
                 lambda: store.alltime_leaderboard(GUILD), repeats
             ),
             "history_ms": await timed_median(lambda: store.history(GUILD, 42, limit=10), repeats),
+            # One /stats card: every figure, the biggest hand, the top types and the trend.
+            "stats_ms": await timed_median(lambda: store.player_card_stats(GUILD, 42), repeats),
+            "stats_month_ms": await timed_median(
+                lambda: store.player_card_stats(
+                    GUILD, 42, variant="taizhou", first_day=month, end_day=next_month(month)
+                ),
+                repeats,
+            ),
             "ledger_scan_leaderboard_ms": await timed_median(
                 lambda: weekly_leaderboard_from_ledger(store, GUILD, week), max(3, repeats // 10)
             ),
@@ -325,6 +334,12 @@ def main() -> int:
             ),
             ("all-time leaderboard, median ms", results["alltime_leaderboard_ms"], "{:.2f}"),
             ("history (last 10 hands), median ms", results["history_ms"], "{:.2f}"),
+            (
+                "/stats card figures, all time, median ms (target <= 20)",
+                results["stats_ms"],
+                "{:.2f}",
+            ),
+            ("/stats card, one month and rule set, median ms", results["stats_month_ms"], "{:.2f}"),
             (
                 "same week from raw ledger rows (no aggregate), ms",
                 results["ledger_scan_leaderboard_ms"],

@@ -29,6 +29,7 @@ from bot.cogs.admin import AdminCog
 from bot.cogs.economy import EconomyCog
 from bot.cogs.play import PlayCog
 from bot.cogs.review import ReviewCog
+from bot.cogs.stats import StatsCog
 from bot.cogs.tables import TablesCog
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_review import REVIEW_ITEMS
@@ -37,6 +38,7 @@ from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
 from bot.leases import Leases, StoreLeases
 from bot.routing import InProcessRouter, RoutedClick, Router
+from bot.rules_flow import RULES_ITEMS
 from bot.session import SessionError, SystemClock, TableManager, TableSession
 from bot.shards import ShardPlan
 from data import Store
@@ -137,7 +139,7 @@ class MahjongBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await install_commands(self)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS, *RULES_ITEMS)
         restored = await self.manager.restore_all()
         log.info("restored %d running table(s) (%s)", len(restored), self.shard_plan.describe())
         await self.router.start(self.apply_routed_click)  # tables first: clicks need them
@@ -534,5 +536,6 @@ async def install_commands(bot: commands.Bot) -> None:
         EconomyCog(mahjong_bot),
         AdminCog(mahjong_bot),
         ReviewCog(mahjong_bot),
+        StatsCog(mahjong_bot),
     ):
         await bot.add_cog(cog)

@@ -56,6 +56,11 @@ class Renderer:
 
         return render_leaderboard(rows, period=period, subtitle=subtitle, locale=locale)
 
+    def stats(self, stats: Any, name: str, subtitle: str, locale: str) -> bytes:
+        from render.stats import render_stats
+
+        return render_stats(stats, name=name, subtitle=subtitle, locale=locale)
+
 
 class _Clock:
     """Wall-clock fallback when no session clock is given."""

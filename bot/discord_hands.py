@@ -109,6 +109,8 @@ class PrivateHands(PresenterCore):
 
     def _hand_content(self, prompt: PrivatePrompt) -> str:
         lines = [prompt_headline(prompt)]
+        if prompt.aids is not None:
+            lines += [f"💡 {prompt.aids.zh}", f"-# 💡 {prompt.aids.en}"]
         note = self._notes.pop(prompt.user_id, None)
         if note:
             lines.append(note)

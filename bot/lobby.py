@@ -222,6 +222,23 @@ class LobbyMixin:
 
         return await self._call(body)
 
+    async def set_options(self, by_user_id: int, options: dict[str, Any]) -> SubmitResult:
+        """The host's "more rules" step: replace the lobby's rule options (already checked
+        by ``TableOptions.validate``), in memory and in the stored game, before the start."""
+
+        async def body() -> SubmitResult:
+            if self.status != "lobby":
+                return refuse(NOT_LOBBY)
+            if by_user_id != self.host_user_id:
+                return refuse(HOST_ONLY)
+            if not await self.store.set_lobby_options(self.table_id, dict(options)):
+                return refuse(NOT_LOBBY)
+            self.options = dict(options)
+            self._touch_lobby()
+            return OK
+
+        return await self._call(body)
+
     async def start(self, by_user_id: int) -> SubmitResult:
         async def body() -> SubmitResult:
             if self.status != "lobby":

@@ -88,6 +88,7 @@ class PrivatePrompt:
     deadline: float | None
     turn_id: int
     variant: str
+    aids: Text | None = None  # learner aids, when the table has them on (own seat only)
 
 
 class Presenter(Protocol):

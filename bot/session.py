@@ -32,12 +32,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from data import Store
+from engine.aids import learner_aids
 from engine.match import Match
 from engine.round import IllegalAction
 from engine.types import Action, HandResult
 from engine.variants import get_rules
-from engine.views import PublicView
+from engine.views import PlayerView, PublicView
 
+from .aids import aids_text
 from .clock import Clock, FakeClock, SystemClock
 from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, Due
 from .journal import ActionJournal
@@ -113,8 +115,12 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         ai_fill: bool,
         seed: int,
         ai_level: str | None = None,
+        learner_aids: bool = False,
     ) -> None:
         self.manager = manager
+        # Learner aids (``/table create learner_aids``): waits, previews and a discard hint
+        # in each human's own hand message only.
+        self.learner_aids = learner_aids
         # The table's AI level (``/table create ai_level``): AI seats and autoplay use it.
         self.ai_level = ai_level or manager.ai_level
         self.table_id = table_id
@@ -261,7 +267,16 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             deadline=due.at if (due is not None and not due.ai and waiting) else None,
             turn_id=self.match.turn_id,
             variant=self.variant,
+            aids=self._aids(seat, view) if self.learner_aids and user_id is not None else None,
         )
+
+    def _aids(self, seat: int, view: PlayerView) -> Text | None:
+        """The seat's learner aids as text (only ever put in its own hand message)."""
+        assert self.match is not None
+        if self.match.finished or self.match.round.phase == "ended":
+            return None
+        aids = learner_aids(self.match.round, seat, view)
+        return aids_text(aids, self.stake) if aids.waits or aids.hint else None
 
     def default_action(self, user_id: int) -> Action | None:
         """What a timeout would play for this user now (the terminal's bare Enter)."""

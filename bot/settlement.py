@@ -14,13 +14,27 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data import SettlementEntry, Store
+from data import HandOutcome, SettlementEntry, Store
 from engine.types import HandResult
+from engine.variants import RULE_SETS
 
 from .clock import Clock
 from .presenter import SeatInfo
 
-__all__ = ["Obligations", "settle_hand_points", "settlement_entries"]
+__all__ = [
+    "NOT_WIN_TYPES",
+    "Obligations",
+    "hand_outcome",
+    "settle_hand_points",
+    "settlement_entries",
+]
+
+# Score items that are parts of any hand rather than what kind of win it was (Taizhou's
+# melds and flat bonus, Jiaxing's carried pool): not counted as "winning types" on /stats.
+NOT_WIN_TYPES = frozenset(
+    {"exposed_pung", "concealed_pung", "exposed_kong", "concealed_kong", "pair", "win_bonus",
+     "carried_fan"}
+)  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +187,27 @@ def settlement_entries(
     return entries, winner
 
 
+def hand_outcome(result: HandResult) -> HandOutcome:
+    """How a hand ended, as ``/stats`` counts it: a robbed kong is a self-draw where the
+    rules say so (no discard wins, e.g. Jiaxing), and a deal-in where a discard can win."""
+    discard_wins = bool(getattr(RULE_SETS.get(result.variant), "discard_wins", True))
+    if result.winner is None or not result.valid:
+        return HandOutcome(variant=result.variant)
+    win_by = result.win_by
+    if win_by == "rob_kong" and not discard_wins:
+        win_by = "self_draw"
+    dealt_in = result.from_seat if win_by in ("discard", "rob_kong") else None
+    items = tuple((item.key, int(item.value), item.unit) for item in result.items)
+    return HandOutcome(
+        variant=result.variant,
+        win_by=win_by,
+        winner_seat=result.winner,
+        dealt_in_seat=dealt_in if dealt_in != result.winner else None,
+        items=items,
+        win_types=tuple(dict.fromkeys(key for key, _, _ in items if key not in NOT_WIN_TYPES)),
+    )
+
+
 async def settle_hand_points(
     store: Store,
     guild_id: int,
@@ -185,8 +220,9 @@ async def settle_hand_points(
 ) -> list[int]:
     """Settle one hand (exactly once, whoever calls) and return what each seat moved."""
     await store.settle_hand(
-        guild_id, table_id, hand_number, entries, stake, winner_user=winner_user
-    )
+        guild_id, table_id, hand_number, entries, stake, winner_user=winner_user,
+        outcome=hand_outcome(result),
+    )  # fmt: skip
     num_seats = len(entries)
     if not any(result.deltas):
         return [0] * num_seats

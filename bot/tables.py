@@ -163,6 +163,7 @@ class TableManager:
         seat_host: bool = True,
         ai_level: str | None = None,
         parent_channel_id: int | None = None,
+        learner_aids: bool = False,
     ) -> TableSession:
         """Open a lobby in ``channel_id``. With ``seat_host=False`` the host runs the
         table without a seat (an all-AI exhibition, the benchmark). A table in its own
@@ -178,7 +179,7 @@ class TableManager:
                 num_seats=num_seats, stake=stake, options=options, rounds=rounds,
                 discard_timeout=discard_timeout, claim_timeout=claim_timeout, ai_fill=ai_fill,
                 seed=seed, seat_host=seat_host, ai_level=ai_level,
-                parent_channel_id=parent_channel_id,
+                parent_channel_id=parent_channel_id, learner_aids=learner_aids,
             )  # fmt: skip
 
     async def _create_table(
@@ -200,6 +201,7 @@ class TableManager:
         seat_host: bool,
         ai_level: str | None,
         parent_channel_id: int | None,
+        learner_aids: bool = False,
     ) -> TableSession:
         settings = await self.store.get_settings(guild_id)
         variant = variant or settings.default_variant
@@ -211,6 +213,8 @@ class TableManager:
             discard_timeout if discard_timeout is not None else settings.discard_timeout
         )
         claim = float(claim_timeout if claim_timeout is not None else settings.claim_timeout)
+        # The server's defaults for this rule set (/mjadmin rules), under the host's choices.
+        defaults = await self.store.rule_defaults(guild_id, variant)
         request = TableOptions(
             variant,
             num_seats,
@@ -218,7 +222,7 @@ class TableManager:
             rounds,
             discard,
             claim,
-            options=dict(options or {}),
+            options={**defaults, **(options or {})},
             ai_level=ai_level,
         )
         try:
@@ -250,6 +254,7 @@ class TableManager:
                     "host_user_id": host_user_id,
                     "ai_level": ai_level or self.ai_level,
                     **place,
+                    "learner_aids": bool(learner_aids),
                 },
                 status="lobby",
                 seated_user=host_user_id if seat_host else None,
@@ -273,6 +278,7 @@ class TableManager:
             ai_fill=ai_fill,
             seed=seed,
             ai_level=ai_level,
+            learner_aids=learner_aids,
         )
         if seat_host:
             table.players.append(SeatInfo(seat=0, name=host_name, user_id=host_user_id))
@@ -312,6 +318,7 @@ class TableManager:
                 ai_fill=bool(settings.get("ai_fill", True)),
                 seed=int(record.seed),
                 ai_level=settings["ai_level"] if settings.get("ai_level") in AI_LEVELS else None,
+                learner_aids=bool(settings.get("learner_aids", False)),
             )
             self._tables[table.table_id] = table
             if settings.get("parent_channel_id") is not None:

@@ -26,11 +26,14 @@ from .caps import apply_caps
 from .models import (
     GAME_STATUSES,
     ActionConflictError,
+    BiggestHand,
     DuplicateGameError,
     GameRecord,
     GuildSettings,
+    HandOutcome,
     LeaderboardRow,
     LedgerEntry,
+    PlayerStats,
     SettingsError,
     SettlementEntry,
     StoredAction,
@@ -42,17 +45,26 @@ from .models import (
 )
 from .schema import LATEST_VERSION, SchemaError
 from .store import Store, is_postgres_target, open_store
-from .weeks import bounds_for_week_start, local_day_and_week, week_bounds
+from .weeks import (
+    bounds_for_week_start,
+    local_day_and_week,
+    month_start_of,
+    next_month,
+    week_bounds,
+)
 
 __all__ = [
     "GAME_STATUSES",
     "LATEST_VERSION",
     "ActionConflictError",
+    "BiggestHand",
     "DuplicateGameError",
     "GameRecord",
     "GuildSettings",
+    "HandOutcome",
     "LeaderboardRow",
     "LedgerEntry",
+    "PlayerStats",
     "SchemaError",
     "SettingsError",
     "SettlementEntry",
@@ -65,6 +77,8 @@ __all__ = [
     "bounds_for_week_start",
     "is_postgres_target",
     "local_day_and_week",
+    "month_start_of",
+    "next_month",
     "open_store",
     "settlement_entries",
     "validate_timezone",

@@ -261,6 +261,21 @@ class GamesPart(StoreBase):
 
         return await self._write(body)
 
+    async def set_lobby_options(self, game_id: str, options: dict[str, Any]) -> bool:
+        """Replace a lobby's rule options (the host's "more rules" step); False if the game
+        is no longer a lobby. Replays read these, so they must be what the match plays by."""
+        encoded = _dumps(options)
+        now = _iso(self._now(None))
+
+        def body(connection: sqlite3.Connection) -> bool:
+            cursor = connection.execute(
+                "UPDATE games SET options = ?, updated_at = ? WHERE game_id = ? AND status = 'lobby'",
+                (encoded, now, game_id),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(body)
+
     async def append_action(
         self, game_id: str, seq: int, action: dict[str, Any], hand_number: int
     ) -> bool:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from .ledger import _ledger_entry
 from .models import (
+    BiggestHand,
     LeaderboardRow,
     LedgerEntry,
+    PlayerStats,
     WeekBounds,
 )
 from .settings import SettingsPart
-from .weeks import week_bounds
+from .weeks import local_day_and_week, month_start_of, week_bounds
 
 
 class LeaderboardsPart(SettingsPart):
@@ -104,3 +108,143 @@ class LeaderboardsPart(SettingsPart):
             ).fetchall()
         )
         return [_ledger_entry(row) for row in rows]
+
+    # ------------------------------------------------------------------ monthly seasons
+
+    async def month_start(
+        self, guild_id: int, months_ago: int = 0, now: datetime | None = None
+    ) -> date:
+        """The first local day of the guild's month ``months_ago`` months back (a season)."""
+        if months_ago < 0:
+            raise ValueError("months_ago must be 0 or more")
+        settings = await self.get_settings(guild_id)
+        today, _ = local_day_and_week(self._now(now), settings.timezone)
+        return month_start_of(today, months_ago)
+
+    async def monthly_leaderboard(
+        self, guild_id: int, month_start: date, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """Top players of a monthly season, ranked like the weekly board."""
+        if month_start.day != 1:
+            raise ValueError(f"赛季从每月 1 日开始 / a season starts on day 1, got {month_start}")
+        rows = await self._read(
+            lambda connection: connection.execute(
+                "SELECT user_id, net, hands, wins, biggest FROM monthly_stats"
+                " WHERE guild_id = ? AND month_start = ?"
+                " ORDER BY net DESC, wins DESC, user_id LIMIT ?",
+                (guild_id, month_start.isoformat(), limit),
+            ).fetchall()
+        )
+        return [LeaderboardRow(*map(int, row)) for row in rows]
+
+    async def leaderboard_months(self, guild_id: int, limit: int = 24) -> list[date]:
+        """First days of the seasons with any play, newest first."""
+        rows = await self._read(
+            lambda connection: connection.execute(
+                "SELECT DISTINCT month_start FROM monthly_stats WHERE guild_id = ?"
+                " ORDER BY month_start DESC LIMIT ?",
+                (guild_id, limit),
+            ).fetchall()
+        )
+        return [date.fromisoformat(row[0]) for row in rows]
+
+    # ------------------------------------------------------------------ /stats
+
+    async def player_card_stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        variant: str | None = None,
+        first_day: date | None = None,
+        end_day: date | None = None,
+        top_types: int = 5,
+    ) -> PlayerStats:
+        """A player's figures over local days ``[first_day, end_day)`` (None: unbounded),
+        of one rule set or all, read from the per-day aggregates in one read snapshot."""
+        low = first_day.isoformat() if first_day else ""
+        high = end_day.isoformat() if end_day else "9999-12-31"
+        from engine.variants import RULE_SETS
+
+        discard_variants = {name for name, rules in RULE_SETS.items() if rules.discard_wins}
+
+        def body(connection: sqlite3.Connection) -> PlayerStats:
+            where = "guild_id = ? AND user_id = ? AND local_day >= ? AND local_day < ?"
+            args: tuple[object, ...] = (guild_id, user_id, low, high)
+            if variant is not None:
+                where += " AND variant = ?"
+                args += (variant,)
+            totals = connection.execute(
+                "SELECT variant, SUM(hands), SUM(wins), SUM(self_draws), SUM(deal_ins), SUM(net)"
+                f" FROM player_day_stats WHERE {where} GROUP BY variant",
+                args,
+            ).fetchall()
+            hands = wins = self_draws = deal_ins = deal_in_hands = net = 0
+            for name, *counts in totals:
+                h, w, s, d, n = (int(value) for value in counts)
+                hands, wins, self_draws, deal_ins, net = (
+                    hands + h,
+                    wins + w,
+                    self_draws + s,
+                    deal_ins + d,
+                    net + n,
+                )
+                if name in discard_variants:
+                    deal_in_hands += h
+            top = connection.execute(
+                f"SELECT biggest, biggest_op FROM player_day_stats WHERE {where}"
+                " AND biggest > 0 ORDER BY biggest DESC, biggest_op LIMIT 1",
+                args,
+            ).fetchone()
+            biggest = None
+            if top is not None:
+                biggest = _biggest_hand(connection, int(top[0]), int(top[1]))
+            types = connection.execute(
+                "SELECT variant, win_type, SUM(wins) AS total FROM player_day_types"
+                f" WHERE {where} GROUP BY variant, win_type"
+                " ORDER BY total DESC, variant, win_type LIMIT ?",
+                (*args, top_types),
+            ).fetchall()
+            trend_rows = connection.execute(
+                "SELECT local_day, balance FROM player_day_balance WHERE guild_id = ?"
+                " AND user_id = ? AND local_day >= ? AND local_day < ? ORDER BY local_day",
+                (guild_id, user_id, low, high),
+            ).fetchall()
+            opening = connection.execute(
+                "SELECT local_day, balance FROM player_day_balance WHERE guild_id = ?"
+                " AND user_id = ? AND local_day < ? ORDER BY local_day DESC LIMIT 1",
+                (guild_id, user_id, low),
+            ).fetchone()
+            trend = [(date.fromisoformat(day), int(value)) for day, value in trend_rows]
+            if opening is not None and first_day is not None:
+                # The balance the period opened with, drawn on the day before it starts.
+                trend.insert(0, (first_day - timedelta(days=1), int(opening[1])))
+            return PlayerStats(
+                user_id=user_id, variant=variant, first_day=first_day, end_day=end_day,
+                hands=hands, wins=wins, self_draws=self_draws, deal_ins=deal_ins,
+                deal_in_hands=deal_in_hands, net=net, biggest=biggest,
+                win_types=tuple((str(v), str(k), int(n)) for v, k, n in types),
+                trend=tuple(trend),
+            )  # fmt: skip
+
+        return await self._read(body)
+
+
+def _biggest_hand(connection: sqlite3.Connection, points: int, op_id: int) -> BiggestHand:
+    row = connection.execute(
+        "SELECT op.game_id, op.hand_number, op.created_at, o.variant, o.items, g.variant"
+        " FROM ledger_ops AS op LEFT JOIN hand_outcomes AS o ON o.op_id = op.op_id"
+        " LEFT JOIN games AS g ON g.game_id = op.game_id WHERE op.op_id = ?",
+        (op_id,),
+    ).fetchone()
+    items = tuple(
+        (str(key), int(value), str(unit)) for key, value, unit in json.loads(row[4] or "[]")
+    )
+    return BiggestHand(
+        points=points,
+        variant=str(row[3] or row[5] or ""),
+        game_id=row[0],
+        hand_number=row[1],
+        created_at=datetime.fromisoformat(row[2]),
+        items=items,
+    )

@@ -3,6 +3,7 @@ checks that every balance is explained by its ledger rows (see ``data.store``)."
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -11,6 +12,7 @@ from .caps import apply_caps, player_limit
 from .connection import _check_int, _iso
 from .models import (
     GuildSettings,
+    HandOutcome,
     LedgerEntry,
     SettlementEntry,
 )
@@ -51,6 +53,66 @@ _REBUILD_STATS_SQL = (
     """,
 )
 
+# The /stats and monthly-season aggregates (migration 0004), recomputed from the ledger and
+# hand_outcomes with the migration's backfill statements (plus the guild filter). Portable
+# SQL: CASE instead of boolean sums, SUBSTR and || instead of date functions.
+_DETAIL_TABLES = ("player_day_stats", "player_day_types", "player_day_balance", "monthly_stats")
+
+_REBUILD_DETAIL_SQL = (
+    """
+    INSERT INTO player_day_stats
+        (guild_id, user_id, local_day, variant, hands, wins, self_draws, deal_ins, net, biggest,
+         biggest_op)
+    SELECT guild_id, user_id, local_day, variant, COUNT(*),
+           SUM(CASE WHEN is_winner = 1 THEN 1 ELSE 0 END),
+           SUM(CASE WHEN is_winner = 1 AND win_by = 'self_draw' THEN 1 ELSE 0 END),
+           SUM(CASE WHEN dealt_in_seat = seat THEN 1 ELSE 0 END),
+           SUM(points),
+           MAX(CASE WHEN points > 0 THEN points ELSE 0 END),
+           MIN(CASE WHEN points > 0 AND day_rank = 1 THEN op_id END)
+    FROM (SELECT l.guild_id, l.user_id, l.local_day, l.seat, l.points, l.is_winner, l.op_id,
+                 o.win_by, o.dealt_in_seat, COALESCE(o.variant, g.variant, '') AS variant,
+                 ROW_NUMBER() OVER (
+                     PARTITION BY l.guild_id, l.user_id, l.local_day, COALESCE(o.variant, g.variant, '')
+                     ORDER BY l.points DESC, l.op_id) AS day_rank
+          FROM ledger AS l
+          LEFT JOIN hand_outcomes AS o ON o.op_id = l.op_id
+          LEFT JOIN games AS g ON g.game_id = l.game_id
+          WHERE l.kind = 'hand' AND l.user_id IS NOT NULL
+            AND (l.guild_id = ?1 OR ?1 IS NULL)) AS hand_rows
+    GROUP BY guild_id, user_id, local_day, variant
+    """,
+    """
+    INSERT INTO player_day_types (guild_id, user_id, local_day, variant, win_type, wins)
+    SELECT l.guild_id, l.user_id, l.local_day, o.variant, t.win_type, COUNT(*)
+    FROM ledger AS l
+    JOIN hand_outcomes AS o ON o.op_id = l.op_id
+    JOIN hand_win_types AS t ON t.op_id = l.op_id
+    WHERE l.kind = 'hand' AND l.user_id IS NOT NULL AND l.is_winner = 1
+      AND (l.guild_id = ?1 OR ?1 IS NULL)
+    GROUP BY l.guild_id, l.user_id, l.local_day, o.variant, t.win_type
+    """,
+    """
+    INSERT INTO player_day_balance (guild_id, user_id, local_day, balance)
+    SELECT l.guild_id, l.user_id, l.local_day, l.balance_after
+    FROM ledger AS l
+    JOIN (SELECT MAX(id) AS last_id FROM ledger
+          WHERE user_id IS NOT NULL AND balance_after IS NOT NULL
+            AND (guild_id = ?1 OR ?1 IS NULL)
+          GROUP BY guild_id, user_id, local_day) AS last ON last.last_id = l.id
+    """,
+    """
+    INSERT INTO monthly_stats (guild_id, month_start, user_id, net, hands, wins, biggest)
+    SELECT guild_id, SUBSTR(local_day, 1, 8) || '01', user_id, SUM(points),
+           SUM(CASE WHEN kind = 'hand' THEN 1 ELSE 0 END),
+           SUM(CASE WHEN kind = 'hand' AND is_winner = 1 THEN 1 ELSE 0 END),
+           MAX(CASE WHEN kind = 'hand' AND points > 0 THEN points ELSE 0 END)
+    FROM ledger
+    WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
+    GROUP BY guild_id, SUBSTR(local_day, 1, 8) || '01', user_id
+    """,
+)
+
 _LEDGER_COLUMNS = (
     "op_id, guild_id, kind, game_id, hand_number, seat, user_id, units, stake, points,"
     " original_points, capped, is_winner, reason, by_user, balance_after, created_at,"
@@ -77,6 +139,46 @@ _UPSERT_PLAYER = """
         wins = player_stats.wins + excluded.wins,
         biggest = CASE WHEN excluded.biggest > player_stats.biggest
                        THEN excluded.biggest ELSE player_stats.biggest END
+"""
+
+_UPSERT_MONTHLY = """
+    INSERT INTO monthly_stats (guild_id, month_start, user_id, net, hands, wins, biggest)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (guild_id, month_start, user_id) DO UPDATE SET
+        net = monthly_stats.net + excluded.net, hands = monthly_stats.hands + excluded.hands,
+        wins = monthly_stats.wins + excluded.wins,
+        biggest = CASE WHEN excluded.biggest > monthly_stats.biggest
+                       THEN excluded.biggest ELSE monthly_stats.biggest END
+"""
+
+# biggest_op follows biggest: both SET expressions read the row as it was before the
+# update, so the op is replaced exactly when the biggest win is (ties keep the first).
+_UPSERT_PLAYER_DAY = """
+    INSERT INTO player_day_stats (guild_id, user_id, local_day, variant, hands, wins,
+                                  self_draws, deal_ins, net, biggest, biggest_op)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (guild_id, user_id, local_day, variant) DO UPDATE SET
+        hands = player_day_stats.hands + excluded.hands,
+        wins = player_day_stats.wins + excluded.wins,
+        self_draws = player_day_stats.self_draws + excluded.self_draws,
+        deal_ins = player_day_stats.deal_ins + excluded.deal_ins,
+        net = player_day_stats.net + excluded.net,
+        biggest = CASE WHEN excluded.biggest > player_day_stats.biggest
+                       THEN excluded.biggest ELSE player_day_stats.biggest END,
+        biggest_op = CASE WHEN excluded.biggest > player_day_stats.biggest
+                          THEN excluded.biggest_op ELSE player_day_stats.biggest_op END
+"""
+
+_UPSERT_PLAYER_TYPE = """
+    INSERT INTO player_day_types (guild_id, user_id, local_day, variant, win_type, wins)
+    VALUES (?, ?, ?, ?, ?, 1)
+    ON CONFLICT (guild_id, user_id, local_day, variant, win_type) DO UPDATE SET
+        wins = player_day_types.wins + 1
+"""
+
+_UPSERT_DAY_BALANCE = """
+    INSERT INTO player_day_balance (guild_id, user_id, local_day, balance) VALUES (?, ?, ?, ?)
+    ON CONFLICT (guild_id, user_id, local_day) DO UPDATE SET balance = excluded.balance
 """
 
 _UPSERT_DAILY = """
@@ -176,7 +278,7 @@ class LedgerPart(SettingsPart):
                 (op_id, guild_id, "adjustment", None, None, None, user_id, 0, 0, delta, delta,
                  0, 0, reason, by_user, balance, _iso(moment), week.isoformat(), day.isoformat()),
             )  # fmt: skip
-            _set_balance(connection, guild_id, user_id, balance, moment)
+            _set_balance(connection, guild_id, user_id, balance, moment, day.isoformat())
             return balance
 
         return await self._write(body)
@@ -243,11 +345,14 @@ class LedgerPart(SettingsPart):
                      amount, 0, 0, reason, None, balances[uid], _iso(moment), week.isoformat(),
                      day.isoformat()),
                 )  # fmt: skip
-                _set_balance(connection, guild_id, uid, balances[uid], moment)
+                _set_balance(connection, guild_id, uid, balances[uid], moment, day.isoformat())
                 connection.execute(
                     _UPSERT_WEEKLY, (guild_id, week.isoformat(), uid, amount, 0, 0, 0)
                 )
                 connection.execute(_UPSERT_PLAYER, (guild_id, uid, amount, 0, 0, 0))
+                connection.execute(
+                    _UPSERT_MONTHLY, (guild_id, _month_start(day), uid, amount, 0, 0, 0)
+                )
             return True
 
         return await self._write(body)
@@ -262,6 +367,7 @@ class LedgerPart(SettingsPart):
         reason: str = "hand",
         winner_user: int | None = None,
         when: datetime | None = None,
+        outcome: HandOutcome | None = None,
     ) -> bool:
         """Pay out one hand, exactly once. Returns False when it was already settled.
 
@@ -269,6 +375,8 @@ class LedgerPart(SettingsPart):
         points = units x ``stake``, then the guild's caps (``data.caps``). AI seats
         (``user_id`` None) get a row but no balance. All rows, balances and leaderboard
         aggregates commit together or not at all. ``hand_entries`` returns what was paid.
+        ``outcome`` (how the hand was won, its rule set and items) is stored beside the
+        rows for ``player_stats``; without it the rule set is the game's, if recorded.
         """
         _check_int("guild_id", guild_id)
         _check_int("hand_number", hand_number, minimum=0)
@@ -293,6 +401,10 @@ class LedgerPart(SettingsPart):
             raise ValueError(
                 f"一局的输赢之和必须为 0 / a hand must be zero-sum; units {[e.units for e in entries]}"
             )
+        if outcome is not None:
+            for seat in (outcome.winner_seat, outcome.dealt_in_seat):
+                if seat is not None and seat not in seats:
+                    raise ValueError(f"outcome names seat {seat}, not in the settlement {seats}")
         moment = self._now(when)
         op_key = f"hand:{game_id}:{hand_number}"
 
@@ -344,23 +456,46 @@ class LedgerPart(SettingsPart):
                 )  # fmt: skip
             connection.executemany(_INSERT_LEDGER, rows)
             self._fault("rows_written")
+            variant = _record_outcome(connection, op_id, guild_id, game_id, outcome)
+            month_text = _month_start(day)
             # One executemany per statement rather than one execute per player: on a server
             # database each statement is a round trip, and executemany pipelines its rows.
-            balance_rows, weekly_rows, player_rows, daily_rows = [], [], [], []
+            balance_rows, day_balance_rows, weekly_rows, monthly_rows = [], [], [], []
+            player_rows, daily_rows, player_day_rows, player_type_rows = [], [], [], []
             for entry, amount in zip(entries, points, strict=True):
                 if entry.user_id is None:
                     continue
                 uid = entry.user_id
                 wins, biggest = int(entry.is_winner), max(0, amount)
                 balance_rows.append((balances[uid], created, guild_id, uid))
+                day_balance_rows.append((guild_id, uid, day_text, balances[uid]))
                 weekly_rows.append((guild_id, week_text, uid, amount, 1, wins, biggest))
+                monthly_rows.append((guild_id, month_text, uid, amount, 1, wins, biggest))
                 player_rows.append((guild_id, uid, amount, 1, wins, biggest))
                 daily_rows.append((guild_id, uid, day_text, amount))
+                self_draw = int(
+                    entry.is_winner and outcome is not None and outcome.win_by == "self_draw"
+                )
+                deal_in = int(outcome is not None and outcome.dealt_in_seat == entry.seat)
+                player_day_rows.append(
+                    (guild_id, uid, day_text, variant, 1, wins, self_draw, deal_in, amount,
+                     biggest, op_id if biggest > 0 else None)
+                )  # fmt: skip
+                if entry.is_winner and outcome is not None:
+                    player_type_rows.extend(
+                        (guild_id, uid, day_text, variant, kind)
+                        for kind in dict.fromkeys(outcome.win_types)
+                    )
             if balance_rows:
                 connection.executemany(_SET_BALANCE, balance_rows)
+                connection.executemany(_UPSERT_DAY_BALANCE, day_balance_rows)
                 connection.executemany(_UPSERT_WEEKLY, weekly_rows)
+                connection.executemany(_UPSERT_MONTHLY, monthly_rows)
                 connection.executemany(_UPSERT_PLAYER, player_rows)
                 connection.executemany(_UPSERT_DAILY, daily_rows)
+                connection.executemany(_UPSERT_PLAYER_DAY, player_day_rows)
+            if player_type_rows:
+                connection.executemany(_UPSERT_PLAYER_TYPE, player_type_rows)
             return True
 
         return await self._write(body)
@@ -381,14 +516,15 @@ class LedgerPart(SettingsPart):
         return [_ledger_entry(row) for row in rows]
 
     async def rebuild_stats(self, guild_id: int | None = None) -> None:
-        """Recompute the leaderboard and day-cap aggregates from the ledger (one guild or all)."""
+        """Recompute every aggregate (leaderboards, seasons, day caps, ``player_stats``)
+        from the ledger and the hands' outcomes (one guild or all)."""
 
         def body(connection: sqlite3.Connection) -> None:
-            for table in ("weekly_stats", "player_stats", "daily_stats"):
+            for table in ("weekly_stats", "player_stats", "daily_stats", *_DETAIL_TABLES):
                 connection.execute(
                     f"DELETE FROM {table} WHERE guild_id = ?1 OR ?1 IS NULL", (guild_id,)
                 )
-            for statement in _REBUILD_STATS_SQL:
+            for statement in (*_REBUILD_STATS_SQL, *_REBUILD_DETAIL_SQL):
                 connection.execute(statement, (guild_id,))
 
         await self._write(body)
@@ -470,6 +606,7 @@ def _ensure_balance(
         " VALUES (?, ?, ?, ?, ?)",
         (settings.guild_id, user_id, opening, created, created),
     )
+    connection.execute(_UPSERT_DAY_BALANCE, (settings.guild_id, user_id, day.isoformat(), opening))
     return opening
 
 
@@ -477,9 +614,49 @@ _SET_BALANCE = "UPDATE balances SET balance = ?, updated_at = ? WHERE guild_id =
 
 
 def _set_balance(
-    connection: sqlite3.Connection, guild_id: int, user_id: int, balance: int, when: datetime
+    connection: sqlite3.Connection,
+    guild_id: int,
+    user_id: int,
+    balance: int,
+    when: datetime,
+    local_day: str,
 ) -> None:
+    """The new balance, and the same figure as that local day's closing balance (trend)."""
     connection.execute(_SET_BALANCE, (balance, _iso(when), guild_id, user_id))
+    connection.execute(_UPSERT_DAY_BALANCE, (guild_id, user_id, local_day, balance))
+
+
+def _month_start(day: date) -> str:
+    """The season key of a local day: its month's first day, 'YYYY-MM-01'."""
+    return day.replace(day=1).isoformat()
+
+
+def _record_outcome(
+    connection: sqlite3.Connection,
+    op_id: int,
+    guild_id: int,
+    game_id: str,
+    outcome: HandOutcome | None,
+) -> str:
+    """Store how the hand ended (if told) and return the rule set its stats count under:
+    the outcome's, else the game's, else '' (the rebuild's COALESCE, in the same order)."""
+    if outcome is None:
+        row = connection.execute(
+            "SELECT variant FROM games WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return str(row[0]) if row else ""
+    items = json.dumps([list(item) for item in outcome.items], ensure_ascii=False)
+    connection.execute(
+        "INSERT INTO hand_outcomes (op_id, guild_id, variant, win_by, winner_seat,"
+        " dealt_in_seat, items) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (op_id, guild_id, outcome.variant, outcome.win_by, outcome.winner_seat,
+         outcome.dealt_in_seat, items),
+    )  # fmt: skip
+    connection.executemany(
+        "INSERT INTO hand_win_types (op_id, win_type) VALUES (?, ?)",
+        [(op_id, kind) for kind in dict.fromkeys(outcome.win_types)],
+    )
+    return outcome.variant
 
 
 def _ledger_entry(row: sqlite3.Row) -> LedgerEntry:

@@ -231,3 +231,73 @@ class StoredAction:
     hand_number: int
     action: dict[str, Any]
     created_at: datetime = field(compare=False)
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """How a settled hand ended, beside its ledger rows (``settle_hand(outcome=...)``).
+
+    The ledger says who won and what moved; ``/stats`` also needs the rule set, how the
+    hand was won and whose discard it was won on. ``items`` are the winner's score items
+    as (key, value, unit) for the "biggest hand" line; ``win_types`` the keys counted as
+    its winning types (most frequent types on the card).
+    """
+
+    variant: str
+    win_by: str | None = None  # "self_draw", "discard", "rob_kong"; None for a draw
+    winner_seat: int | None = None
+    dealt_in_seat: int | None = None
+    items: tuple[tuple[str, int, str], ...] = ()
+    win_types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BiggestHand:
+    """A player's largest single-hand win of a period and how it was scored."""
+
+    points: int
+    variant: str
+    game_id: str | None
+    hand_number: int | None
+    created_at: datetime
+    items: tuple[tuple[str, int, str], ...]
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's figures over ``[first_day, end_day)`` (local days), for ``/stats``.
+
+    ``deal_in_hands`` counts the hands of rule sets where a discard can be won on (the
+    deal-in rate's denominator); ``trend`` is the balance at the end of each local day
+    with play, preceded by the balance the period opened with (if any).
+    """
+
+    user_id: int
+    variant: str | None
+    first_day: date | None
+    end_day: date | None
+    hands: int
+    wins: int
+    self_draws: int
+    deal_ins: int
+    deal_in_hands: int
+    net: int
+    biggest: BiggestHand | None
+    win_types: tuple[tuple[str, str, int], ...]  # (variant, type key, wins), most first
+    trend: tuple[tuple[date, int], ...]
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.hands if self.hands else None
+
+    @property
+    def self_draw_share(self) -> float | None:
+        return self.self_draws / self.wins if self.wins else None
+
+    @property
+    def deal_in_rate(self) -> float | None:
+        return self.deal_ins / self.deal_in_hands if self.deal_in_hands else None
+
+    @property
+    def mean_points(self) -> float | None:
+        return self.net / self.hands if self.hands else None

@@ -50,6 +50,39 @@ class SettingsPart(StoreBase):
 
         return await self._write(body)
 
+    async def rule_defaults(self, guild_id: int, variant: str) -> dict[str, Any]:
+        """The server's defaults for ``variant``'s options (only the ones it changed)."""
+        rows = await self._read(
+            lambda connection: connection.execute(
+                "SELECT name, value FROM guild_rule_defaults WHERE guild_id = ? AND variant = ?"
+                " ORDER BY name",
+                (guild_id, variant),
+            ).fetchall()
+        )
+        return {str(name): json.loads(value) for name, value in rows}
+
+    async def set_rule_defaults(
+        self, guild_id: int, variant: str, defaults: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Replace the server's defaults for ``variant`` (the caller validated them with the
+        rule set's own check); an empty dict goes back to the rule set's defaults."""
+        _check_int("guild_id", guild_id)
+        rows = [(guild_id, variant, name, _dumps(value)) for name, value in defaults.items()]
+
+        def body(connection: sqlite3.Connection) -> None:
+            connection.execute(
+                "DELETE FROM guild_rule_defaults WHERE guild_id = ? AND variant = ?",
+                (guild_id, variant),
+            )
+            connection.executemany(
+                "INSERT INTO guild_rule_defaults (guild_id, variant, name, value)"
+                " VALUES (?, ?, ?, ?)",
+                rows,
+            )
+
+        await self._write(body)
+        return dict(defaults)
+
     async def set_user_pref(self, user_id: int, key: str, value: Any) -> None:
         """Remember a per-user preference (e.g. "dms_closed": True); None forgets it."""
         _check_int("user_id", user_id)

@@ -7,6 +7,7 @@ row layout, then rebuilds the aggregates exactly as a migration backfill would.
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from datetime import UTC, date, datetime, timedelta
@@ -21,6 +22,11 @@ SEATS = 4
 _OP_COLUMNS = ("op_id", "guild_id", "kind", "op_key", "game_id", "hand_number", "stake",
                "reason", "winner_user", "created_at")  # fmt: skip
 _LEDGER_COLUMN_NAMES = tuple(name.strip() for name in _LEDGER_COLUMNS.split(","))
+_OUTCOME_COLUMNS = ("op_id", "guild_id", "variant", "win_by", "winner_seat", "dealt_in_seat",
+                    "items")  # fmt: skip
+# A spread of rule sets, ways to win and winning types, so /stats has figures to read.
+SYNTHETIC_VARIANTS = ("jiaxing", "taizhou")
+SYNTHETIC_TYPES = ("full_flush", "half_flush", "all_pungs", "self_draw", "seat_wind")
 
 
 async def load_synthetic_ledger(
@@ -63,6 +69,8 @@ async def load_synthetic_ledger(
         week_cache: dict[str, tuple[date, date]] = {}
         ops = []
         ledger = []
+        outcomes = []
+        win_types = []
         for index in range(hands):
             moment = start + timedelta(seconds=span * (index + rng.random()) / hands)
             hour_key = moment.strftime("%Y-%m-%dT%H")
@@ -76,6 +84,15 @@ async def load_synthetic_ledger(
             winner = rng.randrange(SEATS)
             loss = rng.randint(1, 30)
             created = _iso(moment)
+            variant = rng.choice(SYNTHETIC_VARIANTS)
+            win_by = "self_draw" if variant == "jiaxing" or rng.random() < 0.4 else "discard"
+            dealt_in = None
+            if win_by == "discard":
+                dealt_in = rng.choice([seat for seat in range(SEATS) if seat != winner])
+            kinds = rng.sample(SYNTHETIC_TYPES, rng.randint(1, 2))
+            items = [[kind, rng.randint(1, 4), "tai"] for kind in kinds]
+            outcomes.append((op_id, guild_id, variant, win_by, winner, dealt_in, json.dumps(items)))
+            win_types += [(op_id, kind) for kind in kinds]
             ops.append(
                 (op_id, guild_id, "hand", f"hand:{game_id}:{number}", game_id, number, stake,
                  "hand", seated[winner], created)
@@ -98,6 +115,18 @@ async def load_synthetic_ledger(
                 ops,
             )
             connection.executemany(_INSERT_LEDGER, ledger)
+        if dialect_of(connection) == "postgres":
+            connection.copy_records("hand_outcomes", _OUTCOME_COLUMNS, outcomes)  # type: ignore[attr-defined]
+            connection.copy_records("hand_win_types", ("op_id", "win_type"), win_types)  # type: ignore[attr-defined]
+        else:
+            connection.executemany(
+                f"INSERT INTO hand_outcomes ({', '.join(_OUTCOME_COLUMNS)})"
+                f" VALUES ({', '.join('?' * len(_OUTCOME_COLUMNS))})",
+                outcomes,
+            )
+            connection.executemany(
+                "INSERT INTO hand_win_types (op_id, win_type) VALUES (?, ?)", win_types
+            )
         connection.executemany(
             "UPDATE balances SET balance = ?, updated_at = ? WHERE guild_id = ? AND user_id = ?",
             [(balance, _iso(end), guild_id, user) for user, balance in balances.items()],

@@ -38,3 +38,15 @@ def week_bounds(timezone: str, weeks_ago: int = 0, now: datetime | None = None) 
         raise ValueError("weeks_ago must be 0 or more")
     _, this_monday = local_day_and_week(now or datetime.now(UTC), timezone)
     return bounds_for_week_start(this_monday - timedelta(weeks=weeks_ago), timezone)
+
+
+def month_start_of(day: date, months_ago: int = 0) -> date:
+    """The first day of ``day``'s month, ``months_ago`` months earlier: a season's key."""
+    index = day.year * 12 + day.month - 1 - months_ago
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def next_month(month_start: date) -> date:
+    """The first day of the month after ``month_start``'s (a season's exclusive end)."""
+    index = month_start.year * 12 + month_start.month
+    return date(index // 12, index % 12 + 1, 1)

@@ -64,7 +64,7 @@ def compose_leaderboard(
     canvas = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(canvas)
     draw.rectangle((0, 0, width, header_h), fill=PANEL_DARK)
-    period_text = label(period, locale) if period in ("week", "all_time") else period
+    period_text = label(period, locale) if period in ("week", "month", "all_time") else period
     x = margin + draw_text(canvas, label("leaderboard", locale), margin, 14, 36, GOLD) + 18
     x += draw_text(canvas, period_text, x, 28, 24, CREAM) + 16
     if subtitle:

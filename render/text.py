@@ -84,6 +84,23 @@ LABELS: dict[str, tuple[str, str, str]] = {
     "claim_offer": ("可以", "You may", "可以"),
     "white_legend": ("白板代{wild}", "White stands for the {wild}", "白板代{wild}"),
     "last_discard": ("刚打", "Last", "剛打"),
+    "month": ("月榜", "Monthly season", "月榜"),
+    "stats_title": ("个人记录", "Player stats", "個人記錄"),
+    "stats_win_rate": ("胡牌率", "Win rate", "胡牌率"),
+    "stats_self_draw": ("自摸率", "Self-draw share", "自摸率"),
+    "stats_deal_in": ("点炮率", "Deal-in rate", "點炮率"),
+    "stats_mean": ("每局均分", "Mean per hand", "每局均分"),
+    "stats_net": ("输赢", "Net", "輸贏"),
+    "stats_biggest": ("最大胡牌", "Biggest hand", "最大胡牌"),
+    "stats_types": ("胡牌牌型", "Winning types", "胡牌牌型"),
+    "stats_trend": ("余额走向", "Balance", "餘額走向"),
+    "stats_all_variants": ("全部玩法", "All rule sets", "全部玩法"),
+    "stats_this_week": ("本周", "This week", "本週"),
+    "stats_last_week": ("上周", "Last week", "上週"),
+    "stats_this_month": ("本月", "This month", "本月"),
+    "stats_last_month": ("上月", "Last month", "上月"),
+    "stats_all_time": ("全部", "All time", "全部"),
+    "stats_times": ("{count} 次", "×{count}", "{count} 次"),
 }
 
 

@@ -89,6 +89,7 @@ CALLBACK_DEFER_MESSAGE = 5
 CALLBACK_DEFER_UPDATE = 6
 CALLBACK_UPDATE = 7
 CALLBACK_AUTOCOMPLETE = 8
+CALLBACK_MODAL = 9
 ACK_TYPES = {CALLBACK_MESSAGE, CALLBACK_DEFER_MESSAGE, CALLBACK_DEFER_UPDATE, CALLBACK_UPDATE}
 NONCE_WINDOW = 120.0  # seconds Discord keeps an enforced nonce ("a few minutes")
 
@@ -180,6 +181,7 @@ class InteractionRecord:
     acked_clock: float | None = None
     failed: bool = False  # acknowledged too late: Discord answered 10062 and the user saw a failure
     followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None  # the modal this interaction answered with (type 9)
 
 
 @dataclass
@@ -829,6 +831,14 @@ class FakeDiscord:
                                                      creating=False, prefix="data.", kind="interaction-update"))  # fmt: skip
         elif callback_type == CALLBACK_AUTOCOMPLETE:
             self._refuse(request, autocomplete_violations(route, data))
+        elif callback_type == CALLBACK_MODAL:
+            if record.kind not in (2, 3):  # a modal cannot answer a modal submission
+                raise HTTPError(400, 50035, "Invalid Form Body: a modal cannot open a modal")
+            if not data.get("custom_id") or not data.get("title") or not data.get("components"):
+                raise HTTPError(
+                    400, 50035, "Invalid Form Body: modal needs custom_id, title, components"
+                )
+            record.modal = data
         if callback_type in (CALLBACK_UPDATE, CALLBACK_DEFER_UPDATE) and record.message_id is None:
             raise HTTPError(400, 40004, "Interaction has no message to update")
         record.callback_type = callback_type
@@ -1171,6 +1181,35 @@ class Harness:
             await self.settle()
         return record
 
+    async def submit_modal(
+        self,
+        user_id: int,
+        opened_by: InteractionRecord,
+        values: list[str],
+        *,
+        locale: str = "zh-CN",
+        settle: bool = True,
+    ) -> InteractionRecord:
+        """Fill in the text inputs of the modal ``opened_by`` answered with, in order, and
+        submit it (interaction type 5), as the Discord client does."""
+        modal = opened_by.modal
+        assert modal is not None, "that interaction did not open a modal"
+        payload, record = self._base(5, user_id, opened_by.channel_id, locale)
+        record.kind = 5
+        rows = []
+        inputs = [item for row in modal["components"] for item in row.get("components", [])]
+        assert len(inputs) == len(values), f"the modal has {len(inputs)} inputs"
+        for item, value in zip(inputs, values, strict=True):
+            rows.append({"type": 1, "components": [{"type": 4, "custom_id": item["custom_id"],
+                                                    "value": value}]})  # fmt: skip
+        payload["data"] = {"custom_id": modal["custom_id"], "components": rows}
+        record.dispatched_at = time.perf_counter()
+        record.dispatched_clock = self.remote.now()
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        if settle:
+            await self.settle()
+        return record
+
     def _resolved(self, options: list[dict[str, Any]]) -> dict[str, Any]:
         """Discord resolves user and channel options into full objects next to the ids."""
         resolved: dict[str, Any] = {}
@@ -1337,6 +1376,13 @@ class TagRenderer:
 
     def leaderboard(self, rows: Any, period: str, subtitle: str, locale: str) -> bytes:
         return f"BOARD {period} {len(list(rows))} {subtitle}".encode()
+
+    def stats(self, stats: Any, name: str, subtitle: str, locale: str) -> bytes:
+        """The figures exactly as the card draws them (``render.stats.card_figures``)."""
+        from render.stats import card_figures
+
+        figures = {**card_figures(stats), "biggest": stats.biggest.points if stats.biggest else 0}
+        return ("STATS " + json.dumps(figures, sort_keys=True)).encode()
 
 
 def choose_move(message: StoredMessage) -> tuple[str, list[str] | None] | None:

@@ -17,6 +17,7 @@ from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg
 from data import SettingsError
+from engine.variants import RULE_SETS
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
@@ -38,6 +39,77 @@ class AdminCog(commands.Cog):
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
         refresh_variant_choices(self, "default_variant")
+
+    @admin.command(
+        name=T("rules", "规则"),
+        description=T(
+            "Server defaults for a rule set's options (new tables start with them)",
+            "本服务器各玩法的默认规则选项（新牌桌沿用）",
+        ),
+    )
+    @app_commands.check(require_manager)
+    @app_commands.rename(
+        variant=T("variant", "玩法"), option=T("option", "选项"), value=T("value", "值")
+    )
+    @app_commands.describe(
+        variant=T("Rule set", "规则"),
+        option=T("Option name (leave out to list them all)", "选项名（不填则列出全部）"),
+        value=T("New default; 'reset' goes back to the rule set's", "新的默认值；reset 恢复原默认"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def rules(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: str,
+        option: app_commands.Range[str, 1, 40] | None = None,
+        value: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        from bot.rules_flow import defaults_text, parse_value, spec_of
+        from bot.table_options import TableOptions, TableOptionsError
+
+        assert interaction.guild_id is not None
+        if variant not in RULE_SETS:
+            raise UserFacingError(msg("error.bad_value", reason=str(variant)[:40]))
+        store = self.bot.store
+        defaults = await store.rule_defaults(interaction.guild_id, variant)
+        if option is not None:
+            if value is None:
+                raise UserFacingError(
+                    Text("请同时给出 value（或 reset）", "Give a value too (or reset)")
+                )
+            candidate = dict(defaults)
+            try:
+                spec = spec_of(variant, option)
+                if value.strip().lower() == "reset":
+                    candidate.pop(spec.name, None)
+                else:
+                    candidate[spec.name] = parse_value(spec, value)
+                # The same check as a table's: ranges, choices and the rule set's consistency.
+                TableOptions(variant, max(RULE_SETS[variant].allowed_seats),
+                             options=candidate).validate()  # fmt: skip
+            except TableOptionsError as error:
+                raise UserFacingError(error.text) from None
+            defaults = await store.set_rule_defaults(interaction.guild_id, variant, candidate)
+        await self.bot.reply(interaction, defaults_text(variant, defaults))
+
+    @rules.autocomplete("option")
+    async def _rule_option_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The chosen rule set's options with their range and default, as the admin types."""
+        from bot.rules_flow import option_specs, value_text
+
+        variant = getattr(interaction.namespace, "variant", None)
+        if variant not in RULE_SETS:
+            return []
+        zh = str(interaction.locale).startswith("zh")
+        choices = []
+        for spec in option_specs(variant):
+            shown = f"{spec.label(zh)} {spec.name} ({spec.range_text(zh)}; "
+            shown += ("默认 " if zh else "default ") + value_text(spec.name, spec.default, zh) + ")"
+            if current.lower() in shown.lower():
+                choices.append(app_commands.Choice(name=shown[:100], value=spec.name))
+        return choices[:25]
 
     @admin.command(
         name=T("settings", "设置"),

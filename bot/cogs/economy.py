@@ -38,10 +38,19 @@ async def leaderboard_message(
     weekly: bool,
     weeks_ago: int = 0,
     now: datetime | None = None,
+    months_ago: int | None = None,
 ) -> tuple[str, discord.File | None]:
-    """The board as text (both languages) and an image; the image is None when empty."""
+    """The board as text (both languages) and an image; the image is None when empty.
+    ``months_ago`` (not None) asks for a monthly season instead of a week."""
     guild_id = guild.id if guild is not None else 0
-    if weekly:
+    period = "week" if weekly else "all_time"
+    if months_ago is not None:
+        month = await bot.store.month_start(guild_id, months_ago)
+        rows = await bot.store.monthly_leaderboard(guild_id, month, limit=10)
+        title = Text(f"月榜 · {month:%Y-%m}", f"Monthly season · {month:%Y-%m}")
+        subtitle = f"{month:%Y-%m}"
+        period = "month"
+    elif weekly:
         bounds = await bot.store.week_bounds(guild_id, weeks_ago, now)
         rows = await bot.store.weekly_leaderboard(guild_id, week_start=bounds.week_start, limit=10)
         title = msg("leaderboard.week", start=bounds.week_start.isoformat())
@@ -60,7 +69,6 @@ async def leaderboard_message(
     lines = [f"**{title.zh}** · {title.en}"]
     for rank, name, net, hands, wins in named:
         lines.append(f"{rank}. {name} **{net:+d}** · {hands} 局/hands · {wins} 胡/wins")
-    period = "week" if weekly else "all_time"
     renderer = bot.presenter.renderer
     png = await asyncio.to_thread(renderer.leaderboard, named, period, subtitle, "zh")
     return "\n".join(lines)[:2000], discord.File(io.BytesIO(png), "leaderboard.png")
@@ -95,12 +103,15 @@ class EconomyCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.rename(period=T("period", "范围"), weeks_ago=T("weeks_ago", "几周前"))
     @app_commands.describe(
-        period=T("This week or all time", "本周或全部"),
-        weeks_ago=T("0 = this week, 1 = last week…", "0 = 本周，1 = 上周…"),
+        period=T("This week, a monthly season or all time", "本周、月榜或全部"),
+        weeks_ago=T(
+            "0 = this week (or month), 1 = the one before…", "0 = 本周（本月），1 = 上周（上月）…"
+        ),
     )
     @app_commands.choices(
         period=[
             app_commands.Choice(name=T("weekly", "周榜"), value="weekly"),
+            app_commands.Choice(name=T("monthly season", "月榜"), value="monthly"),
             app_commands.Choice(name=T("all-time", "总榜"), value="alltime"),
         ]
     )
@@ -110,7 +121,7 @@ class EconomyCog(commands.Cog):
         period: str = "weekly",
         weeks_ago: app_commands.Range[int, 0, MAX_WEEKS_AGO] = 0,
     ) -> None:
-        if period not in ("weekly", "alltime"):
+        if period not in ("weekly", "monthly", "alltime"):
             raise UserFacingError(msg("error.bad_value", reason=str(period)[:20]))
         if not 0 <= weeks_ago <= MAX_WEEKS_AGO:
             raise UserFacingError(
@@ -122,7 +133,7 @@ class EconomyCog(commands.Cog):
         await self.bot.defer(interaction)
         content, file = await leaderboard_message(
             self.bot, interaction.guild, weekly=period == "weekly", weeks_ago=weeks_ago,
-            now=self.bot.now(),
+            now=self.bot.now(), months_ago=weeks_ago if period == "monthly" else None,
         )  # fmt: skip
         await self.bot.respond(interaction, content, ephemeral=False, file=file)
 

@@ -19,6 +19,7 @@ from bot.discord_presenter import seat_names, variant_names
 from bot.discord_threads import give_up_place, open_table_place
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg, say
+from bot.rules_flow import more_rules_button, options_lines, send_with_view
 from bot.session import SessionError
 from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
 from engine.variants import RULE_SETS, default_rule_set, get_rules
@@ -115,6 +116,7 @@ class TablesCog(commands.Cog):
         claim_timeout=T("claim_timeout", "吃碰限时"),
         ai_fill=T("ai_fill", "电脑补位"),
         ai_level=T("ai_level", "电脑难度"),
+        learner_aids=T("learner_aids", "学习辅助"),
     )
     @app_commands.describe(
         variant=T("Rule set (default: the server's)", "规则（默认用服务器设置）"),
@@ -127,6 +129,10 @@ class TablesCog(commands.Cog):
         ai_level=T(
             "AI strength for AI seats and autoplay (default: normal)",
             "电脑玩家和托管的难度（默认：普通）",
+        ),
+        learner_aids=T(
+            "Show each player (privately) their waits, score previews and a discard hint",
+            "在各自手牌消息里显示听牌、得分预估和出牌建议（仅本人可见）",
         ),
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
@@ -143,6 +149,7 @@ class TablesCog(commands.Cog):
         claim_timeout: app_commands.Range[int, 3, 300] | None = None,
         ai_fill: bool = True,
         ai_level: str | None = None,
+        learner_aids: bool = False,
     ) -> None:
         assert interaction.guild_id is not None
         if variant is None:
@@ -161,7 +168,7 @@ class TablesCog(commands.Cog):
             self.bot, interaction, Text(starter_zh.zh, starter_en.en), thread_title.zh
         )
         try:
-            await manager.create_table(
+            table = await manager.create_table(
                 interaction.guild_id,
                 place.channel_id,
                 user.id,
@@ -176,6 +183,7 @@ class TablesCog(commands.Cog):
                 seed=self.bot.next_seed(),
                 ai_level=ai_level,
                 parent_channel_id=place.parent_id,
+                learner_aids=learner_aids is True,
             )
         except SessionError:
             await give_up_place(self.bot, place)
@@ -186,7 +194,15 @@ class TablesCog(commands.Cog):
         if place.parent_id is not None:
             where = msg("thread.created", thread=f"<#{place.channel_id}>")
             text = Text(f"{text.zh}{where.zh}", f"{text.en} {where.en}")
-        await self.bot.reply(interaction, text)
+        # The "more rules" step: every option of the rule set, for the host, before the start.
+        hint = Text(
+            "可点「更多规则」修改全部规则选项。", "Use More rules to set every rule option."
+        )
+        await send_with_view(
+            interaction,
+            say(text, interaction.locale) + "\n" + say(hint, interaction.locale),
+            more_rules_button(table.table_id),
+        )
 
     @table.command(
         name=T("join", "加入"),
@@ -286,9 +302,10 @@ class TablesCog(commands.Cog):
         rules = get_rules(variant)
         text = Text(rules.rules_text_zh or rules.name_zh, rules.rules_text_en or rules.name_en)
         content = say(text, interaction.locale)
+        zh = _is_zh(interaction)
         if table is not None and table.variant == variant:
-            options = ", ".join(f"{k}={v}" for k, v in table.options.items())
-            content += f"\n-# {options}"
+            heading = "**本桌规则选项**" if zh else "**This table's rule options**"
+            content += "\n\n" + "\n".join([heading, *options_lines(variant, table.options, zh)])
         await self.bot.respond(interaction, content)
 
     @table.command(

@@ -10,10 +10,13 @@ a leaderboard of names in every script), and views from a seeded ``Round`` playe
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from data.models import BiggestHand, PlayerStats
 from engine.ai import greedy_policy
 from engine.variants import RULE_SETS
 from engine.views import PlayerView, PublicView
@@ -37,6 +40,7 @@ from render.samples import (
     sample_waiting_view,
     sample_win_result,
 )
+from render.stats import render_stats
 
 
 def variant_seats() -> dict[str, tuple[int, ...]]:
@@ -73,6 +77,31 @@ def readme_pictures() -> dict[str, str]:
         pictures[f"render_result_{name}.png"] = f"{name}_result_win.png"
     pictures["render_leaderboard.png"] = "leaderboard_world_names.png"
     return pictures
+
+
+def sample_player_stats() -> PlayerStats:
+    """A season of figures for the demo card: both rule sets, a 12-tai biggest hand and a
+    balance that dips and recovers over a month."""
+    start = date(2026, 11, 1)
+    balance = 1000
+    trend = []
+    for day in range(30):
+        balance += int(60 * math.sin(day / 4) + 8 * ((day * 7) % 5 - 2))
+        trend.append((start + timedelta(days=day), balance))
+    biggest = BiggestHand(
+        points=480, variant="jiaxing", game_id="demo", hand_number=3,
+        created_at=datetime(2026, 11, 18, 21, 5, tzinfo=UTC),
+        items=(("full_flush", 4, "tai"), ("all_pungs", 2, "tai"), ("red_pung", 1, "tai"),
+               ("kong_replacement", 1, "fan")),
+    )  # fmt: skip
+    return PlayerStats(
+        user_id=1, variant=None, first_day=None, end_day=None, hands=212, wins=61,
+        self_draws=38, deal_ins=17, deal_in_hands=130, net=balance - 1000, biggest=biggest,
+        win_types=(("taizhou", "half_flush", 14), ("jiaxing", "all_pungs", 11),
+                   ("taizhou", "self_draw", 9), ("jiaxing", "full_flush", 6),
+                   ("taizhou", "closed_wait", 5)),
+        trend=tuple(trend),
+    )  # fmt: skip
 
 
 def live_views(
@@ -188,6 +217,16 @@ def run(args: argparse.Namespace) -> int:
         "leaderboard_all_time.png",
         render_leaderboard(SAMPLE_LEADERBOARD[:5], period="all_time", locale=locale),
     )
+    save(
+        "leaderboard_month.png",
+        render_leaderboard(SAMPLE_LEADERBOARD, period="month", subtitle="2026-11", locale=locale),
+    )
+    stats_subtitle = {"en": "All time · all rule sets", "zh-TW": "全部 · 全部玩法"}
+    save(
+        "stats_card.png",
+        render_stats(sample_player_stats(), name=SAMPLE_NAMES[0],
+                     subtitle=stats_subtitle.get(locale, "全部 · 全部玩法"), locale=locale),
+    )  # fmt: skip
     elapsed = time.perf_counter() - started
     if args.docs is not None:
         args.docs.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,147 @@
+"""``/stats`` through the strict harness: after real matches, the card's figures equal what
+the ledger rows (and the hands' outcomes) say, for every period and rule-set filter."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from discord_harness import CHANNEL_ID, option
+from test_discord_bot import ALICE, BOB, Env, open_table, play_turn, start_bot, stop_bot
+
+from render.stats import mean_text, percent
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    environment = await start_bot(tmp_path / "bot.db", seed=11)
+    yield environment
+    await stop_bot(environment)
+
+
+async def play_match(env: Env, variant: str, *humans: int) -> None:
+    await open_table(env, *humans, variant=variant)
+    table = env.bot.manager.by_channel(CHANNEL_ID)
+    assert table is not None
+    clicks = 0
+    while table.status == "running" and clicks < 3000:
+        moved = False
+        for user in humans:
+            if table.status == "running" and await play_turn(env, user):
+                clicks += 1
+                moved = True
+                await env.h.advance(1.6)
+        if not moved:
+            await env.h.advance(2)
+    assert table.status == "finished"
+    await env.h.advance(2)
+
+
+def period_days(period: str) -> tuple[str, str]:
+    """The period's local days in UTC (the guild's default zone), worked out here."""
+    today = datetime.now(UTC).date()
+    if period == "week":
+        monday = today - timedelta(days=today.weekday())
+        return monday.isoformat(), (monday + timedelta(days=7)).isoformat()
+    if period == "month":
+        first = today.replace(day=1)
+        return first.isoformat(), (first + timedelta(days=32)).replace(day=1).isoformat()
+    return "", "9999"
+
+
+def ledger_card(
+    path: Path, user: int, variant: str | None, period: str = "all"
+) -> dict[str, object]:
+    """The card's figures computed from raw ledger rows, not from any aggregate."""
+    low, high = period_days(period)
+    connection = sqlite3.connect(path)
+    rows = connection.execute(
+        "SELECT l.points, l.is_winner, l.seat, o.win_by, o.dealt_in_seat, o.variant"
+        " FROM ledger AS l JOIN hand_outcomes AS o ON o.op_id = l.op_id"
+        " WHERE l.kind = 'hand' AND l.user_id = ? AND l.local_day >= ? AND l.local_day < ?",
+        (user, low, high),
+    ).fetchall()
+    connection.close()
+    rows = [row for row in rows if variant is None or row[5] == variant]
+    hands = len(rows)
+    wins = sum(1 for row in rows if row[1])
+    self_draws = sum(1 for row in rows if row[1] and row[3] == "self_draw")
+    taizhou = sum(1 for row in rows if row[5] == "taizhou")
+    deal_ins = sum(1 for row in rows if row[4] == row[2])
+    net = sum(row[0] for row in rows)
+    return {
+        "hands": str(hands),
+        "stats_win_rate": percent(wins / hands if hands else None),
+        "stats_self_draw": percent(self_draws / wins if wins else None),
+        "stats_deal_in": percent(deal_ins / taizhou if taizhou else None),
+        "stats_mean": mean_text(net / hands if hands else None),
+        "stats_net": f"{net:+d}",
+        "biggest": max((row[0] for row in rows if row[0] > 0), default=0),
+    }
+
+
+def card_of(env: Env, record: object) -> dict[str, object]:
+    for request in env.h.replies_to(record):  # type: ignore[arg-type]
+        for _name, data in request.files:
+            if data.startswith(b"STATS "):
+                return json.loads(data[len(b"STATS ") :])
+    raise AssertionError("no stats card in the reply")
+
+
+async def test_stats_card_figures_equal_the_ledger(env: Env, tmp_path: Path) -> None:
+    await play_match(env, "taizhou", ALICE, BOB)
+    await play_match(env, "jiaxing", ALICE)
+    path = tmp_path / "bot.db"
+    assert ledger_card(path, ALICE, None)["hands"] != "0"
+    for variant in (None, "taizhou", "jiaxing"):
+        for period in ("all", "week", "month"):
+            options = [option("period", period)]
+            if variant is not None:
+                options.append(option("variant", variant))
+            record = await env.h.command(ALICE, "stats", options)
+            expected = ledger_card(path, ALICE, variant, period)
+            assert card_of(env, record) == expected, (variant, period)
+    # Another player's card, in English.
+    record = await env.h.command(ALICE, "stats", [option("user", str(BOB), kind=6)],
+                                 locale="en-US")  # fmt: skip
+    assert card_of(env, record) == ledger_card(path, BOB, None)
+    assert "win rate" in env.h.reply_text(record)
+
+
+async def test_stats_refuses_bad_values_without_a_card(env: Env) -> None:
+    for options in ([option("period", "decade")], [option("variant", "riichi")]):
+        record = await env.h.command(ALICE, "stats", options)
+        assert not any(
+            data.startswith(b"STATS") for r in env.h.replies_to(record) for _n, data in r.files
+        )
+        assert env.h.reply_text(record)
+
+
+async def test_monthly_season_board_is_viewable_like_the_weeks(env: Env, tmp_path: Path) -> None:
+    await play_match(env, "taizhou", ALICE, BOB)
+    record = await env.h.command(ALICE, "leaderboard", [option("period", "monthly")])
+    boards = [data for r in env.h.replies_to(record) for _n, data in r.files]
+    assert boards and boards[0].startswith(b"BOARD month 2 ")  # Alice and Bob (AIs unlisted)
+    low, high = period_days("month")
+    connection = sqlite3.connect(tmp_path / "bot.db")
+    nets = dict(
+        connection.execute(
+            "SELECT user_id, SUM(points) FROM ledger WHERE kind IN ('hand', 'penalty')"
+            " AND user_id IS NOT NULL AND local_day >= ? AND local_day < ? GROUP BY user_id",
+            (low, high),
+        ).fetchall()
+    )
+    connection.close()
+    text = env.h.reply_text(record)
+    assert "月榜" in text
+    for net in nets.values():
+        assert f"**{net:+d}**" in text
+    # Last month's season: nobody played, and the reply says so.
+    record = await env.h.command(
+        ALICE, "leaderboard", [option("period", "monthly"), option("weeks_ago", 1)]
+    )
+    assert not [data for r in env.h.replies_to(record) for _n, data in r.files]
