@@ -1151,8 +1151,14 @@ class Harness:
         return [m for m in self.remote.messages.values() if m.channel_id == channel and channel]
 
     def latest_dm(self, user_id: int) -> StoredMessage | None:
-        messages = self.dm_messages(user_id)
+        """The newest DM with a picture (a hand or a result card). A turn alert is text
+        only and points at the hand, so a player reading their DMs skips it."""
+        messages = [m for m in self.dm_messages(user_id) if m.files or m.components]
         return messages[-1] if messages else None
+
+    def dm_alerts(self, user_id: int) -> list[StoredMessage]:
+        """The turn alerts a user's DM holds now (text only; deleted ones are gone)."""
+        return [m for m in self.dm_messages(user_id) if not m.files and not m.components]
 
     def channel_messages(self, channel_id: int = CHANNEL_ID) -> list[StoredMessage]:
         return [
