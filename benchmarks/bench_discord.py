@@ -182,7 +182,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, float]:
             turns += int(result["turns"])  # type: ignore[call-overload]
             requests += int(result["requests"])  # type: ignore[call-overload]
             acks.extend(result["acks"])  # type: ignore[arg-type]
-            kinds.update(result["kinds"])  # type: ignore[arg-type]
+            kinds.update(result["kinds"])  # type: ignore[arg-type, call-overload]
             hands += int(result["hands"])  # type: ignore[call-overload]
             claim_wait_manual += float(result["claim_wait"])  # type: ignore[arg-type]
             rows.append((variant, result))

@@ -321,7 +321,10 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                     self._pass_hand[user_id] = self.match.hand_number
                 stored: object = "always" if value == "always" else None
             elif name in ("auto_win", "tsumogiri") and isinstance(value, bool):
-                toggles = replace(current, **{name: value})
+                if name == "auto_win":
+                    toggles = replace(current, auto_win=value)
+                else:
+                    toggles = replace(current, tsumogiri=value)
                 stored = value or None
             else:
                 return refuse(msg("error.bad_value", reason=f"{name}={value}"[:40]))

@@ -24,7 +24,6 @@ from discord_harness import (
 
 from bot.app import MahjongBot
 from bot.discord_views import code_for
-from bot.i18n import for_reader
 from bot.messages import MESSAGES, msg
 from bot.scheduling import choose_ai_action
 from bot.session import FakeClock, TableSession
@@ -60,7 +59,7 @@ class Env:
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
     clock = FakeClock()
     store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=LocaleRenderer(), ai_delay=0.0,
+    bot = MahjongBot(store, clock=clock, renderer=LocaleRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
                      leaderboard_interval=None, seeds=itertools.count(5))  # fmt: skip
     harness = Harness(bot, USERS, clock)
     await harness.start()
@@ -357,6 +356,8 @@ async def test_each_player_gets_their_own_language(env: Env) -> None:
 
 def test_private_messages_read_in_traditional_characters() -> None:
     """Every message a zh-TW player may read privately converts to Big5-clean text."""
+    from bot.i18n import for_reader  # imported here: the module runs against older code too
+
     for key in MESSAGES:
         if key.startswith(("hand.", "button.", "toggle.", "alert.", "ping.", "play.", "result.")):
             values = {"tile": "5m", "name": "A", "changes": "", "move": "打出", "move_en": "",
@@ -374,6 +375,31 @@ async def test_typed_discard_is_confirmed_in_the_readers_language(env: Env) -> N
     prompt = table.prompt_for(ALICE)
     assert prompt is not None
     tile = next(a.tile for a in prompt.view.legal if a.type == "discard")
-    record = await h.command(ALICE, "discard", [option("tile", kind_str(tile))], locale="en-US")
+    assert tile is not None
+    record = await h.command(ALICE, "discard", [option("tile", kind_str(tile))], locale="zh-CN")
     text = h.reply_text(record)
-    assert text.startswith("✔") and "discard" in text.lower() and not CJK.search(text)
+    assert text.startswith("✔") and "打出" in text and kind_str(tile) in text
+    from bot.cogs.play import done_text  # the English reader's line
+
+    english = done_text({"type": "discard", "tile": kind_str(tile)}).en
+    assert english.startswith("✔") and "discard" in english and not CJK.search(english)
+
+
+async def test_every_command_says_where_it_works_with_contexts() -> None:
+    """One way, the current one: each top-level command names its ``contexts``; the
+    deprecated ``dm_permission`` discord.py still sends only agrees with it."""
+    import discord
+    from discord.ext import commands
+
+    from bot.app import install_commands
+
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    await install_commands(bot)
+    payloads = [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+    assert payloads
+    for payload in payloads:
+        contexts = payload.get("contexts")
+        assert contexts, payload["name"]
+        assert payload["dm_permission"] == (1 in contexts), payload["name"]
+    by_name = {payload["name"]: payload["contexts"] for payload in payloads}
+    assert by_name["table"] == [0] and by_name["discard"] == [0, 1]  # typed moves work in DMs
