@@ -916,6 +916,7 @@ class Harness:
                                           "discriminator": "0", "global_name": name,
                                           "avatar": None}  # fmt: skip
         self._patched: list[tuple[Any, Any]] = []
+        self.guild_locale = "zh-CN"  # the guild's preferred locale, sent with each interaction
 
     async def start(self) -> None:
         """What ``login`` + ``connect`` would do, without a gateway or a token: discord.py's
@@ -987,7 +988,7 @@ class Harness:
             payload["context"] = 1
         else:
             channel_id = channel_id or CHANNEL_ID
-            payload.update({"guild_id": str(GUILD_ID), "guild_locale": "zh-CN",
+            payload.update({"guild_id": str(GUILD_ID), "guild_locale": self.guild_locale,
                             "channel_id": str(channel_id), "member": self._member(user_id),
                             "channel": {"id": str(channel_id), "type": 0, "name": "mahjong",
                                         "guild_id": str(GUILD_ID), "position": 0,

@@ -46,6 +46,9 @@ class LocaleRenderer(TagRenderer):
     def result(self, view: Any, result: Any, names: Any, locale: str) -> bytes:
         return super().result(view, result, names, locale) + f" locale={locale}".encode()
 
+    def table(self, view: Any, names: Any, locale: str) -> bytes:
+        return super().table(view, names, locale) + f" locale={locale}".encode()
+
 
 class Env:
     def __init__(self, harness: Harness, bot: MahjongBot, store: Store, clock: FakeClock):
@@ -345,7 +348,9 @@ async def test_each_player_gets_their_own_language(env: Env) -> None:
     headline = bob.payload["content"]
     assert "等待" in headline or "輪到你了" in headline or "可以" in headline
     assert "轮" not in headline and "Your turn" not in headline
-    # The channel keeps the guild's language: its table picture is not drawn per player.
+    # The channel keeps the guild's language (zh-CN here), not any one player's.
+    tables = [d for r in h.remote.requests for _, d in r.files if d.startswith(b"TABLE")]
+    assert tables and tables[-1].endswith(b"locale=zh")
     assert all(
         r.audience is None or r.audience.kind != "channel" or not any(
             d.startswith(b"HAND") for _, d in r.files
@@ -403,3 +408,11 @@ async def test_every_command_says_where_it_works_with_contexts() -> None:
         assert payload["dm_permission"] == (1 in contexts), payload["name"]
     by_name = {payload["name"]: payload["contexts"] for payload in payloads}
     assert by_name["table"] == [0] and by_name["discard"] == [0, 1]  # typed moves work in DMs
+
+
+async def test_the_channel_table_follows_the_guilds_locale(env: Env) -> None:
+    env.h.guild_locale = "en-US"
+    await open_table(env, ALICE)
+    await env.h.advance(2)
+    tables = [d for r in env.h.remote.requests for _, d in r.files if d.startswith(b"TABLE")]
+    assert tables and all(d.endswith(b"locale=en") for d in tables)
