@@ -339,6 +339,9 @@ class PrivateHands(PresenterCore):
             await self._dms_closed(prompt)
             return False
         self._hands[key] = HandMessage(hand_number, channel_id, sent.id, signature)
+        alert = self._alerts.get(user_id)
+        if alert is not None and alert.timer is not None and prompt.kind in ALERT_KINDS:
+            alert.timer.cancel()  # a new hand DM notifies by itself: no second buzz for it
         await self._save_hands(prompt.table_id)
         return True
 

@@ -112,6 +112,16 @@ async def test_turn_alert_reaches_the_player_and_is_deleted_after_the_move(env: 
     h = env.h
     table = await open_table(env, ALICE)
     await until_asked(env, table, ALICE)
+    first = h.latest_dm(ALICE)
+    assert first is not None
+    if first.payload["edited_timestamp"] is None:
+        # The hand's first DM is new, and so notifies by itself: no alert for it.
+        await h.advance(6)
+        assert alert_texts(env, ALICE) == []
+        move = choose_move(first)
+        assert move is not None
+        await h.click(ALICE, first, move[0], move[1])
+        await until_asked(env, table, ALICE)
     assert alert_texts(env, ALICE) == []  # a player who answers at once is not pinged
     await h.advance(5.5)  # the prompt waited: a short new DM, which is what notifies
     alerts = env.h.dm_alerts(ALICE)
@@ -129,6 +139,23 @@ async def test_turn_alert_reaches_the_player_and_is_deleted_after_the_move(env: 
     deletes = [r for r in h.remote.requests if r.method == "DELETE"]
     assert len(deletes) == 1 and deletes[0].audience is not None
     assert deletes[0].audience.kind == "dm" and deletes[0].audience.user_id == ALICE
+
+
+async def test_a_new_hand_dm_is_not_followed_by_an_alert(env: Env) -> None:
+    """The dealer's first turn arrives as a new DM, which notifies by itself."""
+    env.bot._seeds = itertools.count(8)  # seed 8 seats Alice as the dealer
+    table = await open_table(env, ALICE)
+    assert table.seat_of(ALICE) == 0 and asked(table, ALICE) == "turn"
+    first = env.h.latest_dm(ALICE)
+    assert first is not None and first.payload["edited_timestamp"] is None
+    await env.h.advance(8)
+    assert alert_texts(env, ALICE) == []
+    move = choose_move(first)  # her later prompts edit that DM: those are alerted
+    assert move is not None
+    await env.h.click(ALICE, first, move[0], move[1])
+    await until_asked(env, table, ALICE)
+    await env.h.advance(5.5)
+    assert len(alert_texts(env, ALICE)) == 1
 
 
 async def test_ping_off_sends_no_alert_and_is_remembered(env: Env) -> None:
