@@ -194,6 +194,16 @@ class MahjongBot(commands.Bot):
         user = interaction.user
         if user is None or user.bot:
             return
+        # First, before any await: the click this interaction carries is answered in
+        # the player's language, and their hands follow it from now on.
+        locale = str(interaction.locale) if interaction.locale else None
+        guild_locale = str(interaction.guild_locale) if interaction.guild_locale else None
+        if locale is not None and self.presenter.remember_locale(
+            user.id, locale, interaction.guild_id, guild_locale
+        ):
+            await self.presenter.save_locale(user.id, locale)
+        elif locale is None:
+            self.presenter.remember_locale(user.id, None, interaction.guild_id, guild_locale)
         name = user.display_name
         if self._names.get(user.id) != name:
             self._names[user.id] = name
@@ -435,6 +445,17 @@ class MahjongBot(commands.Bot):
             result = await table.start(user.id)
         elif what == "ai":
             result = await table.add_ai(user.id)
+        elif what == "back" and _on_private_hand(interaction):
+            # "Back" on the DM (or ephemeral) hand of a seat in autoplay: answered by the
+            # new hand itself. On the table message it is only acknowledged, since a
+            # hand must never replace the public message.
+            self.presenter.register_click(user.id, interaction)
+            try:
+                result = await table.back(user.id)
+            finally:
+                taken = self.presenter.release_click(user.id, interaction)
+            if taken:
+                return
         elif what == "back":
             result = await table.back(user.id)
         else:  # the custom-id pattern admits nothing else
@@ -443,6 +464,40 @@ class MahjongBot(commands.Bot):
             await self.acknowledge(interaction)
         else:
             await self.reply(interaction, result.message or msg("error.generic"))
+
+    async def on_toggle_click(
+        self, interaction: discord.Interaction[Any], table_id: str, setting: str
+    ) -> None:
+        try:
+            await self._toggle_click(interaction, table_id, setting)
+        except Exception as error:
+            await self._component_failed(interaction, error)
+
+    async def _toggle_click(
+        self, interaction: discord.Interaction[Any], table_id: str, setting: str
+    ) -> None:
+        """A shortcut on a hand: the session saves it (and plays it now if it answers
+        the current question); the click is answered by the hand with its new buttons."""
+        from bot.discord_views import TOGGLE_SETTINGS
+
+        user_id = interaction.user.id
+        AckGuard(interaction)
+        table = self.manager.get(table_id)
+        if table is None or table.status != "running":
+            await self.reply(interaction, msg("table.gone"))
+            return
+        name, value = TOGGLE_SETTINGS[setting]
+        self.presenter.register_click(user_id, interaction)
+        try:
+            result = await table.set_toggle(user_id, name, value)
+        finally:
+            taken = self.presenter.release_click(user_id, interaction)
+        if taken:
+            return
+        if not result.ok:
+            await self.reply(interaction, result.message or msg("error.generic"))
+        else:
+            await self.acknowledge(interaction)
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: TableSession) -> None:
         user_id = interaction.user.id
@@ -522,6 +577,14 @@ def default_process_name() -> str:
     import socket
 
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def _on_private_hand(interaction: discord.Interaction[Any]) -> bool:
+    """Was this click made on a message only its user sees (a DM or an ephemeral)?"""
+    message = interaction.message
+    if interaction.guild_id is None:
+        return True
+    return message is not None and message.flags.ephemeral
 
 
 async def install_commands(bot: commands.Bot) -> None:

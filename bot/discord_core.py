@@ -112,6 +112,30 @@ class HandJob:
 
 
 @dataclass
+class TurnAlert:
+    """A pending or sent "your turn" DM for one prompt (one per turn at most)."""
+
+    table_id: str
+    turn_id: int
+    kind: str
+    timer: asyncio.Task[Any] | None = None
+    channel_id: int | None = None
+    message_id: int | None = None
+    withdrawn: bool = False  # the player moved (or the prompt went) before it was sent
+
+
+@dataclass
+class ResultCard:
+    """A hand's result, to be shown on one player's DM hand message of that hand."""
+
+    status: TableStatus
+    result: HandResult
+    points: list[int]
+    channel_id: int
+    message_id: int
+
+
+@dataclass
 class LiveEphemeral:
     interaction: discord.Interaction[Any]
     since: float
@@ -156,6 +180,11 @@ class PresenterCore:
         self._posts: dict[str, asyncio.Task[Any]] = {}
         self._taken: set[int] = set()  # ids of clicks the presenter answers itself
         self._notes: dict[int, str] = {}  # a message for a user, shown with their next hand
+        self._alerts: dict[int, TurnAlert] = {}  # by user: the turn alert of their prompt
+        self._cards: dict[int, list[ResultCard]] = {}  # by user: result cards to show
+        self._carded: set[int] = set()  # DM hand messages that now show a result card
+        self._locales: dict[int, str] = {}  # by user: their Discord locale, once seen
+        self._guild_locales: dict[int, str] = {}  # by guild: its preferred locale
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
         """Background work the harness (and shutdown) can wait for."""
@@ -201,6 +230,29 @@ class PresenterCore:
         finally:
             self._parked.discard(task)
             task.set_name(name)
+
+    def remember_locale(self, user_id: int, locale: str | None, guild_id: int | None = None,
+                        guild_locale: str | None = None) -> bool:  # fmt: skip
+        """Note the locale an interaction came with (and its guild's); True when the
+        user's locale is new, so the caller saves it."""
+        if guild_id is not None and guild_locale:
+            self._guild_locales[guild_id] = guild_locale
+        if not locale or self._locales.get(user_id) == locale:
+            return False
+        self._locales[user_id] = locale
+        return True
+
+    def locale_of(self, user_id: int) -> str | None:
+        """A player's locale as last seen (None: not known yet)."""
+        return self._locales.get(user_id)
+
+    def guild_image_locale(self, guild_id: int | None) -> str:
+        """The language of a channel's images: the guild's preferred locale."""
+        from bot.i18n import image_locale
+
+        if guild_id is None or guild_id not in self._guild_locales:
+            return self.locale
+        return image_locale(self._guild_locales[guild_id])
 
     async def _render(self, function: Callable[..., bytes], *args: Any) -> bytes:
         return await asyncio.to_thread(function, *args)

@@ -1,5 +1,10 @@
 """Private hands: one DM per player per hand, edited in place; the ephemeral fallback
-for closed DMs; a click answered by its own new hand (see ``bot.discord_presenter``)."""
+for closed DMs; a click answered by its own new hand (see ``bot.discord_presenter``).
+
+Also here, because they live in the same DM: the turn alert (a short new DM, which is
+what makes a phone buzz, sent only when a prompt has waited ``ALERT_DELAY`` seconds and
+deleted once the player moved, so an attentive player costs no request and the DM does
+not fill up) and the result card that replaces the hand when it ends."""
 
 from __future__ import annotations
 
@@ -11,8 +16,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_views import hand_view, prompt_headline
-from bot.i18n import msg, public, say
-from bot.presenter import PrivatePrompt, Text
+from bot.i18n import for_reader, image_locale, msg, public, say
+from bot.lines import changes_text
+from bot.presenter import PrivatePrompt, TableStatus, Text
+from engine.tiles import kind_str, name_zh
+from engine.types import HandResult
 
 if TYPE_CHECKING:
     pass
@@ -23,6 +31,8 @@ from bot.discord_core import (
     HandMessage,
     LiveEphemeral,
     PresenterCore,
+    ResultCard,
+    TurnAlert,
     discord_file,
     seat_names,
 )
@@ -34,6 +44,11 @@ DM_CLOSED_CODE = 50007
 
 INTERACTION_TOKEN_LIFETIME = 14 * 60.0  # Discord allows 15 minutes; keep a margin
 
+# A prompt left unanswered this long gets a turn alert (at most half its time limit): a
+# player who is watching answers sooner and never gets one.
+ALERT_DELAY = 5.0
+ALERT_KINDS = ("turn", "claim", "rob_kong", "santan")
+
 
 class PrivateHands(PresenterCore):
     """The private side of ``DiscordPresenter``: prompts, DMs, ephemerals and prefs."""
@@ -42,11 +57,14 @@ class PrivateHands(PresenterCore):
         cached = self._prefs.get(user_id)
         if cached is None:
             try:
-                cached = await self.store.get_user_prefs(user_id)
+                loaded = await self.store.get_user_prefs(user_id)
             except Exception:
                 log.exception("could not read prefs of user %s", user_id)
-                cached = {}
-            self._prefs[user_id] = cached
+                loaded = {}
+            # Two readers can overlap (a click's locale, a command's setting): the first
+            # one cached wins, so a setting made meanwhile is not overwritten by an
+            # older read.
+            cached = self._prefs.setdefault(user_id, loaded)
         return cached
 
     async def set_pref(self, user_id: int, key: str, value: Any) -> None:
@@ -56,6 +74,30 @@ class PrivateHands(PresenterCore):
         else:
             prefs[key] = value
         await self.store.set_user_pref(user_id, key, value)
+
+    async def reader_locale(self, user_id: int) -> str | None:
+        """The player's locale: as last seen, else as saved (None: never seen)."""
+        locale = self.locale_of(user_id)
+        if locale is None:
+            stored = (await self.prefs(user_id)).get("locale")
+            if isinstance(stored, str) and stored:
+                locale = self._locales[user_id] = stored
+        return locale
+
+    async def save_locale(self, user_id: int, locale: str) -> None:
+        """Keep a player's locale for after a restart (best effort)."""
+        with contextlib.suppress(Exception):
+            if (await self.prefs(user_id)).get("locale") != locale:
+                await self.set_pref(user_id, "locale", locale)
+
+    async def pings(self, user_id: int) -> bool:
+        """``/table ping``: turn alerts are on unless the player turned them off."""
+        return (await self.prefs(user_id)).get("ping") is not False
+
+    async def set_ping(self, user_id: int, on: bool) -> None:
+        await self.set_pref(user_id, "ping", None if on else False)
+        if not on:
+            self._withdraw_alert(user_id)
 
     async def uses_dm(self, user_id: int) -> bool:
         prefs = await self.prefs(user_id)
@@ -84,6 +126,7 @@ class PrivateHands(PresenterCore):
 
     async def private_hand(self, prompt: PrivatePrompt) -> None:
         user_id = prompt.user_id
+        self._track_alert(prompt)
         click = self._clicks.pop(user_id, None)
         if click is not None:
             self._taken.add(click.id)
@@ -96,8 +139,16 @@ class PrivateHands(PresenterCore):
             self._workers[user_id] = self._spawn(self._hand_worker(user_id), f"hand-{user_id}")
 
     async def _hand_worker(self, user_id: int) -> None:
-        """Delivers the newest prompt of one user; prompts queued meanwhile are superseded."""
-        while user_id in self._jobs:
+        """Delivers the newest prompt of one user (prompts queued meanwhile are
+        superseded), then the result cards of hands that ended, in order."""
+        while user_id in self._jobs or self._cards.get(user_id):
+            if user_id not in self._jobs:
+                card = self._cards[user_id].pop(0)
+                try:
+                    await self._deliver_card(user_id, card)
+                except Exception:
+                    log.exception("could not show the result card to user %s", user_id)
+                continue
             job = self._jobs.pop(user_id)
             try:
                 await self._deliver(job)
@@ -106,9 +157,10 @@ class PrivateHands(PresenterCore):
                 if job.click is not None:
                     with contextlib.suppress(discord.HTTPException):
                         await AckGuard.of(job.click).defer()
+        self._cards.pop(user_id, None)
 
-    def _hand_content(self, prompt: PrivatePrompt) -> str:
-        lines = [prompt_headline(prompt)]
+    def _hand_content(self, prompt: PrivatePrompt, locale: str | None = None) -> str:
+        lines = [prompt_headline(prompt, locale)]
         if prompt.aids is not None:
             lines += [f"💡 {prompt.aids.zh}", f"-# 💡 {prompt.aids.en}"]
         note = self._notes.pop(prompt.user_id, None)
@@ -116,9 +168,10 @@ class PrivateHands(PresenterCore):
             lines.append(note)
         return "\n".join(lines)
 
-    async def _hand_png(self, prompt: PrivatePrompt) -> bytes:
+    async def _hand_png(self, prompt: PrivatePrompt, locale: str | None = None) -> bytes:
         names = self._names_for(prompt.table_id, prompt.view.public.num_seats)
-        return await self._render(self.renderer.hand, prompt.view, names, self.locale)
+        language = image_locale(locale) if locale is not None else self.locale
+        return await self._render(self.renderer.hand, prompt.view, names, language)
 
     def _names_for(self, table_id: str, count: int) -> list[str]:
         record = self._tables.get(table_id)
@@ -127,13 +180,14 @@ class PrivateHands(PresenterCore):
     async def _deliver(self, job: HandJob) -> None:
         prompt = job.prompt
         user_id = prompt.user_id
-        signature = hand_signature(prompt)
+        locale = await self.reader_locale(user_id)
+        signature = (*hand_signature(prompt), locale)
         if job.click is not None and not await self._closes_old_hand(job.click, prompt):
-            await self._answer_click(job.click, prompt, signature)
+            await self._answer_click(job.click, prompt, signature, locale)
             return
-        if await self.uses_dm(user_id) and await self._deliver_dm(prompt, signature):
+        if await self.uses_dm(user_id) and await self._deliver_dm(prompt, signature, locale):
             return
-        await self._refresh_live(prompt, signature)
+        await self._refresh_live(prompt, signature, locale)
 
     async def _closes_old_hand(
         self, click: discord.Interaction[Any], prompt: PrivatePrompt
@@ -149,6 +203,10 @@ class PrivateHands(PresenterCore):
             return False
         done = msg("table.status.ended")
         guard = AckGuard.of(click)
+        if message.id in self._carded:  # it shows the hand's result already: keep that
+            await guard.defer()
+            guard.done()
+            return True
         async with guard.lock:
             if click.response.is_done():
                 await click.edit_original_response(content=f"{done.zh} · {done.en}", view=None)
@@ -158,16 +216,20 @@ class PrivateHands(PresenterCore):
         return True
 
     async def _answer_click(
-        self, click: discord.Interaction[Any], prompt: PrivatePrompt, signature: tuple[Any, ...]
+        self,
+        click: discord.Interaction[Any],
+        prompt: PrivatePrompt,
+        signature: tuple[Any, ...],
+        locale: str | None = None,
     ) -> None:
         """Answer a click on a hand with the new hand (one request), within the budget."""
         guard = AckGuard.of(click)
-        render = asyncio.ensure_future(self._hand_png(prompt))
+        render = asyncio.ensure_future(self._hand_png(prompt, locale))
         png: bytes | None = None
         with contextlib.suppress(TimeoutError):
             png = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
-        view = hand_view(prompt)
-        content = self._hand_content(prompt)
+        view = hand_view(prompt, locale)
+        content = self._hand_content(prompt, locale)
         answered = False
         async with guard.lock:
             if png is not None and not click.response.is_done():
@@ -235,7 +297,9 @@ class PrivateHands(PresenterCore):
         with contextlib.suppress(Exception):
             await self.store.update_game_meta(table_id, discord_hands=stored)
 
-    async def _deliver_dm(self, prompt: PrivatePrompt, signature: tuple[Any, ...]) -> bool:
+    async def _deliver_dm(
+        self, prompt: PrivatePrompt, signature: tuple[Any, ...], locale: str | None = None
+    ) -> bool:
         """Send or edit the DM hand; False when DMs turn out to be closed."""
         user_id = prompt.user_id
         key = (prompt.table_id, user_id)
@@ -247,9 +311,9 @@ class PrivateHands(PresenterCore):
             return True
         if not same_hand and prompt.kind == "idle" and prompt.view.public.phase == "ended":
             return True
-        png = await self._hand_png(prompt)
-        content = self._hand_content(prompt)
-        view = hand_view(prompt)
+        png = await self._hand_png(prompt, locale)
+        content = self._hand_content(prompt, locale)
+        view = hand_view(prompt, locale)
         if same_hand and record is not None:
             message = self.bot.get_partial_messageable(
                 record.channel_id, type=discord.ChannelType.private
@@ -277,6 +341,9 @@ class PrivateHands(PresenterCore):
             await self._dms_closed(prompt)
             return False
         self._hands[key] = HandMessage(hand_number, channel_id, sent.id, signature)
+        alert = self._alerts.get(user_id)
+        if alert is not None and alert.timer is not None and prompt.kind in ALERT_KINDS:
+            alert.timer.cancel()  # a new hand DM notifies by itself: no second buzz for it
         await self._save_hands(prompt.table_id)
         return True
 
@@ -296,7 +363,9 @@ class PrivateHands(PresenterCore):
         channel = self.bot.get_partial_messageable(record.channel_id)
         await channel.send(public(text), allowed_mentions=NO_MENTIONS)
 
-    async def _refresh_live(self, prompt: PrivatePrompt, signature: tuple[Any, ...]) -> None:
+    async def _refresh_live(
+        self, prompt: PrivatePrompt, signature: tuple[Any, ...], locale: str | None = None
+    ) -> None:
         """Keep an ephemeral hand current through its interaction token while it lives."""
         live = self._live.get(prompt.user_id)
         if live is None or live.signature == signature:
@@ -304,12 +373,12 @@ class PrivateHands(PresenterCore):
         if self.clock.now() - live.since > INTERACTION_TOKEN_LIFETIME:
             del self._live[prompt.user_id]
             return
-        png = await self._hand_png(prompt)
+        png = await self._hand_png(prompt, locale)
         try:
             await live.interaction.edit_original_response(
-                content=self._hand_content(prompt),
+                content=self._hand_content(prompt, locale),
                 attachments=[discord_file(png, "hand.png")],
-                view=hand_view(prompt),
+                view=hand_view(prompt, locale),
             )
             live.signature = signature
         except discord.HTTPException:
@@ -318,9 +387,10 @@ class PrivateHands(PresenterCore):
     async def show_hand(self, interaction: discord.Interaction[Any], prompt: PrivatePrompt) -> None:
         """The "My hand" button and ``/table hand``: the hand as an ephemeral reply."""
         guard = AckGuard.of(interaction)
-        render = asyncio.ensure_future(self._hand_png(prompt))
-        content = self._hand_content(prompt)
-        view = hand_view(prompt)
+        locale = await self.reader_locale(prompt.user_id)
+        render = asyncio.ensure_future(self._hand_png(prompt, locale))
+        content = self._hand_content(prompt, locale)
+        view = hand_view(prompt, locale)
         png: bytes | None = None
         with contextlib.suppress(TimeoutError):
             png = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
@@ -340,8 +410,138 @@ class PrivateHands(PresenterCore):
                 content=content, attachments=[discord_file(png, "hand.png")], view=view
             )
         self._live[prompt.user_id] = LiveEphemeral(
-            interaction, self.clock.now(), hand_signature(prompt)
+            interaction, self.clock.now(), (*hand_signature(prompt), locale)
         )
+
+    # ------------------------------------------------------------------ turn alerts
+    def _track_alert(self, prompt: PrivatePrompt) -> None:
+        """Arm a turn alert for a prompt that asks something, or withdraw the one of a
+        prompt that is over. A prompt repeated for the same decision (same kind and
+        deadline) keeps its alert, so there is at most one per turn."""
+        user_id = prompt.user_id
+        alert = self._alerts.get(user_id)
+        asks = prompt.kind in ALERT_KINDS and prompt.deadline is not None
+        if alert is not None:
+            if (
+                asks
+                and alert.table_id == prompt.table_id
+                and alert.kind == prompt.kind
+                and (alert.turn_id == _alert_key(prompt))
+            ):
+                return
+            self._withdraw_alert(user_id)
+        if not asks or prompt.deadline is None:
+            return
+        now = self.clock.now()
+        at = now + min(ALERT_DELAY, max(0.0, (prompt.deadline - now) / 2))
+        alert = TurnAlert(prompt.table_id, _alert_key(prompt), prompt.kind)
+        self._alerts[user_id] = alert
+        timer = asyncio.get_running_loop().create_task(
+            self._alert_later(user_id, alert, prompt, at), name=f"mj-timer-alert-{user_id}"
+        )
+        alert.timer = timer
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
+
+    def _withdraw_alert(self, user_id: int) -> None:
+        """The player moved (or the question went away): stop the alert's timer and
+        delete the alert if it was sent."""
+        alert = self._alerts.pop(user_id, None)
+        if alert is None:
+            return
+        alert.withdrawn = True
+        if alert.timer is not None and not alert.timer.done():
+            alert.timer.cancel()
+        if alert.message_id is not None:
+            self._spawn(self._delete_alert(alert), f"unalert-{user_id}")
+
+    def withdraw_alerts(self, table_id: str) -> None:
+        """The match is over: no alert of it stays in anyone's DM."""
+        for user_id, alert in list(self._alerts.items()):
+            if alert.table_id == table_id:
+                self._withdraw_alert(user_id)
+
+    async def _alert_later(
+        self, user_id: int, alert: TurnAlert, prompt: PrivatePrompt, at: float
+    ) -> None:
+        await self.clock.sleep_until(at)
+        if self._alerts.get(user_id) is alert and not alert.withdrawn:
+            self._spawn(self._send_alert(user_id, alert, prompt), f"alert-{user_id}")
+
+    async def _send_alert(self, user_id: int, alert: TurnAlert, prompt: PrivatePrompt) -> None:
+        """A short new DM (a new message is what notifies; an edit does not), pointing
+        at the hand. Only for players served by DM who did not turn alerts off."""
+        if not await self.uses_dm(user_id) or not await self.pings(user_id):
+            return
+        locale = await self.reader_locale(user_id)
+        claim = prompt.view.claim_tile
+        tile = f"{kind_str(claim)} {name_zh(claim)}" if claim is not None else ""
+        lines = [for_reader(msg(f"alert.{prompt.kind}", tile=tile), locale, bold=True)]
+        record = self._hands.get((prompt.table_id, user_id))
+        if record is not None:
+            link = f"https://discord.com/channels/@me/{record.channel_id}/{record.message_id}"
+            lines.append(for_reader(msg("alert.hand_link", link=link), locale))
+        channel_id = await self._dm_channel(user_id)
+        channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        try:
+            sent = await channel.send(content="\n".join(lines), allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden:
+            return  # DMs closed: the hand delivery notices and remembers that
+        alert.channel_id, alert.message_id = channel_id, sent.id
+        if alert.withdrawn:  # the player moved while it was on its way
+            await self._delete_alert(alert)
+
+    async def _delete_alert(self, alert: TurnAlert) -> None:
+        if alert.channel_id is None or alert.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(
+            alert.channel_id, type=discord.ChannelType.private
+        ).get_partial_message(alert.message_id)
+        alert.message_id = None
+        with contextlib.suppress(discord.NotFound):
+            await message.delete()
+
+    # ------------------------------------------------------------------ result cards
+    async def dm_result_cards(
+        self, status: TableStatus, result: HandResult, points: list[int]
+    ) -> None:
+        """After a hand, each DM player's hand message of that hand becomes the result
+        card, so they see the outcome where they played (after their last hand edit)."""
+        await self._load_hands(status.table_id)
+        for info in status.seats:
+            if info.is_ai or info.user_id is None:
+                continue
+            user_id = info.user_id
+            record = self._hands.get((status.table_id, user_id))
+            if record is None or record.hand_number != status.public.hand_number:
+                continue
+            card = ResultCard(status, result, list(points), record.channel_id, record.message_id)
+            self._cards.setdefault(user_id, []).append(card)
+            worker = self._workers.get(user_id)
+            if worker is None or worker.done():
+                self._workers[user_id] = self._spawn(self._hand_worker(user_id), f"hand-{user_id}")
+
+    async def _deliver_card(self, user_id: int, card: ResultCard) -> None:
+        locale = await self.reader_locale(user_id)
+        language = image_locale(locale) if locale is not None else self.locale
+        names = seat_names(card.status)
+        png = await self._render(
+            self.renderer.result, card.status.public, card.result, names, language
+        )
+        if card.result.winner is not None:
+            head = msg("result.win", name=names[card.result.winner])
+        else:
+            head = msg("result.draw")
+        body = msg("result.points", changes=changes_text(names, card.points))
+        content = f"{for_reader(head, locale, bold=True)}\n{for_reader(body, locale)}"
+        message = self.bot.get_partial_messageable(
+            card.channel_id, type=discord.ChannelType.private
+        ).get_partial_message(card.message_id)
+        with contextlib.suppress(discord.NotFound):  # the player deleted it
+            await message.edit(
+                content=content[:2000], attachments=[discord_file(png, "result.png")], view=None
+            )
+            self._carded.add(card.message_id)
 
     async def error(self, user_id: int, text: Text) -> None:
         """Answer the user's open click if there is one; otherwise the note rides along
@@ -360,6 +560,12 @@ class PrivateHands(PresenterCore):
             self._notes[user_id] = f"⚠️ {text.zh} · {text.en}"
 
 
+def _alert_key(prompt: PrivatePrompt) -> int:
+    """What names one decision across repeated prompts: its deadline (a seat keeps its
+    deadline while others answer the same claim window), else the turn."""
+    return int(prompt.deadline * 1000) if prompt.deadline is not None else prompt.turn_id
+
+
 def hand_signature(prompt: PrivatePrompt) -> tuple[Any, ...]:
     """What the player sees: equal signatures mean an edit would change nothing."""
     view = prompt.view
@@ -373,6 +579,8 @@ def hand_signature(prompt: PrivatePrompt) -> tuple[Any, ...]:
         prompt.kind,
         tuple(a.describe() for a in view.legal) if actionable else (),
         prompt.turn_id if actionable else None,
+        prompt.autoplay,
+        prompt.toggles,
     )
 
 

@@ -31,6 +31,8 @@ result posts), over ``bot.discord_core`` (shared state, background work, the ren
 
 from __future__ import annotations
 
+from collections import deque
+
 from bot.discord_ack import ACK_BUDGET, AckGuard
 from bot.discord_core import NO_MENTIONS, Renderer, seat_names
 from bot.discord_hands import (
@@ -40,6 +42,8 @@ from bot.discord_hands import (
     hand_signature,
 )
 from bot.discord_table import TableMessages, _describe_last, variant_names
+from bot.presenter import TableStatus, Text
+from engine.types import HandResult
 
 __all__ = [
     "ACK_BUDGET",
@@ -58,3 +62,19 @@ __all__ = [
 
 class DiscordPresenter(PrivateHands, TableMessages):
     """``bot.presenter.Presenter`` for Discord. ``bot`` is the running ``MahjongBot``."""
+
+    async def hand_result(self, status: TableStatus, result: HandResult, points: list[int]) -> None:
+        """The result card goes to the channel and onto each DM player's hand message."""
+        await TableMessages.hand_result(self, status, result, points)
+        await self.dm_result_cards(status, result, points)
+
+    async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
+        await TableMessages.match_result(self, status, totals, points)
+        self.withdraw_alerts(status.table_id)
+
+    async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        record = self._table(table_id, channel_id)
+        if text in record.notices:
+            kept = [notice for notice in record.notices if notice != text]
+            record.notices = deque(kept, maxlen=record.notices.maxlen)
+            self._mark_dirty(record)

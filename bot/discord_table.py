@@ -197,7 +197,8 @@ class TableMessages(PresenterCore):
         files: list[discord.File] = []
         if record.status is not None:
             names = seat_names(record.status)
-            png = await self._render(self.renderer.table, record.status.public, names, self.locale)
+            locale = self.guild_image_locale(record.status.guild_id)
+            png = await self._render(self.renderer.table, record.status.public, names, locale)
             files = [discord_file(png, "table.png")]
         view: discord.ui.View | None = None
         if phase == "running":
@@ -286,7 +287,8 @@ class TableMessages(PresenterCore):
             head = msg("result.draw")
         body = msg("result.points", changes=changes_text(names, points))
         content = f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}"
-        png = await self._render(self.renderer.result, status.public, result, names, self.locale)
+        locale = self.guild_image_locale(status.guild_id)
+        png = await self._render(self.renderer.result, status.public, result, names, locale)
         channel = self.bot.get_partial_messageable(status.channel_id)
         await retry_discord(
             lambda: channel.send(content=content[:2000], file=discord_file(png, "result.png"),

@@ -6,7 +6,10 @@ bot needs no memory of the message to answer a click, even after a restart.
 - ``mj:d:<table>:<turn>`` — the discard select on a hand (values are tiles like ``5m``);
 - ``mj:a:<table>:<turn>:<action>[:<tiles>]`` — a claim/turn button (pung, kong, win, pass,
   chow, continue, fold; tiles for a chow or an own-turn kong);
-- ``mj:t:<table>:<what>`` — the table/lobby buttons (join, leave, start, ai, hand, back).
+- ``mj:t:<table>:<what>`` — the table/lobby buttons (join, leave, start, ai, hand, back);
+- ``mj:o:<table>:<setting>`` — a shortcut on a private hand, named by what pressing it
+  sets (``ap_off|ap_hand|ap_always`` auto-pass, ``aw_on|aw_off`` auto-win,
+  ``tg_on|tg_off`` tsumogiri).
 
 A click naming a turn that is over is answered "that turn is over" by the session
 (``submit(..., turn_id)``), never by an error. The callbacks only parse the id and hand
@@ -21,8 +24,8 @@ from typing import Any, Protocol
 import discord
 from discord import ui
 
-from bot.i18n import MESSAGES, bilingual_label, msg
-from bot.presenter import LobbyInfo, PrivatePrompt
+from bot.i18n import MESSAGES, bilingual_label, for_reader, image_locale, label_for, msg, zh_tw
+from bot.presenter import LobbyInfo, PlayerToggles, PrivatePrompt
 from engine.tiles import format_tiles, kind_str, name_en, name_zh, parse_tile, parse_tiles
 from engine.types import Action
 from engine.variants import get_rules
@@ -57,12 +60,22 @@ class ComponentHandler(Protocol):
         self, interaction: discord.Interaction[Any], table_id: str, what: str
     ) -> None: ...
 
+    async def on_toggle_click(
+        self, interaction: discord.Interaction[Any], table_id: str, setting: str
+    ) -> None: ...
+
 
 def _handler(interaction: discord.Interaction[Any]) -> ComponentHandler:
     return interaction.client  # type: ignore[return-value]
 
 
-def tile_label(kind: int) -> str:
+def tile_label(kind: int, locale: str | None = None) -> str:
+    """A tile in a menu: "5m 五万 5 Characters", or one language for a known reader."""
+    language = image_locale(locale) if locale is not None else None
+    if language == "en":
+        return f"{kind_str(kind)} {name_en(kind)}"
+    if language == "zh-TW":
+        return f"{kind_str(kind)} {zh_tw(name_zh(kind))}"
     return f"{kind_str(kind)} {name_zh(kind)} {name_en(kind)}"
 
 
@@ -70,8 +83,14 @@ class DiscardSelect(
     ui.DynamicItem[ui.Select[Any]],
     template=rf"mj:d:(?P<table>{TABLE_ID}):(?P<turn>[0-9]{{1,9}})",
 ):
-    def __init__(self, table_id: str, turn_id: int, options: list[discord.SelectOption]) -> None:
-        placeholder = "{} / {}".format(*MESSAGES["hand.select_placeholder"])
+    def __init__(
+        self,
+        table_id: str,
+        turn_id: int,
+        options: list[discord.SelectOption],
+        placeholder: str | None = None,
+    ) -> None:
+        placeholder = placeholder or "{} / {}".format(*MESSAGES["hand.select_placeholder"])
         super().__init__(
             ui.Select(
                 custom_id=f"mj:d:{table_id}:{turn_id}",
@@ -155,7 +174,51 @@ class TableButton(
         await _handler(interaction).on_table_click(interaction, self.table_id, self.what)
 
 
-DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (DiscardSelect, ActionButton, TableButton)
+TOGGLE_SETTINGS: dict[str, tuple[str, str | bool]] = {
+    "ap_off": ("auto_pass", "off"),
+    "ap_hand": ("auto_pass", "hand"),
+    "ap_always": ("auto_pass", "always"),
+    "aw_on": ("auto_win", True),
+    "aw_off": ("auto_win", False),
+    "tg_on": ("tsumogiri", True),
+    "tg_off": ("tsumogiri", False),
+}
+
+
+class ToggleButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=rf"mj:o:(?P<table>{TABLE_ID}):(?P<what>ap_off|ap_hand|ap_always|aw_on|aw_off|tg_on|tg_off)",
+):
+    """A shortcut on a private hand; its id says what pressing it sets, so a click on
+    an old hand message still does what its label promised."""
+
+    def __init__(self, table_id: str, what: str, *, label: str | None = None,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 row: int | None = None) -> None:  # fmt: skip
+        super().__init__(
+            ui.Button(
+                custom_id=f"mj:o:{table_id}:{what}", label=label or what, style=style, row=row
+            )
+        )
+        self.table_id = table_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> ToggleButton:
+        return cls(match["table"], match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handler(interaction).on_toggle_click(interaction, self.table_id, self.what)
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
+    DiscardSelect,
+    ActionButton,
+    TableButton,
+    ToggleButton,
+)
 
 
 def action_from_code(code: str, tiles: str | None) -> dict[str, Any]:
@@ -196,8 +259,8 @@ _BUTTON_STYLES = {
 }
 
 
-def _button_label(action: Action) -> str:
-    label = bilingual_label(f"button.{action.type}")
+def _button_label(action: Action, locale: str | None = None) -> str:
+    label = label_for(f"button.{action.type}", locale)
     if action.type == "chow" and action.tiles:
         label += f" {format_tiles(action.tiles)}"
     elif action.type == "kong" and action.tile is not None:
@@ -205,11 +268,12 @@ def _button_label(action: Action) -> str:
     return label
 
 
-def hand_view(prompt: PrivatePrompt) -> ui.View:
-    """The components under a private hand: a discard select and one button per choice.
+def hand_view(prompt: PrivatePrompt, locale: str | None = None) -> ui.View:
+    """The components under a private hand: a discard select and one button per choice,
+    then the player's shortcuts (or "Back" while the seat is on autoplay), labelled in
+    the player's language (``locale``; None: Chinese and English).
 
-    Only legal actions get a component, so a button can never offer an illegal move;
-    an idle hand (nothing to do) has no components at all.
+    Only legal actions get a component, so a button can never offer an illegal move.
     """
     view = ui.View(timeout=None)
     legal = list(prompt.view.legal)
@@ -228,19 +292,30 @@ def hand_view(prompt: PrivatePrompt) -> ui.View:
             en = [
                 word for word, on in (("just drawn", kind == drawn), ("wild", kind == wild)) if on
             ]
-            return f"{' '.join(zh)} / {', '.join(en)}" if zh else None
+            if not zh:
+                return None
+            language = image_locale(locale) if locale is not None else None
+            if language == "en":
+                return ", ".join(en)
+            if language == "zh-TW":
+                return zh_tw(" ".join(zh).replace("刚摸到", "剛摸到"))
+            return f"{' '.join(zh)} / {', '.join(en)}"
 
         options = [
             discord.SelectOption(
-                label=tile_label(kind), value=kind_str(kind), description=note(kind)
+                label=tile_label(kind, locale), value=kind_str(kind), description=note(kind)
             )
             for kind in discards
         ][:25]
-        view.add_item(DiscardSelect(prompt.table_id, prompt.turn_id, options))
+        placeholder = None
+        if locale is not None:
+            placeholder = for_reader(msg("hand.select_placeholder"), locale)[:150]
+        view.add_item(DiscardSelect(prompt.table_id, prompt.turn_id, options, placeholder))
     buttons = [a for a in legal if a.type != "discard"]
     order = ("win", "kong", "pung", "chow", "continue", "fold", "pass")
     buttons.sort(key=lambda a: (order.index(a.type) if a.type in order else 9, a.describe()))
-    for action in buttons[:20]:
+    # Five rows at most: the menu takes one, the actions up to three, the shortcuts one.
+    for action in buttons[:15]:
         code, tiles = code_for(action)
         view.add_item(
             ActionButton(
@@ -248,11 +323,48 @@ def hand_view(prompt: PrivatePrompt) -> ui.View:
                 prompt.turn_id,
                 code,
                 tiles,
-                label=_button_label(action)[:80],
+                label=_button_label(action, locale)[:80],
                 style=_BUTTON_STYLES.get(action.type, discord.ButtonStyle.secondary),
             )
         )
+    if prompt.autoplay:
+        view.add_item(
+            TableButton(
+                prompt.table_id,
+                "back",
+                label=label_for("button.back", locale),
+                style=discord.ButtonStyle.primary,
+            )
+        )
+    elif prompt.view.public.phase != "ended":
+        for item in toggle_buttons(prompt.table_id, prompt.toggles, locale):
+            view.add_item(item)
     return view
+
+
+_NEXT_AUTO_PASS = {"off": "ap_hand", "hand": "ap_always", "always": "ap_off"}
+
+
+def toggle_buttons(table_id: str, toggles: PlayerToggles, locale: str | None) -> list[ToggleButton]:
+    """The shortcut buttons: each shows the setting as it is and sets the next one
+    (auto-pass cycles off → this hand → always → off). Green means on."""
+
+    def style(on: bool) -> discord.ButtonStyle:
+        return discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+
+    return [
+        ToggleButton(table_id, _NEXT_AUTO_PASS.get(toggles.auto_pass, "ap_hand"),
+                     label=label_for(f"toggle.auto_pass.{toggles.auto_pass}", locale)[:80],
+                     style=style(toggles.auto_pass != "off"), row=4),
+        ToggleButton(table_id, "aw_off" if toggles.auto_win else "aw_on",
+                     label=label_for(f"toggle.auto_win.{'on' if toggles.auto_win else 'off'}",
+                                     locale)[:80],
+                     style=style(toggles.auto_win), row=4),
+        ToggleButton(table_id, "tg_off" if toggles.tsumogiri else "tg_on",
+                     label=label_for(f"toggle.tsumogiri.{'on' if toggles.tsumogiri else 'off'}",
+                                     locale)[:80],
+                     style=style(toggles.tsumogiri), row=4),
+    ]  # fmt: skip
 
 
 def lobby_view(lobby: LobbyInfo) -> ui.View:
@@ -275,8 +387,9 @@ def table_view(table_id: str) -> ui.View:
     return view
 
 
-def prompt_headline(prompt: PrivatePrompt) -> str:
-    """The one-line text above a hand: what is being asked, in both languages."""
+def prompt_headline(prompt: PrivatePrompt, locale: str | None = None) -> str:
+    """The one-line text above a hand: what is being asked, in the player's language
+    (both languages while it is not known)."""
     claim = prompt.view.claim_tile
     tile = f"{kind_str(claim)} {name_zh(claim)}" if claim is not None else ""
     key = {
@@ -285,8 +398,10 @@ def prompt_headline(prompt: PrivatePrompt) -> str:
         "rob_kong": "hand.rob_kong",
         "santan": "hand.santan",
     }.get(prompt.kind, "hand.idle")
+    if prompt.autoplay:
+        key = "hand.autoplay"
     text = msg(key, tile=tile)
-    line = f"**{text.zh}** · {text.en}"
+    line = for_reader(text, locale, bold=True)
     if prompt.deadline is not None and prompt.kind != "idle":
         line += f" · ⏱ <t:{int(prompt.deadline)}:R>"
     return line

@@ -14,6 +14,8 @@ from discord import app_commands
 
 from bot.messages import MESSAGES, msg
 from bot.presenter import Text
+from engine.words import is_traditional
+from render.text import traditional
 
 __all__ = [
     "CHINESE_LOCALES",
@@ -21,10 +23,14 @@ __all__ = [
     "MahjongTranslator",
     "T",
     "Text",
+    "for_reader",
+    "image_locale",
     "is_chinese",
+    "label_for",
     "msg",
     "public",
     "say",
+    "zh_tw",
 ]
 
 # Discord locales that get the Chinese strings. zh-TW users read simplified Chinese
@@ -67,6 +73,52 @@ def public(text: Text) -> str:
     if text.zh == text.en or not text.en:
         return text.zh
     return f"{text.zh}\n-# {text.en}"
+
+
+# Simplified → Traditional for the characters of the bot's own messages that the
+# renderer's table (rule-set words) lacks; a test keeps every private message Big5-clean.
+_MESSAGE_TRADITIONAL = str.maketrans(
+    "仅删务动厅参变启员当录择时显暂权来样欢没现电积经给继续罚脑见记设试请调败轮达这进选钟钮错闭问闲间难频题么后里于",
+    "僅刪務動廳參變啟員當錄擇時顯暫權來樣歡沒現電積經給繼續罰腦見記設試請調敗輪達這進選鐘鈕錯閉問閒間難頻題麼後裡於",
+)
+
+
+def zh_tw(text: str) -> str:
+    """A Simplified message of the bot in Traditional characters (zh-TW readers)."""
+    return traditional(text).translate(_MESSAGE_TRADITIONAL)
+
+
+def image_locale(locale: str | None) -> str:
+    """The renderer's language for a Discord locale: "zh" (Simplified; also when the
+    locale is not known yet), "zh-TW" (Traditional) or "en"."""
+    if locale is None or str(locale).lower().startswith("zh"):
+        return "zh-TW" if locale is not None and is_traditional(str(locale)) else "zh"
+    return "en"
+
+
+def for_reader(text: Text, locale: str | None, *, bold: bool = False) -> str:
+    """A private line for one player: Simplified Chinese with the English after it (the
+    project's default, also when the locale is unknown), Traditional Chinese alone for
+    zh-TW, English alone for everyone else."""
+    language = image_locale(locale)
+    if language == "zh-TW":
+        line = zh_tw(text.zh)
+        return f"**{line}**" if bold else line
+    if language == "en":
+        return f"**{text.en}**" if bold else text.en
+    head = f"**{text.zh}**" if bold else text.zh
+    return head if text.zh == text.en or not text.en else f"{head} · {text.en}"
+
+
+def label_for(key: str, locale: str | None) -> str:
+    """A component label in one player's language ("碰 Pung" when it is Simplified)."""
+    zh, en = MESSAGES[key]
+    language = image_locale(locale)
+    if language == "zh-TW":
+        return zh_tw(zh)
+    if language == "en":
+        return en
+    return f"{zh} {en}"
 
 
 def bilingual_label(key: str) -> str:

@@ -74,6 +74,27 @@ class TableStatus:
     last_action: Action | None = None
 
 
+AUTO_PASS_MODES = ("off", "hand", "always")
+
+
+@dataclass(frozen=True)
+class PlayerToggles:
+    """One player's own shortcuts (buttons on their hand, kept in ``user_prefs``).
+
+    Why: most claim prompts are passes, and a table that waits for them is slow;
+    ``auto_pass`` ("off", "hand": this hand only, "always") answers them without a
+    prompt, though a win is still offered unless ``auto_win`` takes it; ``tsumogiri``
+    discards the drawn tile at once (ツモ切り) when no win is possible."""
+
+    auto_pass: str = "off"
+    auto_win: bool = False
+    tsumogiri: bool = False
+
+    @property
+    def any_on(self) -> bool:
+        return self.auto_pass != "off" or self.auto_win or self.tsumogiri
+
+
 @dataclass(frozen=True)
 class PrivatePrompt:
     """What one seat sees and may do now. ``kind`` says why it is being asked:
@@ -89,6 +110,9 @@ class PrivatePrompt:
     turn_id: int
     variant: str
     aids: Text | None = None  # learner aids, when the table has them on (own seat only)
+    # The seat is played by the AI (托管): the hand says so and offers "Back".
+    autoplay: bool = False
+    toggles: PlayerToggles = field(default_factory=PlayerToggles)
 
 
 class Presenter(Protocol):
@@ -114,4 +138,9 @@ class Presenter(Protocol):
 
     async def error(self, user_id: int, text: Text) -> None:
         """A message for one user only (a rejected action and why)."""
+        ...
+
+    async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        """Take back a public line that no longer holds (an autoplay notice once the
+        player is back), so the table message does not keep saying it."""
         ...

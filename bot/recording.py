@@ -44,6 +44,9 @@ class RecordingPresenter:
     async def error(self, user_id: int, text: Text) -> None:
         self.calls.append(Call("error", text, user_id))
 
+    async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        self.calls.append(Call("withdraw_notice", text))
+
     # ------------------------------------------------------------------ queries
     def of(self, kind: str) -> list[Any]:
         return [call.payload for call in self.calls if call.kind == kind]

@@ -90,6 +90,7 @@ class SchedulingMixin:
         def clock(self) -> Clock: ...
         def _public(self) -> PublicView: ...
         def _ai_controlled(self, seat: int) -> bool: ...
+        def _auto_action(self, seat: int) -> Action | None: ...
         async def _accept(self, action: Action, due_at: float) -> None: ...
         async def _set_autoplay(self, seat: int, on: bool) -> None: ...
         async def _lobby_tick(self) -> None: ...
@@ -219,11 +220,17 @@ class SchedulingMixin:
             if seat not in waiting:
                 del self._due[seat]
         for seat in waiting:
-            ai = self._ai_controlled(seat)
+            machine = self._ai_controlled(seat)
+            # A human whose own shortcut answers this (auto-pass, auto-win, tsumogiri)
+            # is played at once: the table does not wait for them.
+            shortcut = not machine and self._auto_action(seat) is not None
+            ai = machine or shortcut
             due = self._due.get(seat)
             if due is not None and due.signature == signature and due.ai == ai:
                 continue
-            if ai:
+            if shortcut:
+                at = now
+            elif ai:
                 paced_from = min(now, self._paced_from) if self._paced_from is not None else now
                 at = max(now, paced_from + self.manager.ai_pause(self._pause_rng))
             else:
@@ -271,7 +278,11 @@ class SchedulingMixin:
                 return
             due_at, seat = due_seats[0]
             due = self._due[seat]
-            if due.ai:
+            shortcut = None if self._ai_controlled(seat) else self._auto_action(seat)
+            if due.ai and shortcut is not None:
+                if not await self._accept_or_retry(seat, shortcut, due_at):
+                    return
+            elif due.ai:
                 info = self._seats[seat]
                 view = self.match.round.player_view(seat, public=self._public())
                 rng = random.Random(f"{self.seed}:{self.match.turn_id}:{seat}")

@@ -45,7 +45,15 @@ from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, Due
 from .journal import ActionJournal
 from .lobby import LOBBY_IDLE_SECONDS, LobbyMixin
 from .messages import msg
-from .presenter import Presenter, PrivatePrompt, SeatInfo, TableStatus, Text
+from .presenter import (
+    AUTO_PASS_MODES,
+    PlayerToggles,
+    Presenter,
+    PrivatePrompt,
+    SeatInfo,
+    TableStatus,
+    Text,
+)
 from .refusals import (
     ALREADY_SEATED,
     CHANNEL_BUSY,
@@ -155,6 +163,11 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         # Draws the AI seats' pauses when the manager asks for jitter (seeded: replayable).
         self._pause_rng = random.Random(f"{seed}:pause")
         self._paced_from: float | None = None  # when the last accepted action was due
+        # Each seated human's shortcuts (auto-pass, auto-win, tsumogiri), read from
+        # ``user_prefs`` once; "auto-pass this hand" remembers the hand it was set in.
+        self._toggles: dict[int, PlayerToggles] = {}
+        self._pass_hand: dict[int, int] = {}
+        self._toggles_loaded = False
 
     # ------------------------------------------------------------------ properties
     @property
@@ -268,7 +281,96 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             turn_id=self.match.turn_id,
             variant=self.variant,
             aids=self._aids(seat, view) if self.learner_aids and user_id is not None else None,
+            autoplay=self._seats[seat].autoplay,
+            toggles=self.toggles_of(user_id) if user_id is not None else PlayerToggles(),
         )
+
+    # ------------------------------------------------------------------ shortcuts
+    def toggles_of(self, user_id: int) -> PlayerToggles:
+        """A player's shortcuts as they hold now ("this hand" expires with the hand)."""
+        toggles = self._toggles.get(user_id, PlayerToggles())
+        if toggles.auto_pass == "hand":
+            current = self.match.hand_number if self.match is not None else None
+            if self._pass_hand.get(user_id) != current:
+                toggles = replace(toggles, auto_pass="off")
+        return toggles
+
+    async def _load_toggles(self) -> None:
+        """Read every seated human's saved shortcuts (once per table and process); a
+        store that cannot answer leaves them off rather than stopping the table."""
+        if self._toggles_loaded:
+            return
+        self._toggles_loaded = True
+        for info in self._seats:
+            if info.is_ai or info.user_id is None or info.user_id in self._toggles:
+                continue
+            try:
+                prefs = await self.store.get_user_prefs(info.user_id)
+            except Exception:
+                log.warning("could not read the shortcuts of user %s", info.user_id, exc_info=True)
+                continue
+            self._toggles[info.user_id] = toggles_from_prefs(prefs)
+        self._refresh_dues()
+
+    async def set_toggle(self, user_id: int, name: str, value: str | bool) -> SubmitResult:
+        """Turn one shortcut on or off (a button on the hand): saved per user, and played
+        at once if it answers what the seat is being asked now."""
+
+        async def body() -> SubmitResult:
+            seat = self.seat_of(user_id)
+            if seat is None or self.status != "running" or self.match is None:
+                return refuse(NOT_SEATED)
+            await self._load_toggles()
+            current = self.toggles_of(user_id)
+            if name == "auto_pass" and value in AUTO_PASS_MODES:
+                toggles = replace(current, auto_pass=str(value))
+                if value == "hand":
+                    self._pass_hand[user_id] = self.match.hand_number
+                stored: object = "always" if value == "always" else None
+            elif name in ("auto_win", "tsumogiri") and isinstance(value, bool):
+                if name == "auto_win":
+                    toggles = replace(current, auto_win=value)
+                else:
+                    toggles = replace(current, tsumogiri=value)
+                stored = value or None
+            else:
+                return refuse(msg("error.bad_value", reason=f"{name}={value}"[:40]))
+            self._toggles[user_id] = toggles
+            try:
+                await self.store.set_user_pref(user_id, name, stored)
+            except Exception:  # still on for this table; only the memory of it is lost
+                log.warning("could not save shortcut %s of user %s", name, user_id,
+                            exc_info=True)  # fmt: skip
+            self._refresh_dues()
+            await self._send_prompts({seat})
+            return OK
+
+        return await self._call(body)
+
+    def _auto_action(self, seat: int) -> Action | None:
+        """What a human seat's shortcuts play now without asking, or None to ask them.
+        A win is never passed: it is offered unless auto-win takes it."""
+        info = self._seats[seat]
+        match = self.match
+        if info.is_ai or info.user_id is None or match is None:
+            return None
+        toggles = self.toggles_of(info.user_id)
+        if not toggles.any_on:
+            return None
+        legal = match.legal_actions(seat)
+        win = next((action for action in legal if action.type == "win"), None)
+        if win is not None:
+            return win if toggles.auto_win else None
+        phase = match.round.phase
+        if phase in ("claim", "rob_kong") and toggles.auto_pass != "off":
+            return next((action for action in legal if action.type == "pass"), None)
+        if phase == "turn" and toggles.tsumogiri:
+            drawn = match.round.drawn[seat]
+            if drawn is not None:
+                discard = Action("discard", seat, tile=drawn)
+                if discard in legal:
+                    return discard
+        return None
 
     def _aids(self, seat: int, view: PlayerView) -> Text | None:
         """The seat's learner aids as text (only ever put in its own hand message)."""
@@ -419,10 +521,18 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         info = self._seats[seat]
         self._seats[seat] = replace(info, autoplay=on)
         self._due.pop(seat, None)
+        on_text = msg("session.autoplay_on", name=info.name)
         if on:
-            text = msg("session.autoplay_on", name=info.name)
-        else:
-            text = msg("session.autoplay_off", name=info.name)
+            await self.presenter.notice(self.table_id, self.channel_id, on_text)
+            if info.user_id is not None and self.match is not None:  # the hand says so, with "Back"
+                await self.presenter.private_hand(
+                    replace(self._prompt(seat), kind="idle", deadline=None)
+                )
+            return
+        withdraw = getattr(self.presenter, "withdraw_notice", None)
+        if withdraw is not None:  # the "on autoplay" line is stale now
+            await withdraw(self.table_id, self.channel_id, on_text)
+        text = msg("session.autoplay_off", name=info.name)
         await self.presenter.notice(self.table_id, self.channel_id, text)
 
     async def _leave_running(self, user_id: int) -> SubmitResult:
@@ -672,14 +782,30 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
     async def _send_prompts(self, seats: set[int]) -> None:
         if self.match is None or self.status != "running":
             return
+        await self._load_toggles()
         for seat in sorted(seats):
             info = self._seats[seat]
             if info.is_ai or info.user_id is None:
                 continue
             prompt = self._prompt(seat)
-            if info.autoplay and prompt.kind != "idle":
+            due = self._due.get(seat)
+            if prompt.kind != "idle" and info.autoplay:
+                # Played by the AI: the hand is shown (saying so, with "Back"), not asked.
+                prompt = replace(prompt, kind="idle", deadline=None)
+            elif prompt.kind != "idle" and due is not None and due.ai:
+                # Answered by the player's own shortcut: no prompt reaches them, and the
+                # hand they see changes when it is played.
                 continue
             await self.presenter.private_hand(prompt)
+
+
+def toggles_from_prefs(prefs: dict[str, Any]) -> PlayerToggles:
+    """A player's saved shortcuts ("this hand" is never saved: it ends with the hand)."""
+    return PlayerToggles(
+        auto_pass="always" if prefs.get("auto_pass") == "always" else "off",
+        auto_win=prefs.get("auto_win") is True,
+        tsumogiri=prefs.get("tsumogiri") is True,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -493,6 +493,9 @@ class TerminalPresenter:
         if user_id == self.user_id:
             self.say(f"! {text.both()}")
 
+    async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        """A terminal cannot take back a printed line; the next notice supersedes it."""
+
 
 __all__ = [
     "HELP",

@@ -1016,6 +1016,7 @@ class Harness:
                                           "discriminator": "0", "global_name": name,
                                           "avatar": None}  # fmt: skip
         self._patched: list[tuple[Any, Any]] = []
+        self.guild_locale = "zh-CN"  # the guild's preferred locale, sent with each interaction
 
     async def start(self) -> None:
         """What ``login`` + ``connect`` would do, without a gateway or a token: discord.py's
@@ -1096,7 +1097,7 @@ class Harness:
             payload["context"] = 1
         else:
             channel_id = channel_id or self.channel_id
-            payload.update({"guild_id": str(self.guild_id), "guild_locale": "zh-CN",
+            payload.update({"guild_id": str(self.guild_id), "guild_locale": self.guild_locale,
                             "channel_id": str(channel_id), "member": self._member(user_id),
                             "channel": self.remote.channel_payload(channel_id, self.guild_id),
                             "context": 0})  # fmt: skip
@@ -1287,8 +1288,14 @@ class Harness:
         return [m for m in self.remote.messages.values() if m.channel_id == channel and channel]
 
     def latest_dm(self, user_id: int) -> StoredMessage | None:
-        messages = self.dm_messages(user_id)
+        """The newest DM with a picture (a hand or a result card). A turn alert is text
+        only and points at the hand, so a player reading their DMs skips it."""
+        messages = [m for m in self.dm_messages(user_id) if m.files or m.components]
         return messages[-1] if messages else None
+
+    def dm_alerts(self, user_id: int) -> list[StoredMessage]:
+        """The turn alerts a user's DM holds now (text only; deleted ones are gone)."""
+        return [m for m in self.dm_messages(user_id) if not m.files and not m.components]
 
     def channel_messages(self, channel_id: int = CHANNEL_ID) -> list[StoredMessage]:
         return [

@@ -581,7 +581,8 @@ async def test_leaving_mid_match_costs_a_penalty_and_an_ai_takes_over(env: Env) 
 
 async def test_four_humans_stay_within_three_requests_per_turn(tmp_path: Path) -> None:
     """The budget the design is built around (see benchmarks/bench_discord.py for the
-    measurement): every request counts, at a human pace of 2 s per move."""
+    measurement): every request counts, at a human pace of 2 s per move (3.0 before
+    issue 13 added the result card on each DM hand and turn alerts, 3.5 with them)."""
     users = {800_000_000_000_000_100 + i: (f"p{i}", DEFAULT_PERMISSIONS) for i in range(4)}
     clock = FakeClock()
     store = await Store.open(tmp_path / "four.db")
@@ -613,7 +614,7 @@ async def test_four_humans_stay_within_three_requests_per_turn(tmp_path: Path) -
         turns = table.match.turn_id
         assert turns > 100
         ratio = (len(h.remote.requests) - first) / turns
-        assert ratio <= 3.0, ratio
+        assert ratio <= 3.5, ratio  # issue 13's budget, turn alerts and DM result cards included
         assert table.status == "finished"
         # Each player's hand only ever went to that player.
         seats = {user: table.seat_of(user) for user in players}

@@ -55,7 +55,7 @@ def test_expected_commands_exist(payload: list[dict[str, Any]]) -> None:
     table = next(c for c in payload if c["name"] == "table")
     subcommands = {o["name"] for o in table["options"]}
     assert subcommands == {"create", "join", "leave", "start", "end", "status", "hand", "back",
-                           "rules", "dm", "score"}  # fmt: skip
+                           "rules", "dm", "ping", "score"}  # fmt: skip
     admin = next(c for c in payload if c["name"] == "mjadmin")
     assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server
     assert {o["name"] for o in admin["options"]} == {"settings", "adjust", "rules"}

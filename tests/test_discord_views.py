@@ -32,7 +32,14 @@ def prompt_with(
 
 
 def custom_ids(view: discord.ui.View) -> list[str]:
-    return [item.custom_id for item in view.children]  # type: ignore[attr-defined]
+    """The play components' ids; the shortcut buttons (``mj:o:``) are checked apart."""
+    ids = [item.custom_id for item in view.children]  # type: ignore[attr-defined]
+    return [custom_id for custom_id in ids if not custom_id.startswith("mj:o:")]
+
+
+def shortcut_ids(view: discord.ui.View) -> list[str]:
+    ids = [item.custom_id for item in view.children]  # type: ignore[attr-defined]
+    return [custom_id for custom_id in ids if custom_id.startswith("mj:o:")]
 
 
 def test_hand_view_offers_exactly_the_legal_moves() -> None:
@@ -70,7 +77,11 @@ def test_claim_and_idle_views() -> None:
         f"mj:a:{TABLE}:123456:chow:456m",
         f"mj:a:{TABLE}:123456:pass",
     ]
-    assert custom_ids(hand_view(prompt_with((), kind="idle"))) == []
+    idle = hand_view(prompt_with((), kind="idle"))
+    assert custom_ids(idle) == []
+    # Every hand carries the player's shortcuts, each naming what pressing it sets.
+    assert shortcut_ids(idle) == [f"mj:o:{TABLE}:ap_hand", f"mj:o:{TABLE}:aw_on",
+                                  f"mj:o:{TABLE}:tg_on"]  # fmt: skip
 
 
 def test_custom_ids_parse_back_into_actions() -> None:

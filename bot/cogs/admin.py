@@ -32,7 +32,10 @@ class AdminCog(commands.Cog):
         description=T(
             "Server settings for mahjong (Manage Server)", "麻将服务器设置（需管理服务器权限）"
         ),
+        # One way to say where a command works, the current one (``contexts``); the
+        # flag behind the deprecated ``dm_permission`` is kept in agreement with it.
         guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
         default_permissions=discord.Permissions(manage_guild=True),
     )
 

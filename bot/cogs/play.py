@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.discord_views import tile_label
 from bot.errors import UserFacingError
-from bot.i18n import T, msg
+from bot.i18n import T, Text, msg
 from engine.tiles import (
     TileError,
     format_tiles,
@@ -26,6 +26,7 @@ from engine.tiles import (
     parse_tile,
     parse_tiles,
 )
+from engine.words import ACTIONS, Word
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
@@ -62,6 +63,19 @@ def _tile(value: str) -> str:
         raise UserFacingError(msg("error.bad_value", reason=str(error)[:150])) from None
 
 
+def done_text(action: dict[str, Any]) -> Text:
+    """The confirmation of a typed move, in both languages: "✔ 已打出 5m 五万"."""
+    word = ACTIONS.get(str(action["type"])) or Word(str(action["type"]), str(action["type"]))
+    zh = en = ""
+    if action.get("tile"):
+        kind = parse_tile(str(action["tile"]))
+        zh, en = f" {kind_str(kind)} {name_zh(kind)}", f" {kind_str(kind)} {name_en(kind)}"
+    elif action.get("tiles"):
+        zh = en = f" {action['tiles']}"
+    done = msg("play.done", move=f"{word.zh}{zh}", move_en=f"{word.short or word.en}{en}")
+    return Text(f"✔ {done.zh}", f"✔ {done.en}")
+
+
 class PlayCog(commands.Cog):
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
@@ -70,12 +84,7 @@ class PlayCog(commands.Cog):
         table = self.bot.table_of(interaction.user.id)
         result = await table.submit(interaction.user.id, action, None)
         if result.ok:
-            label = action["type"]
-            if "tile" in action:
-                label += f" {action['tile']}"
-            elif "tiles" in action:
-                label += f" {action['tiles']}"
-            await self.bot.respond(interaction, f"✔ {label}")
+            await self.bot.reply(interaction, done_text(action))
         else:
             await self.bot.reply(interaction, result.message or msg("error.generic"))
 
@@ -86,6 +95,7 @@ class PlayCog(commands.Cog):
 
     # ------------------------------------------------------------------ commands
 
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.command(name=T("discard", "打"), description=T("Discard a tile", "打出一张牌"))
     @app_commands.rename(tile=T("tile", "牌"))
     @app_commands.describe(tile=TILE_HELP)
@@ -101,6 +111,7 @@ class PlayCog(commands.Cog):
         kinds = {a.tile for a in self._legal(interaction.user.id) if a.type == "discard"}
         return _tile_choices(kinds, current)
 
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.command(name=T("chow", "吃"), description=T("Chow the discard", "吃上家打出的牌"))
     @app_commands.rename(tiles=T("tiles", "顺子"))
     @app_commands.describe(
@@ -136,10 +147,12 @@ class PlayCog(commands.Cog):
         names = [format_tiles(t) for t in chows]
         return [app_commands.Choice(name=n, value=n) for n in names if current.strip() in n][:25]
 
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.command(name=T("pung", "碰"), description=T("Pung the discard", "碰别人打出的牌"))
     async def pung(self, interaction: discord.Interaction[Any]) -> None:
         await self._submit(interaction, {"type": "pung"})
 
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.command(
         name=T("kong", "杠"),
         description=T(
@@ -172,10 +185,12 @@ class PlayCog(commands.Cog):
         }
         return _tile_choices(kinds, current)
 
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.command(name=T("win", "胡"), description=T("Declare a win", "胡牌"))
     async def win(self, interaction: discord.Interaction[Any]) -> None:
         await self._submit(interaction, {"type": "win"})
 
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.command(
         name=T("pass", "过"), description=T("Pass on the claim", "过（不吃不碰不胡）")
     )

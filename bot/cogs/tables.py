@@ -95,7 +95,10 @@ class TablesCog(commands.Cog):
     table = app_commands.Group(
         name=T("table", "牌桌"),
         description=T("Mahjong tables: open, join, play", "麻将牌桌：开桌、加入、对局"),
+        # One way to say where a command works, the current one (``contexts``); the
+        # flag behind the deprecated ``dm_permission`` is kept in agreement with it.
         guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
     def __init__(self, bot: MahjongBot) -> None:
@@ -332,6 +335,26 @@ class TablesCog(commands.Cog):
             raise UserFacingError(msg("error.bad_value", reason=str(mode)[:20]))
         await self.bot.presenter.set_delivery(interaction.user.id, mode == "on")
         await self.bot.reply(interaction, msg("dm.on" if mode == "on" else "dm.off"))
+
+    @table.command(
+        name=T("ping", "提醒"),
+        description=T("A DM alert when it is your turn (on/off)", "轮到你时私信提醒（开/关）"),
+    )
+    @app_commands.rename(mode=T("mode", "方式"))
+    @app_commands.describe(
+        mode=T("on: alert me (default); off: no alerts", "开：提醒我（默认）；关：不提醒")
+    )
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name=T("on", "开"), value="on"),
+            app_commands.Choice(name=T("off", "关"), value="off"),
+        ]
+    )
+    async def ping(self, interaction: discord.Interaction[Any], mode: str) -> None:
+        if mode not in ("on", "off"):
+            raise UserFacingError(msg("error.bad_value", reason=str(mode)[:20]))
+        await self.bot.presenter.set_ping(interaction.user.id, mode == "on")
+        await self.bot.reply(interaction, msg("ping.on" if mode == "on" else "ping.off"))
 
     # ------------------------------------------------------------------ calculator
 
