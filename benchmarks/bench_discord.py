@@ -192,11 +192,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, float]:
             hands += int(result["hands"])  # type: ignore[call-overload]
             acks.extend(result["acks"])  # type: ignore[arg-type]
             kinds.update(result["kinds"])  # type: ignore[arg-type, call-overload]
-            hands += int(result["hands"])  # type: ignore[call-overload]
             claim_wait_manual += float(result["claim_wait"])  # type: ignore[arg-type]
             rows.append((variant, result))
             fast = await play_match(variant, 1000 + index, args.think,
-                                    Path(folder) / f"{index}-auto.db", shortcuts=True)  # fmt: skip
+                                    Path(folder) / f"{index}-auto.db",
+                                    threads=not args.no_threads, shortcuts=True)  # fmt: skip
             shortcut_hands += int(fast["hands"])  # type: ignore[call-overload]
             shortcut_wait += float(fast["claim_wait"])  # type: ignore[arg-type]
             rows.append((f"{variant}*", fast))
