@@ -78,8 +78,10 @@ def public(text: Text) -> str:
 # Simplified → Traditional for the characters of the bot's own messages that the
 # renderer's table (rule-set words) lacks; a test keeps every private message Big5-clean.
 _MESSAGE_TRADITIONAL = str.maketrans(
-    "仅删务动厅参变启员当录择时显暂权来样欢没现电积经给继续罚脑见记设试请调败轮达这进选钟钮错闭问闲间难频题么后里于",
-    "僅刪務動廳參變啟員當錄擇時顯暫權來樣歡沒現電積經給繼續罰腦見記設試請調敗輪達這進選鐘鈕錯閉問閒間難頻題麼後裡於",
+    "仅删务动厅参变启员当录择时显暂权来样欢没现电积经给继续罚脑见记设试请调败轮达这进选钟钮错闭问闲间难频题么后里于"
+    "页属别应画帧传导认规则内讨论观战",
+    "僅刪務動廳參變啟員當錄擇時顯暫權來樣歡沒現電積經給繼續罰腦見記設試請調敗輪達這進選鐘鈕錯閉問閒間難頻題麼後裡於"
+    "頁屬別應畫幀傳導認規則內討論觀戰",
 )
 
 
