@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "score": ("bot.commands.score", "score a hand described as a JSON case"),
     "render-demo": ("bot.commands.render_demo", "write a sample of every image"),
     "commands": ("bot.commands.commands", "print the application-command payload as JSON"),
+    "db": ("bot.commands.db", "migrate a database, or copy SQLite into PostgreSQL"),
 }
 
 

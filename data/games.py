@@ -369,7 +369,9 @@ class GamesPart(StoreBase):
                 for index, _, text in key_rows:
                     outcomes[index] = False if text == kept else _conflict(game_id, seq, kept)
             if fresh:
-                # Nothing else writes in between: the store's lock and BEGIN IMMEDIATE.
+                # Nothing else writes in between: the store's lock and BEGIN IMMEDIATE (on
+                # PostgreSQL another process may; its row fails this INSERT's key, and the
+                # transaction is run again, seeing it).
                 connection.execute(
                     _APPEND_BATCH_INSERT_PG if postgres else _APPEND_BATCH_INSERT,
                     (json.dumps(fresh), now),

@@ -9,6 +9,18 @@ settlement, penalties, adjustments, ``verify_balances``), ``data.leaderboards``,
 ``data.games`` (games, seating, the action log) and ``data.settings`` (guild settings and
 user preferences). Callers import ``Store`` from here or from ``data``.
 
+Two backends
+------------
+``open_store(target)`` opens this class on SQLite, or ``data.postgres.PostgresStore`` (a
+subclass) on a ``postgresql://`` URL. Both run the same part bodies, so SQL in a body
+must be portable: ``?``/``?N`` placeholders, ``ON CONFLICT`` instead of ``INSERT OR``,
+``CASE`` instead of boolean sums or scalar ``MAX(a, b)``, upsert columns qualified by
+their table (``t.net + excluded.net``), ``col = ?1 OR ?1 IS NULL`` in that order,
+``RETURNING`` instead of ``lastrowid``; a statement that cannot be portable picks its
+text with ``connection.dialect_of(connection)``. A failed statement ends a PostgreSQL
+transaction, so a body that catches ``sqlite3.IntegrityError`` must raise, not go on.
+Tests that take the ``db`` fixture (tests/conftest.py) run on both backends.
+
 Concurrency and durability
 --------------------------
 * One **writer** connection. Every write is a whole ``BEGIN IMMEDIATE ... COMMIT``
@@ -102,5 +114,5 @@ async def open_store(target: str | os.PathLike[str], **kwargs: Any) -> Store:
     if is_postgres_target(target):
         from .postgres import PostgresStore  # asyncpg is imported only when used
 
-        return await PostgresStore.open(str(target), **kwargs)  # type: ignore[return-value]
+        return await PostgresStore.open(str(target), **kwargs)
     return await Store.open(target, **kwargs)

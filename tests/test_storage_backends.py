@@ -149,7 +149,8 @@ async def test_every_migration_applies_on_both_backends_to_the_same_schema(
             for name, kind, not_null in cols
         ]
     assert postgres["columns"] == lite_columns
-    assert postgres["indexes"] == lite["indexes"]
+    assert postgres["indexes"] - schema_module.POSTGRES_ONLY_INDEXES == lite["indexes"]
+    assert postgres["indexes"] >= schema_module.POSTGRES_ONLY_INDEXES
     assert lite["triggers"] <= postgres["triggers"]  # PostgreSQL also refuses TRUNCATE
 
 
@@ -430,3 +431,193 @@ async def test_processes_settling_the_same_hands_pay_each_exactly_once(
             await connection.close()
     finally:
         await drop_schema(pg_server, schema)
+
+
+# ---------------------------------------------------------------------- db migrate / db copy
+
+
+def fresh_database(dsn: str) -> str:
+    """A new, empty database on the test server; its URL."""
+    import urllib.parse
+
+    name = fresh_schema_name()
+
+    async def create() -> None:
+        connection = await asyncpg.connect(dsn)
+        try:
+            await connection.execute(f"CREATE DATABASE {name}")
+        finally:
+            await connection.close()
+
+    asyncio.run(create())
+    return urllib.parse.urlunsplit(urllib.parse.urlsplit(dsn)._replace(path=f"/{name}"))
+
+
+def drop_database(dsn: str, url: str) -> None:
+    name = url.rsplit("/", 1)[-1]
+
+    async def drop() -> None:
+        connection = await asyncpg.connect(dsn)
+        try:
+            await connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        finally:
+            await connection.close()
+
+    asyncio.run(drop())
+
+
+def test_db_copy_moves_everything_verified_and_refuses_a_used_destination(
+    tmp_path: Path, pg_server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    source = tmp_path / "move.db"
+    clock = FakeClock()
+
+    async def fill() -> dict[str, Any]:
+        async with await Store.open(source, clock=clock) as store:
+            season = await play_a_season(store, clock, seed=3)
+            await store.create_game("open", GUILD, 42, "jiaxing", {}, [], 9, status="running",
+                                    seated_user=5)  # fmt: skip
+            await store.append_action("open", 0, {"type": "discard", "tile": "东"}, 0)
+            await store.set_user_pref(BIG_USER, "dms_closed", True)
+            return season
+
+    before = asyncio.run(fill())
+    destination = fresh_database(pg_server)
+    try:
+        assert main(["db", "copy", str(source), destination]) == 0
+        assert "balances verified" in capsys.readouterr().out
+
+        async def check() -> None:
+            async with await open_store(destination, clock=clock) as store:
+                after = await play_a_season_readback(store)
+                for key in ("weekly", "alltime", "balances", "history", "hands"):
+                    assert after[key] == before[key], key
+                assert await store.load_actions("open") == [{"type": "discard", "tile": "东"}]
+                assert await store.seated_game(5) == "open"
+                assert await store.get_user_prefs(BIG_USER) == {"dms_closed": True}
+                # New rows get fresh ids after the copied ones (identities were moved on).
+                assert await store.settle_hand(GUILD, "after-copy", 0,
+                                               settlement_entries([3, -1, -1, -1], [1, 2, 3, 4], 0),
+                                               stake=1)  # fmt: skip
+                assert await store.verify_balances() == []
+
+        asyncio.run(check())
+        assert main(["db", "copy", str(source), destination]) == 2
+        assert "already holds data" in capsys.readouterr().err
+        assert main(["db", "copy", str(source), str(tmp_path / "other.db")]) == 2
+        assert "postgresql://" in capsys.readouterr().err
+        assert main(["db", "migrate", "--db", destination]) == 0
+        assert f"schema version {LATEST_VERSION}" in capsys.readouterr().out
+    finally:
+        drop_database(pg_server, destination)
+
+
+async def play_a_season_readback(store: Store) -> dict[str, Any]:
+    users = [BIG_USER, *range(1, 9)]
+    weeks = await store.leaderboard_weeks(GUILD)
+    return {
+        "weekly": [await store.weekly_leaderboard(GUILD, week_start=w, limit=50) for w in weeks],
+        "alltime": await store.alltime_leaderboard(GUILD, limit=50),
+        "balances": await store.top_balances(GUILD, limit=50),
+        "history": [
+            await store.history(
+                GUILD, u, limit=100, kinds=("hand", "penalty", "adjustment", "opening")
+            )
+            for u in users
+        ],
+        "hands": [await store.hand_entries(f"g{n // 8}", n % 8) for n in range(60)],
+    }
+
+
+def test_db_migrate_upgrades_a_sqlite_file_and_explains_an_unreachable_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path, isolation_level=None) as connection:
+        schema_module.migrate(connection, target=1)
+    assert main(["db", "migrate", "--db", str(path)]) == 0
+    assert f"schema version {LATEST_VERSION}" in capsys.readouterr().out
+    with sqlite3.connect(path) as connection:
+        assert schema_module.current_version(connection) == LATEST_VERSION
+    assert main(["db", "migrate", "--db", "postgresql://nobody@127.0.0.1:1/none"]) == 2
+    assert "database unusable" in capsys.readouterr().err
+
+
+def test_a_whole_terminal_match_on_postgresql_chosen_by_mahjong_db(
+    tmp_path: Path, pg_server: str
+) -> None:
+    """``MAHJONG_DB=postgresql://...`` selects PostgreSQL: a real ``mahjong-bot play``
+    process plays a match (tables, action log, settlement) into it."""
+    database = fresh_database(pg_server)
+    try:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8",
+               "MAHJONG_DB": database, "XDG_DATA_HOME": str(tmp_path)}  # fmt: skip
+        completed = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "play", "--seed", "5", "--ai-level", "easy",
+             "--name", "Me"],
+            input="\n" * 3000, capture_output=True, text=True, encoding="utf-8", env=env,
+            cwd=tmp_path, timeout=300,
+        )  # fmt: skip
+        assert completed.returncode == 0, completed.stderr
+        assert "终局 / Match over" in completed.stdout
+        assert not (tmp_path / "mahjong-bot").exists()  # the default SQLite file was not used
+
+        async def check() -> None:
+            async with await open_store(database) as store:
+                (game,) = await store.finished_games(1)
+                assert game.status == "finished" and game.action_count > 50
+                assert len(await store.settled_hands(game.game_id)) >= 4
+                assert await store.verify_balances() == []
+                assert f"Your balance: {await store.get_balance(1, 1)}" in completed.stdout
+
+        asyncio.run(check())
+    finally:
+        drop_database(pg_server, database)
+
+
+async def test_a_read_of_several_statements_sees_one_snapshot(db: BackendDB) -> None:
+    """One-statement reads skip BEGIN/COMMIT on PostgreSQL; a read body with more than one
+    statement is run (again) inside one snapshot, so a commit from another connection
+    between its statements is not seen half-way."""
+    import threading
+
+    store = await db.open()
+    await store.set_user_pref(1, "a", True)
+    runs: list[int] = []
+
+    def commit_elsewhere(key: str) -> None:
+        sql = f"INSERT INTO user_prefs (user_id, key, value) VALUES (2, '{key}', 'true')"
+        worker = threading.Thread(target=lambda: asyncio.run(db.execute_raw(sql)))
+        worker.start()
+        worker.join()  # committed before the body goes on
+
+    def body(connection: Any) -> tuple[int, int, bool]:
+        first = connection.execute("SELECT COUNT(*) FROM user_prefs").fetchone()[0]
+        runs.append(first)
+        commit_elsewhere(f"k{len(runs)}")
+        second = connection.execute("SELECT COUNT(*) FROM user_prefs").fetchone()[0]
+        return first, second, connection.in_transaction
+
+    first, second, in_transaction = await store._read(body)
+    assert first == second and in_transaction
+    assert runs == ([1, 2] if db.kind == "postgres" else [1])  # PostgreSQL ran it twice
+    assert len(await store.get_user_prefs(2)) == len(runs)
+
+
+def test_without_a_server_the_postgres_tests_fail_with_directions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No MAHJONG_TEST_PG and no PostgreSQL binaries: an error that says what to do (the
+    ``pg_server`` fixture turns it into a failure, never a skip)."""
+    import pg_server
+
+    monkeypatch.delenv(pg_server.ENV_VAR, raising=False)
+    monkeypatch.setattr(pg_server, "find_binaries", lambda: None)
+    with pytest.raises(pg_server.NoServerError, match="MAHJONG_TEST_PG=postgresql://"):
+        pg_server.server_dsn()
+    monkeypatch.setenv(pg_server.ENV_VAR, "postgresql://someone@db.example/x")
+    assert pg_server.server_dsn() == ("postgresql://someone@db.example/x", None)

@@ -1,5 +1,6 @@
 -- Version 2 for PostgreSQL (data/schema.py explains the rule): 0002_stats_and_prefs.sql with
--- BIGINT and "C" text, and the backfill's boolean sums and scalar MAX written with CASE.
+-- BIGINT and "C" text, the backfill's boolean sums and scalar MAX written with CASE, and
+-- two indexes in leaderboard order (schema.POSTGRES_ONLY_INDEXES says why only here).
 
 CREATE TABLE weekly_stats (
     guild_id   BIGINT NOT NULL,
@@ -12,6 +13,10 @@ CREATE TABLE weekly_stats (
     PRIMARY KEY (guild_id, week_start, user_id)
 );
 
+-- A week's board reads its top rows from this index instead of sorting ~5,000 rows: 3 ms
+-- instead of 20 at 1M ledger rows on a busy machine (benchmarks/bench_storage.py --db).
+CREATE INDEX weekly_stats_board ON weekly_stats (guild_id, week_start, net DESC, wins DESC, user_id);
+
 CREATE TABLE player_stats (
     guild_id BIGINT NOT NULL,
     user_id  BIGINT NOT NULL,
@@ -21,6 +26,8 @@ CREATE TABLE player_stats (
     biggest  BIGINT NOT NULL DEFAULT 0,
     PRIMARY KEY (guild_id, user_id)
 );
+
+CREATE INDEX player_stats_board ON player_stats (guild_id, net DESC, wins DESC, user_id);
 
 CREATE TABLE daily_stats (
     guild_id  BIGINT NOT NULL,

@@ -1,0 +1,75 @@
+"""``mahjong-bot db``: bring a database to the current schema, or move SQLite to PostgreSQL.
+
+    mahjong-bot db migrate [--db TARGET]      # TARGET: file or postgresql:// URL ($MAHJONG_DB)
+    mahjong-bot db copy SRC.db postgresql://user:password@host/db
+
+Why a command for migrating: the bot migrates on start anyway, but a server operator
+moving to a new version wants to do it (and see it fail, if it does) before starting N
+bot processes. ``copy`` is for a server that outgrows one SQLite file (``data.copy``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+from bot.commands.database import describe_target, open_store_or_explain
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    migrate = sub.add_parser("migrate", help="apply pending migrations (SQLite or PostgreSQL)")
+    migrate.add_argument(
+        "--db", default=None, help="SQLite file or postgresql:// URL ($MAHJONG_DB or ./mahjong.db)"
+    )
+    copy = sub.add_parser(
+        "copy", help="copy a SQLite database into an empty PostgreSQL one, verified"
+    )
+    copy.add_argument("source", metavar="SRC", help="the SQLite file (stop the bot first)")
+    copy.add_argument("destination", metavar="DST", help="postgresql://user:password@host/db")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "migrate":
+        target = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
+        return asyncio.run(migrate(target))
+    return asyncio.run(copy(args.source, args.destination))
+
+
+async def migrate(target: str) -> int:
+    store = await open_store_or_explain(target)
+    if store is None:
+        return 2
+    try:
+        version = await store.schema_version()
+    finally:
+        await store.close()
+    print(f"{describe_target(target)}: 数据库结构版本 / schema version {version} (latest)")
+    return 0
+
+
+async def copy(source: str, destination: str) -> int:
+    from data.copy import CopyError, copy_database
+
+    try:
+        report = await copy_database(source, destination)
+    except CopyError as error:
+        print(f"mahjong-bot db copy: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:  # the server refused the login, no such database, ...
+        if not type(error).__module__.startswith("asyncpg") and not isinstance(error, OSError):
+            raise
+        print(
+            f"mahjong-bot db copy: 无法连接 / cannot open {describe_target(destination)}: {error}",
+            file=sys.stderr,
+        )
+        return 2
+    for table, count in report.rows.items():
+        print(f"  {table:<16} {count:>10,} rows")
+    print(
+        f"已复制 / copied {report.total_rows:,} rows to {describe_target(destination)}; "
+        f"row counts and {report.balances:,} balances verified"
+    )
+    return 0
