@@ -245,8 +245,12 @@ async def test_a_503_on_the_weekly_post_still_posts_and_marks_the_week_after(
         await _last_week_with_a_hand(env)
         env.h.remote.fail_next("POST", MESSAGES, 503)
         task = asyncio.get_running_loop().create_task(env.bot.post_weekly_leaderboards())
-        for _ in range(20):
-            await asyncio.sleep(0)
+        # Until the 503 was answered (real time: the lease and the board are read first;
+        # advancing the fake clock before the retry waits on it would wake nothing).
+        for _ in range(500):
+            if any(r.status == 503 for r in env.h.remote.requests):
+                break
+            await asyncio.sleep(0.01)
         await env.h.settle()
         assert not task.done()  # waiting to retry after the 503
         assert (await env.store.get_settings(GUILD_ID)).last_leaderboard_week is None
