@@ -461,7 +461,8 @@ class LedgerPart(SettingsPart):
             # One executemany per statement rather than one execute per player: on a server
             # database each statement is a round trip, and executemany pipelines its rows.
             balance_rows, day_balance_rows, weekly_rows, monthly_rows = [], [], [], []
-            player_rows, daily_rows, player_day_rows, player_type_rows = [], [], [], []
+            player_rows, daily_rows, player_day_rows = [], [], []
+            player_type_rows: list[tuple[int, int, str, str, str]] = []
             for entry, amount in zip(entries, points, strict=True):
                 if entry.user_id is None:
                     continue
