@@ -34,6 +34,8 @@ from bot.discord_core import (
 
 log = logging.getLogger(__name__)
 
+THREAD_ARCHIVED = 50083  # Discord's code for an edit in an archived thread
+
 
 class TableMessages(PresenterCore):
     """The public side of ``DiscordPresenter``: lobby, table, notices and results."""
@@ -217,6 +219,12 @@ class TableMessages(PresenterCore):
                 return
             except discord.NotFound:
                 record.message_id = None
+            except discord.HTTPException as error:
+                if error.code != THREAD_ARCHIVED:
+                    raise
+                # Discord archived the thread while nobody posted (the bot was down for
+                # a day): a new message reopens it, and the old one goes below.
+                record.repost = True
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_MENTIONS}
         if files:
             kwargs["files"] = files

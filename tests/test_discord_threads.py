@@ -343,3 +343,27 @@ async def test_a_restart_brings_a_thread_table_back_into_its_thread(tmp_path: Pa
                    for m in h.channel_messages(CHANNEL_ID))  # fmt: skip
     finally:
         await stop_bot(second)
+
+
+async def test_a_thread_archived_while_the_bot_was_down_is_reopened(tmp_path: Path) -> None:
+    """Discord archives a silent thread after a day: after such a restart the edit of the
+    table message is refused (50083), so the table is sent anew, which reopens the thread."""
+    path = tmp_path / "bot.db"
+    first = await start(path)
+    table = await create(first, ALICE, option("seats", 2))
+    await first.h.command(ALICE, "table start", channel_id=table.channel_id)
+    await first.h.advance(2)
+    [old] = table_messages(first, table.channel_id)
+    remote = first.h.remote
+    await stop_bot(first)
+    remote.threads[table.channel_id].archived = True
+
+    second = await start(path, clock=FakeClock(first.clock.now() + 86_400), remote=remote)
+    try:
+        await second.h.advance(2)
+        assert not remote.threads[table.channel_id].archived
+        [live] = table_messages(second, table.channel_id)
+        assert live.id != old.id and "重启" in live.payload["content"]
+        assert second.h.channel_messages(table.channel_id)[-1] is live
+    finally:
+        await stop_bot(second)
