@@ -22,9 +22,8 @@ Levels:
   efficiency, no defence, claims whenever legal and on target, always continues.
 - ``normal``: all of the above plus efficiency, target values, defence and liability.
 - ``hard``: ``normal``'s search plus two-step tile efficiency (real outs one and two
-  steps from ready), all pungs inside a flush valued as both types, and Taizhou defence
-  from a measured wait model (``engine.ai_hard``); slightly ahead of ``normal`` in
-  paired deals, within noise (``benchmarks/paired_ai.py``).
+  steps from ready) and a Taizhou fold against a likely-ready opponent
+  (``engine.ai_hard``); about level with ``normal`` so far (``benchmarks/paired_ai.py``).
 """
 
 from __future__ import annotations
@@ -101,8 +100,6 @@ class _Table:
     seat_wind: int
     prevailing_wind: int
     targets: tuple[_Target, ...]
-    # ``hard`` only (``normal`` and ``easy`` keep False): all pungs inside each flush too.
-    stacked: bool = False
 
 
 # --------------------------------------------------------------------------- helpers
@@ -188,14 +185,9 @@ def _honor_bonus(counts: list[int], table: _Table) -> float:
     return bonus
 
 
-def _targets_for(
-    variant: str, counts: list[int], melds: Sequence[Meld], stacked: bool = False
-) -> tuple[_Target, ...]:
+def _targets_for(variant: str, counts: list[int], melds: Sequence[Meld]) -> tuple[_Target, ...]:
     """The targets open to this seat, valued for this hand. Melds already exposed rule
-    some out (a chow ends all pungs; a meld in another suit ends that flush).
-
-    ``stacked`` (``hard``) adds all pungs inside each flush: the rule sets count both
-    types on one hand, which single targets value as the better of the two only."""
+    some out (a chow ends all pungs; a meld in another suit ends that flush)."""
     targets: list[_Target] = []
     profile = get_rules(variant).ai_profile  # the rule set's values, in plain wins
     full, half = profile.full_flush, profile.half_flush
@@ -208,13 +200,6 @@ def _targets_for(
     if honors:
         targets.append(_Target("honors", HONOR_KINDS, False, honors))
     targets.append(_Target("pungs", ALL_KINDS, True, pungs))
-    if stacked:
-        for suit, mask in enumerate(_SUIT_MASKS):
-            for name, value, kinds in (("full", full, mask), ("half", half, mask | HONOR_KINDS)):
-                worth = value + pungs if profile.honor_tai_add else value * pungs
-                if profile.value_limit:
-                    worth = min(worth, profile.value_limit)
-                targets.append(_Target(f"{name}_pungs{suit}", kinds, True, worth))
     return tuple(t for t in targets if all(_meld_fits(t, m) for m in melds))
 
 
@@ -550,8 +535,7 @@ def _after_kong(
 
 def _with_melds(table: _Table, melds: tuple[Meld, ...], counts: list[int]) -> _Table:
     """The same table for a hypothetical hand after a claim or kong."""
-    targets = _targets_for(table.variant, counts, melds, table.stacked)
-    return replace(table, melds=melds, targets=targets)
+    return replace(table, melds=melds, targets=_targets_for(table.variant, counts, melds))
 
 
 def _choose_claim(

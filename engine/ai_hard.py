@@ -13,17 +13,12 @@ once with ``hard`` and once with ``normal`` in one seat, the seat rotating), bec
 - **Two-step tile efficiency** (``engine.ai_hard_core``): for targets one or two steps
   from ready, the chance of completing them uses the real outs of the next step (the
   best discard after each improving draw) instead of a typical count.
-- **Pungs inside a flush** (``engine.ai._targets_for(stacked=True)``): all pungs in one
-  suit (with or without honors) is a target of its own worth both types, as both rule
-  sets score it; single targets valued such a hand as the better type only.
-- **Taizhou defence from a measured wait model**: the chance an opponent is ready (by
-  its melds and discards) and the chance a ready opponent waits on a tile (by distance
-  from the suit's edge and unseen copies; its own discards, tiles it let go by and
-  honors almost never) were counted from hard-vs-normal play, not guessed. Every
-  discard pays its expected deal-in cost (the payment and the hand we give up); when
-  our best discard leaves us two or more steps from ready against an opponent likely
-  ready (one step against one almost surely ready) that cost weighs six times, plus the
-  全包 liability cases.
+- **Taizhou folding**: when our best discard leaves us two or more steps from ready
+  against an opponent likely ready (one step against one almost surely ready), each
+  discard also pays a weighted per-opponent danger: the chance that seat is ready (its
+  melds and how long the hand has run) times the chance the tile is its wait (no wait on
+  a tile it let pass since its last draw, fewer on what it threw away, honors by copies
+  left, off-suit tiles against a flush), plus the 全包 liability cases.
 
 Every estimate is deterministic, so the ``rng`` a caller passes is not drawn from and a
 seeded game replays exactly.
@@ -32,7 +27,6 @@ seeded game replays exactly.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from . import ai as base
 from . import ai_hard_core as core
@@ -41,30 +35,14 @@ from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, Action
 from .variants import get_rules
 from .views import PlayerView, SeatView
 
+# Chance an opponent is ready by exposed melds (0..4); later turns add to it.
+_READY_BY_MELDS = (0.04, 0.14, 0.32, 0.58, 0.92)
+_READY_PER_DISCARD = 0.018
+_WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
 # Taizhou folding: our distance (shanten) and the likeliest-ready opponent's chance that
 # trigger it, and the weight the danger then gets against our hand's value.
 _FOLD_THREAT = (0.5, 0.8)  # distance >= 2, distance >= 1
 _FOLD_WEIGHT = 6.0
-# Outside folding, each discard still pays its expected deal-in cost at this weight (1:
-# the estimate as it is). Paired runs: deal-ins fell by a sixth at the same score.
-_DEFENCE_WEIGHT = 1.0
-# Measured (Taizhou, hard among normal seats, 120 hands, every hard discard against every
-# opponent): the chance an opponent is ready by its exposed melds (0..4) and its
-# discards so far: base + slope * (discards - 2).
-_READY_BASE = (0.0, 0.02, 0.05, 0.5, 0.9)
-_READY_SLOPE = (0.045, 0.06, 0.11, 0.08, 0.0)
-# The chance a ready opponent waits on a suit tile, by its distance from the suit's edge
-# (1/9, 2/8, 3/7, 4/6, 5) and its unseen copies (0..3); honors and the opponent's own
-# discards were (almost) never waits in the same data.
-_SUIT_WAIT = (
-    (0.02, 0.04, 0.03, 0.07),
-    (0.03, 0.02, 0.03, 0.16),
-    (0.03, 0.04, 0.14, 0.17),
-    (0.05, 0.12, 0.12, 0.15),
-    (0.05, 0.12, 0.09, 0.10),
-)
-_HONOR_WAIT = (0.005, 0.005, 0.005, 0.03)
-_OWN_DISCARD_WAIT = 0.01
 
 
 # --------------------------------------------------------------------------- defence
@@ -73,7 +51,7 @@ _OWN_DISCARD_WAIT = 0.01
 def _ready_chance(seat_view: SeatView) -> float:
     melds = min(len(seat_view.melds), 4)
     turns = len(seat_view.discards)
-    return min(0.95, _READY_BASE[melds] + _READY_SLOPE[melds] * max(0, turns - 2))
+    return min(0.95, _READY_BY_MELDS[melds] + _READY_PER_DISCARD * max(0, turns - 5))
 
 
 def _passed_since(view: PlayerView, other: int) -> set[int]:
@@ -94,24 +72,25 @@ def _passed_since(view: PlayerView, other: int) -> set[int]:
 def _wait_chance(
     kind: int, seat_view: SeatView, table: base._Table, passed: set[int] | None = None
 ) -> float:
-    """Chance that a ready opponent waits on ``kind`` (Taizhou discard wins), from the
-    measured table: what the opponent threw or let go by is (almost) safe, honors nearly
-    so, and a suit tile by its distance from the edge and its unseen copies."""
+    """Chance that a ready opponent waits on ``kind`` (Taizhou discard wins)."""
     if kind == table.wild:
         return 0.0  # a discarded wild can be neither claimed nor won on
     if passed and kind in passed:
-        return 0.0  # it could not win on it, or skipped it and is locked until it draws
-    if any(d.tile == kind for d in seat_view.discards):
-        return _OWN_DISCARD_WAIT
-    copies = min(table.unseen[kind], 3)
+        return 0.1 * _WAIT_BASE
+    unseen = table.unseen[kind]
     if kind >= 27:
-        return _HONOR_WAIT[copies]
-    rank = kind % 9
-    chance = _SUIT_WAIT[min(rank, 8 - rank)][copies]
-    suits = base._apparent_suits(seat_view.melds)
-    if len(suits) == 1 and len(seat_view.melds) >= 2 and kind // 9 not in suits:
-        chance *= 0.35  # a one-suit hand rarely waits outside its suit
-    return chance
+        weight = (0.0, 0.35, 1.1, 0.7, 0.4)[unseen]
+    else:
+        rank = kind % 9
+        weight = (0.6, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.6)[rank]
+        if unseen == 0:
+            weight *= 0.6  # only an edge/closed chow wait is left
+        suits = base._apparent_suits(seat_view.melds)
+        if len(suits) == 1 and len(seat_view.melds) >= 2 and kind // 9 not in suits:
+            weight *= 0.35  # a one-suit hand rarely waits outside its suit
+    if any(d.tile == kind for d in seat_view.discards):
+        weight *= 0.4
+    return weight * _WAIT_BASE
 
 
 def _live_dragon(view: PlayerView, kind: int) -> bool:
@@ -197,20 +176,15 @@ def choose(
     ``rng`` only reaches ``normal``'s claim code, which draws nothing at that level."""
     types = {a.type for a in view.legal}
     cache = core.ShantenCache()
-    table = replace(
-        table, stacked=True, targets=base._targets_for(table.variant, counts, table.melds, True)
-    )
     if CONTINUE in types:
         return base._choose_santan(view, counts, wilds, table, "normal")
     if DISCARD in types:
         extra = None
         if get_rules(table.variant).discard_wins:  # folding only pays where discards win
 
-            def extra(kind: int, distance: int, my_value: float) -> float:
+            def extra(kind: int, distance: int) -> float:
                 if not _folding(view, distance):
-                    return _DEFENCE_WEIGHT * _taizhou_danger(
-                        view, table, kind, distance <= 0, my_value
-                    )
+                    return 0.0
                 return _FOLD_WEIGHT * _taizhou_danger(view, table, kind, False, 0.0)
 
         kind, discard_value = core.best_discard(view, counts, wilds, table, cache, extra)

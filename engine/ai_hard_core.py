@@ -101,34 +101,21 @@ def next_step_outs(
     return total / weight if weight else 0.0
 
 
-def two_step_chance(
-    current: int, first_outs: float, next_outs: float | None, table: base._Table
-) -> float:
-    """``base._win_chance`` with the second step's real outs (when known, else the
-    typical count) in place of a typical count."""
+def two_step_chance(current: int, first_outs: float, next_outs: float, table: base._Table) -> float:
+    """``base._win_chance`` with the second step's real outs in place of a typical count."""
     steps = current + 1
     if steps <= 0:
         return 1.0
     ready = get_rules(table.variant).ai_ready_boost
-    first = first_outs * (ready if current == 0 else 1.0)
-    inverse = 1.0 / max(first, 0.5)
+    inverse = 1.0 / max(first_outs * (ready if current == 0 else 1.0), 0.5)
     for later in range(current):
-        if later == current - 1 and next_outs is not None:
-            outs = next_outs
+        if later == current - 1:
+            inverse += 1.0 / max(next_outs * (ready if later == 0 else 1.0), 0.5)
         else:
-            outs = base._TYPICAL_OUTS[min(later, len(base._TYPICAL_OUTS) - 1)]
-        inverse += 1.0 / max(outs * (ready if later == 0 else 1.0), 0.5)
+            typical = base._INV_TYPICAL_OUTS[min(later, len(base._INV_TYPICAL_OUTS) - 1)]
+            inverse += typical / ready if later == 0 else typical
     rate = table.draws_left * steps / (inverse * table.unseen_total)
     return base._poisson_at_least(steps, rate)
-
-
-def rough_values(values: list[float], shantens: list[int], table: base._Table) -> list[float]:
-    """Each target's worth with typical outs at every step (no ukeire): the pruning pass."""
-    rough = []
-    for index, current in enumerate(shantens):
-        typical = base._TYPICAL_OUTS[min(current, len(base._TYPICAL_OUTS) - 1)]
-        rough.append(values[index] * two_step_chance(current, typical, None, table))
-    return rough
 
 
 def hand_value(
@@ -140,18 +127,22 @@ def hand_value(
 ) -> float:
     """``base._hand_value(precise=True)`` with two-step efficiency for near targets."""
     values = base._target_values(counts, table)
-    rough = rough_values(values, shantens, table)
+    rough = []
+    for index, current in enumerate(shantens):
+        typical = base._TYPICAL_OUTS[min(current, len(base._TYPICAL_OUTS) - 1)]
+        rough.append(values[index] * base._win_chance(current, typical, table))
     best = 0.0
     for index in sorted(range(len(shantens)), key=lambda i: -rough[i]):
         current = shantens[index]
-        if values[index] * two_step_chance(current, base._MAX_OUTS, None, table) <= best:
+        if values[index] * base._win_chance(current, base._MAX_OUTS, table) <= best:
             continue
         target = table.targets[index]
         improving = float(ukeire(target, counts, wilds, current, table, cache))
-        later = None
         if 1 <= current <= TWO_STEP_MAX_SHANTEN:
             later = next_step_outs(target, counts, wilds, current, table, cache)
-        worth = values[index] * two_step_chance(current, improving, later, table)
+            worth = values[index] * two_step_chance(current, improving, later, table)
+        else:
+            worth = values[index] * base._win_chance(current, improving, table)
         if worth > best:
             best = worth
     return best
@@ -163,12 +154,11 @@ def best_discard(
     wilds: int,
     table: base._Table,
     cache: ShantenCache,
-    extra_danger: Callable[[int, int, float], float] | None = None,
+    extra_danger: Callable[[int, int], float] | None = None,
 ) -> tuple[int, float]:
     """(kind, expected value after it) for a 3n+2 hand: ``normal``'s search and danger,
-    ``hand_value`` for the shortlisted discards. ``extra_danger(kind, distance, value)``
-    adds a cost per discard given our best shanten after the discard and the rough value
-    of our best discard (``hard``'s defence)."""
+    ``hand_value`` for the shortlisted discards. ``extra_danger(kind, distance)`` adds a
+    cost per discard given our best shanten after the discard (``hard``'s folding)."""
     candidates = [kind for kind in range(NUM_KINDS) if counts[kind]]
     if not candidates:
         assert table.wild is not None
@@ -183,8 +173,7 @@ def best_discard(
     rough: dict[int, float] = {}
     for kind in candidates:
         counts[kind] -= 1
-        values = base._target_values(counts, table)
-        rough[kind] = max(rough_values(values, per_kind[kind], table), default=0.0)
+        rough[kind] = base._hand_value(counts, wilds, table, per_kind[kind], precise=False)
         counts[kind] += 1
     ordered = sorted(candidates, key=lambda k: (-rough[k], k))
     top = rough[ordered[0]]
@@ -194,7 +183,7 @@ def best_discard(
     if extra_danger is not None:
         distance = min(min(v) for v in per_kind.values())
         for kind in candidates:
-            dangers[kind] += extra_danger(kind, distance, top)
+            dangers[kind] += extra_danger(kind, distance)
     if any(dangers.values()):
         safer = sorted(candidates, key=lambda k: (dangers[k], -rough[k], k))[:2]
         shortlist += [k for k in safer if k not in shortlist]

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import pickle
 import random
-from dataclasses import replace
 
 import pytest
 
 from engine import ai as base
 from engine.ai import AIPlayer, _read_table, choose_action
-from engine.ai_hard import _folding, _live_dragon, _ready_chance, _taizhou_danger, _wait_chance
+from engine.ai_hard import _folding, _live_dragon, _taizhou_danger
 from engine.ai_hard_core import ShantenCache, next_step_outs, two_step_chance
 from engine.match import Match
 from engine.shapes import count_hand
 from engine.tiles import parse_tile
 from engine.types import CONTINUE, DISCARD, FOLD, PUNG, WIN, Action
-from engine.views import DiscardView, PlayerView
+from engine.views import PlayerView
 from tests.scenario import act, meld, stage
 
 
@@ -213,47 +212,3 @@ def test_hard_folds_only_against_a_likely_ready_opponent() -> None:
     assert _folding(threatening, 3)
     assert not _folding(threatening, 0)
     assert not _folding(calm, 3)
-
-
-def test_hard_values_all_pungs_inside_a_flush_as_both_types() -> None:
-    # Both rule sets count all pungs together with a flush; a single target values such a
-    # hand as the better of the two only, so hard adds the pairs. Jiaxing adds tai and
-    # has no limit; Taizhou doubles and stops at its profile's limit.
-    jiaxing = {t.name: t.value for t in base._targets_for("jiaxing", [0] * 34, (), True)}
-    assert jiaxing["half_pungs0"] == pytest.approx(2.0 + 2.0)
-    assert jiaxing["full_pungs2"] == pytest.approx(4.0 + 2.0)
-    taizhou = {t.name: t.value for t in base._targets_for("taizhou", [0] * 34, (), True)}
-    assert taizhou["half_pungs1"] == pytest.approx(2.5 * 1.8)
-    assert taizhou["full_pungs1"] == pytest.approx(6.0)  # 5 x 1.8 stops at the limit
-    # normal's targets are the single types, as before.
-    assert not any(
-        "pungs" in t.name and t.name != "pungs" for t in base._targets_for("jiaxing", [0] * 34, ())
-    )
-    # A chow rules out the stacked targets as it rules out all pungs.
-    chowed = base._targets_for("jiaxing", [0] * 34, (meld("chow", "123m"),), True)
-    assert not any(t.pungs_only for t in chowed)
-
-
-def test_wait_model_trusts_what_the_table_shows() -> None:
-    # Measured on hard-vs-normal Taizhou play: a ready opponent almost never waits on a
-    # tile it threw away itself, never on one it just let go by (the skipped-win lock),
-    # rarely on an honor, most often on a middle suit tile with copies unseen.
-    view = _two_dragon_table("1m2m3m4p5m6m7m8m9m1z2z3z4z6s", "6s", [])
-    counts, _ = count_hand(view.all_concealed, view.public.wild)
-    table = _read_table(view, counts)
-    six_m, three_p, green = parse_tile("6m"), parse_tile("3p"), parse_tile("6z")
-    table.unseen[six_m] = table.unseen[three_p] = table.unseen[green] = 3
-    opponent = replace(view.public.seats[1], discards=(DiscardView(three_p),), melds=())
-    middle = _wait_chance(six_m, opponent, table, set())
-    assert middle > 0.1
-    assert _wait_chance(six_m, opponent, table, {six_m}) == 0.0
-    assert _wait_chance(three_p, opponent, table, set()) < 0.2 * middle
-    assert _wait_chance(green, opponent, table, set()) < 0.3 * middle
-    assert table.wild is not None and _wait_chance(table.wild, opponent, table, set()) == 0.0
-    # The chance the opponent is ready grows with its melds and its discards.
-    early = _ready_chance(replace(opponent, discards=(DiscardView(three_p),) * 2))
-    later = _ready_chance(replace(opponent, discards=(DiscardView(three_p),) * 8))
-    melded = _ready_chance(
-        replace(opponent, discards=(DiscardView(three_p),) * 8, melds=(meld("pung", "222s"),) * 2)
-    )
-    assert early < 0.05 < later < melded

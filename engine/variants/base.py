@@ -39,7 +39,6 @@ class AIProfile:
     honor_tai_add: bool = False  # honor pungs add to a target's value (True) or double it
     white_pung_scores: bool = False  # a White pung earns tai by default
     claim_margin: float = 1.05  # how much better a claim must look than passing
-    value_limit: float = 6.0  # the most a hand is worth (a score cap), 0: no cap
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,6 @@ class Jiaxing(Variant):
         honor_tai_add=True,
         white_pung_scores=True,
         claim_margin=1.0,
-        value_limit=0.0,
     )
 
     options: JiaxingOptions
