@@ -515,6 +515,24 @@ def _pung_shanten(counts: Sequence[int], wilds: int, mask: int, sets: int) -> in
         held = [count for count in counts if count]
     else:
         held = [counts[kind] for kind in range(NUM_KINDS) if counts[kind] and (mask >> kind) & 1]
+    # The answer depends only on how many copies of each kind are held, not on which
+    # kinds: the multiset of counts is the key, and a hand has few distinct ones.
+    held.sort()
+    key = (*held, -wilds, -sets)  # counts are positive, so the tail cannot be confused
+    cached = _PUNG_CACHE.get(key)
+    if cached is not None:
+        return cached
+    result = _pung_shanten_of(held, wilds, sets)
+    if len(_PUNG_CACHE) < _PUNG_CACHE_LIMIT:
+        _PUNG_CACHE[key] = result
+    return result
+
+
+_PUNG_CACHE: dict[tuple[int, ...], int] = {}
+_PUNG_CACHE_LIMIT = 100_000  # distinct (counts multiset, jokers, sets): a few thousand occur
+
+
+def _pung_shanten_of(held: list[int], wilds: int, sets: int) -> int:
     gains: list[int] = []
     for count in held:
         gains += _PUNG_GAINS[count] if count < len(_PUNG_GAINS) else _pung_gains(count)
