@@ -46,6 +46,7 @@ import asyncio
 import gc
 import json
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -65,8 +66,9 @@ from data import Store  # noqa: E402
 from engine.types import HandResult  # noqa: E402
 
 GUILD = 1
-# Channel and user ids of process k of ``--processes`` start at k × this, so processes
-# sharing one database never collide on a channel's one table.
+# Channel and user ids of process k of ``--processes`` start at k × this (after a random
+# base per run), so processes sharing one database, and runs reusing one, never collide
+# on a channel's one table.
 ID_STRIDE = 1_000_000
 DEFAULT_GC_THRESHOLDS = gc.get_threshold()
 DEFAULT_SWITCH_INTERVAL = sys.getswitchinterval()
@@ -133,12 +135,13 @@ async def run_tables(
     tune: bool,
     db: str | None = None,
     process_index: int = 0,
+    id_base: int = 0,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-sessions-") as folder:
         target = db if db is not None else os.path.join(folder, "bench.db")
         store = await open_target(target, synchronous)
         guild = GUILD + process_index
-        first_id = process_index * ID_STRIDE
+        first_id = id_base + process_index * ID_STRIDE
         presenter = CountingPresenter()
         manager = TableManager(
             store,
@@ -231,6 +234,7 @@ def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             tune=not args.no_tune,
             db=args.db,
             process_index=args.process_index,
+            id_base=args.id_base,
         )
     )
     print(
@@ -305,9 +309,12 @@ def run_processes(args: argparse.Namespace, tables: int) -> dict[str, Any]:
         ]  # fmt: skip
         if args.no_tune:
             command.append("--no-tune")
+        id_base = secrets.randbelow(1 << 30) * ID_STRIDE * 64
         children = [
             subprocess.Popen(
-                [*command, "--process-index", str(index)], stdout=subprocess.PIPE, text=True
+                [*command, "--process-index", str(index), "--id-base", str(id_base)],
+                stdout=subprocess.PIPE,
+                text=True,
             )
             for index in range(args.processes)
         ]
@@ -380,11 +387,17 @@ def main(argv: list[str] | None = None) -> int:
         "report p99_ms_<N>x<tables> (the worst process)",
     )
     parser.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--id-base", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.id_base is None:  # a reused --db must not meet last run's tables
+        args.id_base = secrets.randbelow(1 << 30) * ID_STRIDE * 64 if args.db else 0
+    database = (
+        "PostgreSQL" if args.db and "://" in args.db else f"SQLite synchronous={args.synchronous}"
+    )
 
     print(
         f"bench_sessions: 4 AI seats per table ({args.ai_level}), {args.variant}, one action per "
-        f"table per second, SQLite synchronous={args.synchronous}, {args.seconds:g} s measured "
+        f"table per second, {database}, {args.seconds:g} s measured "
         f"after {args.warmup:g} s warm-up, AI pause jitter ±{args.ai_jitter:g}, "
         + ("interpreter defaults" if args.no_tune else "tune_runtime()"),
         flush=True,
