@@ -138,8 +138,8 @@ async def run_tables(
     id_base: int = 0,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-sessions-") as folder:
-        target = db if db is not None else os.path.join(folder, "bench.db")
-        store = await open_target(target, synchronous)
+        database = db if db is not None else os.path.join(folder, "bench.db")
+        store = await open_target(database, synchronous)
         guild = GUILD + process_index
         first_id = id_base + process_index * ID_STRIDE
         presenter = CountingPresenter()
