@@ -29,7 +29,14 @@ Reported: p50/p99 latency and actions per second at 100 and 1,000 tables, and th
 largest table count whose p99 stays at or under 100 ms (a step search: doubling up
 from 1,000 or halving down, then a bisection between the last good and first bad
 counts). ``--json`` prints one JSON object on the last line with ``p99_ms_100``,
-``p99_ms_1000``, ``actions_per_s_1000`` and ``max_tables_p99_100ms``.
+``p99_ms_1000``, ``actions_per_s_1000``, ``max_tables_p99_100ms`` and
+``cpu_ms_per_action`` (the process's CPU time over the 1,000-table window, every thread,
+divided by the actions finished in it: robust to a shared machine, unlike latency).
+
+``--processes N --db TARGET`` runs N OS processes of 1,000 tables each (``--only`` sets
+another count) against one database, as sharded bot processes share one (issue 15):
+TARGET is a SQLite file or a ``postgresql://`` URL (opened through ``data.open_store``);
+the summary reports ``p99_ms_<N>x1000``, the worst process's p99.
 """
 
 from __future__ import annotations
@@ -39,7 +46,9 @@ import asyncio
 import gc
 import json
 import os
+import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -50,12 +59,17 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import data  # noqa: E402
 from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text  # noqa: E402
 from bot.session import SystemClock, TableManager, tune_runtime  # noqa: E402
 from data import Store  # noqa: E402
 from engine.types import HandResult  # noqa: E402
 
 GUILD = 1
+# Channel and user ids of process k of ``--processes`` start at k × this (after a random
+# base per run), so processes sharing one database, and runs reusing one, never collide
+# on a channel's one table.
+ID_STRIDE = 1_000_000
 DEFAULT_GC_THRESHOLDS = gc.get_threshold()
 DEFAULT_SWITCH_INTERVAL = sys.getswitchinterval()
 
@@ -90,6 +104,17 @@ class CountingPresenter:
         self.calls += 1
 
 
+async def open_target(target: str, synchronous: str) -> Store:
+    """The store for ``--db``: ``data.open_store`` when the tree has it (a
+    ``postgresql://`` URL opens PostgreSQL there), else a SQLite file."""
+    opener = getattr(data, "open_store", None)
+    if opener is not None:
+        return await opener(target, synchronous=synchronous)
+    if "://" in target:
+        raise SystemExit(f"bench_sessions: this tree cannot open {target!r} (no data.open_store)")
+    return await Store.open(target, synchronous=synchronous)
+
+
 def _percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -108,9 +133,15 @@ async def run_tables(
     variant: str,
     ai_jitter: float,
     tune: bool,
+    db: str | None = None,
+    process_index: int = 0,
+    id_base: int = 0,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-sessions-") as folder:
-        store = await Store.open(os.path.join(folder, "bench.db"), synchronous=synchronous)
+        database = db if db is not None else os.path.join(folder, "bench.db")
+        store = await open_target(database, synchronous)
+        guild = GUILD + process_index
+        first_id = id_base + process_index * ID_STRIDE
         presenter = CountingPresenter()
         manager = TableManager(
             store,
@@ -134,9 +165,9 @@ async def run_tables(
         sessions = []
         for index in range(tables):
             session = await manager.create_table(
-                GUILD,
-                index + 1,
-                10_000 + index,
+                guild,
+                first_id + index + 1,
+                first_id + 10_000 + index,
                 "host",
                 variant=variant,
                 seed=index,
@@ -147,7 +178,7 @@ async def run_tables(
         # Start evenly over one second.
         for index, session in enumerate(sessions):
             target = time.time() + spread
-            await session.start(10_000 + index)
+            await session.start(first_id + 10_000 + index)
             delay = target - time.time()
             if delay > 0:
                 await asyncio.sleep(delay)
@@ -160,7 +191,9 @@ async def run_tables(
             gc.collect()
         await asyncio.sleep(warmup)
         hands_before = presenter.hands
+        cpu_before = time.process_time()
         await asyncio.sleep(seconds)
+        cpu_seconds = time.process_time() - cpu_before
         hands_settled = presenter.hands - hands_before
         finished = sum(1 for session in sessions if session.status == "finished")
         await manager.shutdown()
@@ -174,6 +207,9 @@ async def run_tables(
         "tables": tables,
         "actions": len(latencies),
         "actions_per_s": len(latencies) / seconds,
+        # The process's CPU time (every thread) over the window per action finished in it:
+        # what an action costs, whatever else runs on the machine.
+        "cpu_ms_per_action": cpu_seconds * 1000 / len(latencies) if latencies else float("nan"),
         "p50_ms": _percentile(latencies, 0.50) * 1000,
         "p99_ms": _percentile(latencies, 0.99) * 1000,
         "max_ms": (max(latencies) if latencies else float("nan")) * 1000,
@@ -196,11 +232,15 @@ def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             variant=args.variant,
             ai_jitter=args.ai_jitter,
             tune=not args.no_tune,
+            db=args.db,
+            process_index=args.process_index,
+            id_base=args.id_base,
         )
     )
     print(
         f"{row['tables']:>6} tables  {row['actions_per_s']:>8.1f} actions/s  "
         f"p50 {row['p50_ms']:>8.2f} ms  p99 {row['p99_ms']:>8.2f} ms  "
+        f"cpu {row['cpu_ms_per_action']:.3f} ms/action  "
         f"max {row['max_ms']:>8.2f} ms  ({row['rows_per_commit']:.1f} rows/commit, "
         f"{row['hands_settled']} hands settled, "
         f"setup {row['setup_s']:.1f} s)",
@@ -246,6 +286,62 @@ def search_max(args: argparse.Namespace, known: dict[int, dict[str, Any]], limit
     return lo
 
 
+def run_processes(args: argparse.Namespace, tables: int) -> dict[str, Any]:
+    """``--processes N``: N bot processes of ``tables`` tables each against one database
+    (``--db``, else a fresh SQLite file), started together; each reports its own run.
+
+    The database is opened (migrated) once here first, so the processes do not race to
+    create the schema. Why separate OS processes: that is how the bot scales past one core
+    (issue 15), and what they share is exactly the database."""
+    with tempfile.TemporaryDirectory(prefix="bench-sessions-procs-") as folder:
+        target = args.db or os.path.join(folder, "shared.db")
+
+        async def prepare() -> None:
+            store = await open_target(target, args.synchronous)
+            await store.close()
+
+        asyncio.run(prepare())
+        command = [
+            sys.executable, str(Path(__file__).resolve()), "--only", str(tables), "--json",
+            "--db", target, "--seconds", str(args.seconds), "--warmup", str(args.warmup),
+            "--ai-level", args.ai_level, "--variant", args.variant,
+            "--synchronous", args.synchronous, "--ai-jitter", str(args.ai_jitter),
+        ]  # fmt: skip
+        if args.no_tune:
+            command.append("--no-tune")
+        id_base = secrets.randbelow(1 << 30) * ID_STRIDE * 64
+        children = [
+            subprocess.Popen(
+                [*command, "--process-index", str(index), "--id-base", str(id_base)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for index in range(args.processes)
+        ]
+        rows = []
+        for index, child in enumerate(children):
+            out, _ = child.communicate()
+            if child.returncode != 0:
+                raise SystemExit(f"bench_sessions: process {index} failed ({child.returncode})")
+            rows.append(json.loads(out.strip().splitlines()[-1]))
+    for index, row in enumerate(rows):
+        print(
+            f"process {index}: {row['tables']} tables  {row['actions_per_s']:.1f} actions/s  "
+            f"p99 {row['p99_ms']:.2f} ms  cpu {row['cpu_ms_per_action']:.3f} ms/action",
+            flush=True,
+        )
+    return {
+        f"p99_ms_{args.processes}x{tables}": round(max(row["p99_ms"] for row in rows), 3),
+        "actions_per_s_total": round(sum(row["actions_per_s"] for row in rows), 1),
+        "cpu_ms_per_action": round(statistics.fmean(r["cpu_ms_per_action"] for r in rows), 4),
+        "db": "postgresql" if "://" in target else "sqlite",
+        "processes": [
+            {key: round(v, 3) if isinstance(v, float) else v for key, v in row.items()}
+            for row in rows
+        ],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="JSON summary on the last line")
@@ -277,18 +373,45 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep the interpreter's GC and GIL defaults (skip bot.session.tune_runtime)",
     )
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database target (a SQLite file, or a postgresql:// URL through "
+        "data.open_store); default: a fresh SQLite file in a temp folder per run",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="run this many OS processes of 1,000 tables (or --only) against one --db and "
+        "report p99_ms_<N>x<tables> (the worst process)",
+    )
+    parser.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--id-base", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.id_base is None:  # a reused --db must not meet last run's tables
+        args.id_base = secrets.randbelow(1 << 30) * ID_STRIDE * 64 if args.db else 0
+    database = (
+        "PostgreSQL" if args.db and "://" in args.db else f"SQLite synchronous={args.synchronous}"
+    )
 
     print(
         f"bench_sessions: 4 AI seats per table ({args.ai_level}), {args.variant}, one action per "
-        f"table per second, SQLite synchronous={args.synchronous}, {args.seconds:g} s measured "
+        f"table per second, {database}, {args.seconds:g} s measured "
         f"after {args.warmup:g} s warm-up, AI pause jitter ±{args.ai_jitter:g}, "
         + ("interpreter defaults" if args.no_tune else "tune_runtime()"),
         flush=True,
     )
     known: dict[int, dict[str, Any]] = {}
+    if args.processes:
+        summary = run_processes(args, args.only or 1000)
+        if args.json:
+            print(json.dumps(summary))
+        return 0
     if args.only is not None:
-        measure(args.only, args)
+        row = measure(args.only, args)
+        if args.json:  # one run's row (what ``--processes`` reads from each process)
+            print(json.dumps(row))
         return 0
     for count in (100, 1000):
         known[count] = measure(count, args)
@@ -300,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         "p50_ms_1000": round(known[1000]["p50_ms"], 3),
         "p99_ms_1000": round(known[1000]["p99_ms"], 3),
         "actions_per_s_1000": round(known[1000]["actions_per_s"], 1),
+        "cpu_ms_per_action": round(known[1000]["cpu_ms_per_action"], 4),
+        "cpu_ms_per_action_100": round(known[100]["cpu_ms_per_action"], 4),
         "max_tables_p99_100ms": best,
         "ai_level": args.ai_level,
         "synchronous": args.synchronous,

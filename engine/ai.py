@@ -49,6 +49,7 @@ from .shapes import (
 from .tiles import DRAGONS, GREEN, NUM_KINDS, RED, WHITE
 from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action, Meld, MeldType
 from .variants import get_rules
+from .variants.base import AIProfile
 from .views import PlayerView, SeatView
 
 LEVELS = ("easy", "normal", "hard")
@@ -188,8 +189,23 @@ def _honor_bonus(counts: list[int], table: _Table) -> float:
 def _targets_for(variant: str, counts: list[int], melds: Sequence[Meld]) -> tuple[_Target, ...]:
     """The targets open to this seat, valued for this hand. Melds already exposed rule
     some out (a chow ends all pungs; a meld in another suit ends that flush)."""
+    profile = get_rules(variant).ai_profile
+    cached = _TARGETS.get(variant)
+    if cached is None or cached[0] is not profile:  # a rule set registered again
+        cached = _TARGETS[variant] = (profile, _variant_targets(profile))
+    targets = cached[1]
+    if not melds:
+        return targets
+    return tuple(t for t in targets if all(_meld_fits(t, m) for m in melds))
+
+
+# rule set name -> (its AI profile, its targets): built once, a decision only filters them
+_TARGETS: dict[str, tuple[object, tuple[_Target, ...]]] = {}
+
+
+def _variant_targets(profile: AIProfile) -> tuple[_Target, ...]:
+    """Every target of a rule set with its value, from its AI profile (in plain wins)."""
     targets: list[_Target] = []
-    profile = get_rules(variant).ai_profile  # the rule set's values, in plain wins
     full, half = profile.full_flush, profile.half_flush
     honors, pungs = profile.all_honors, profile.all_pungs
     if profile.any_shape_wins:
@@ -200,7 +216,7 @@ def _targets_for(variant: str, counts: list[int], melds: Sequence[Meld]) -> tupl
     if honors:
         targets.append(_Target("honors", HONOR_KINDS, False, honors))
     targets.append(_Target("pungs", ALL_KINDS, True, pungs))
-    return tuple(t for t in targets if all(_meld_fits(t, m) for m in melds))
+    return tuple(targets)
 
 
 def _read_table(view: PlayerView, counts: list[int]) -> _Table:

@@ -7,7 +7,6 @@ replaying the action list rebuilds the identical match (``Match.replay``).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from .round import Event, IllegalAction, Round
@@ -116,8 +115,7 @@ class Match:
         return len(self.actions)
 
     def public_view(self) -> PublicView:
-        view = self.round.public_view()
-        return replace(view, round_index=self.wind_rounds_done, turn_id=self.turn_id)
+        return self.round.public_view(round_index=self.wind_rounds_done, turn_id=self.turn_id)
 
     def player_view(self, seat: int) -> PlayerView:
         return self.round.player_view(seat, public=self.public_view())

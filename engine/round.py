@@ -166,6 +166,9 @@ class Round:
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(seats)]
         self.melds: list[list[Meld]] = [[] for _ in range(seats)]
         self.discards: list[list[_Discard]] = [[] for _ in range(seats)]
+        # Views of each river's settled discards (all but the last: only a seat's latest
+        # discard can still be claimed), so a public view does not rebuild whole rivers.
+        self._settled_discard_views: list[tuple[DiscardView, ...]] = [() for _ in range(seats)]
         self.drawn: list[int | None] = [None] * seats
         self.folded: set[int] = set()
         self.claim_counts: dict[tuple[int, int], int] = {}
@@ -875,20 +878,37 @@ class Round:
             is_dealer=seat == self.dealer,
             concealed_count=sum(self.hands[seat]),
             melds=melds,
-            discards=tuple(DiscardView(d.tile, d.claimed, d.by_seat) for d in self.discards[seat]),
+            discards=self._discard_views(seat),
             folded=seat in self.folded,
             score=self.scores[seat],
             liable_with=liable,
         )
 
-    def public_view(self) -> PublicView:
+    def _discard_views(self, seat: int) -> tuple[DiscardView, ...]:
+        """The river as views: a discard's view is fixed once the seat has discarded
+        again (a claim takes only the latest discard), so those are built once."""
+        river = self.discards[seat]
+        if not river:
+            return ()
+        settled = self._settled_discard_views[seat]
+        if len(settled) < len(river) - 1:
+            settled += tuple(
+                DiscardView(d.tile, d.claimed, d.by_seat) for d in river[len(settled) : -1]
+            )
+            self._settled_discard_views[seat] = settled
+        last = river[-1]
+        return (*settled, DiscardView(last.tile, last.claimed, last.by_seat))
+
+    def public_view(self, *, round_index: int = 0, turn_id: int | None = None) -> PublicView:
+        """``round_index`` and ``turn_id`` are the match's (``Match.public_view``), passed
+        in rather than replaced afterwards: one view built per call, not two."""
         return PublicView(
             variant=self.variant.name,
             num_seats=self.num_seats,
             hand_number=self.hand_number,
             dealer=self.dealer,
             prevailing_wind=self.prevailing_wind,
-            round_index=0,
+            round_index=round_index,
             indicator=self.indicator,
             wild=self.wild,
             dice=self.wall.dice,
@@ -899,7 +919,7 @@ class Round:
             waiting_on=self.public_waiting_on,
             last_discard=self.last_discard,
             seats=tuple(self._seat_view(s) for s in range(self.num_seats)),
-            turn_id=self.turn_id,
+            turn_id=self.turn_id if turn_id is None else turn_id,
             result=self.result,
         )
 

@@ -381,9 +381,6 @@ def _combine_needs(
     return best
 
 
-_DISCARD_GROUP: tuple[int, ...] = (0, 0, 0, *([INFEASIBLE] * 9))
-
-
 @lru_cache(maxsize=65536)
 def _restricted_needs(key: bytes, chows: bool, allowed_ranks: int) -> tuple[int, ...]:
     """A pseudo entry whose needs only use the allowed ranks (others are discarded)."""
@@ -424,23 +421,78 @@ def shanten_restricted(
         )
     if pungs_only:
         return _pung_shanten(counts, wilds, mask, total // 3)
-    groups = _entries(counts)
-    chosen = []
-    for group, entry in enumerate(groups):
+    try:
+        key = bytes(counts)
+    except (ValueError, TypeError):
+        key = None
+    # Only the groups the target may use take part: a group outside it adds nothing to
+    # the min-plus combination (its tiles are all discarded), so a full flush is one
+    # lookup and a half flush one two-group merge instead of the four-group one.
+    active = []
+    for group in range(4):
         group_mask = (mask >> (9 * group)) & _GROUP_FULL[group]
+        if group_mask == 0:
+            continue
+        start = 9 * group
+        stop = 34 if group == 3 else start + 9
         if group_mask == _GROUP_FULL[group]:
-            chosen.append(entry)
-        elif group_mask == 0:
-            chosen.append(_DISCARD_GROUP)
+            table = _HONOR_TABLE if group == 3 else _SUIT_TABLE
+            entry = table.get(key[start:stop]) if key is not None else None
+            active.append(entry if entry is not None else _entries(counts)[group])
         else:
-            start = 9 * group
-            stop = 34 if group == 3 else start + 9
-            chosen.append(_restricted_needs(bytes(counts[start:stop]), group < 3, group_mask))
-    needed = _combine_needs(chosen[0], chosen[1], chosen[2], chosen[3], total // 3)
+            active.append(_restricted_needs(bytes(counts[start:stop]), group < 3, group_mask))
+    needed = _combine_active(active, total // 3)
     if needed >= INFEASIBLE:
         return INFEASIBLE
     result = needed - wilds - 1
     return result if result > -1 else -1
+
+
+def _combine_active(entries: Sequence[Sequence[int]], sets: int) -> int:
+    """``_combine_needs`` over only the groups a target uses (the others are all
+    discards, the neutral element of the combination): the same number, capped at
+    ``INFEASIBLE``."""
+    if not entries:
+        return INFEASIBLE
+    base = NEED_BASE
+    last = entries[-1]
+    if len(entries) == 1:
+        value = last[base + 2 * sets + 1]
+        return value if value < INFEASIBLE else INFEASIBLE
+    first = entries[0]
+    no_pair = [first[base + 2 * m] for m in range(sets + 1)]
+    with_pair = [first[base + 2 * m + 1] for m in range(sets + 1)]
+    for entry in entries[1:-1]:
+        merged_no_pair = []
+        merged_with_pair = []
+        for total in range(sets + 1):
+            best_no_pair = INFEASIBLE
+            best_with_pair = INFEASIBLE
+            for own in range(total + 1):
+                at = base + 2 * (total - own)
+                value = no_pair[own] + entry[at]
+                if value < best_no_pair:
+                    best_no_pair = value
+                value = no_pair[own] + entry[at + 1]
+                if value < best_with_pair:
+                    best_with_pair = value
+                value = with_pair[own] + entry[at]
+                if value < best_with_pair:
+                    best_with_pair = value
+            merged_no_pair.append(best_no_pair)
+            merged_with_pair.append(best_with_pair)
+        no_pair = merged_no_pair
+        with_pair = merged_with_pair
+    best = INFEASIBLE
+    for own in range(sets + 1):
+        at = base + 2 * (sets - own)
+        value = no_pair[own] + last[at + 1]
+        if value < best:
+            best = value
+        value = with_pair[own] + last[at]
+        if value < best:
+            best = value
+    return best
 
 
 def shanten_pungs(counts: Sequence[int], wilds: int) -> int:
@@ -463,6 +515,24 @@ def _pung_shanten(counts: Sequence[int], wilds: int, mask: int, sets: int) -> in
         held = [count for count in counts if count]
     else:
         held = [counts[kind] for kind in range(NUM_KINDS) if counts[kind] and (mask >> kind) & 1]
+    # The answer depends only on how many copies of each kind are held, not on which
+    # kinds: the multiset of counts is the key, and a hand has few distinct ones.
+    held.sort()
+    key = (*held, -wilds, -sets)  # counts are positive, so the tail cannot be confused
+    cached = _PUNG_CACHE.get(key)
+    if cached is not None:
+        return cached
+    result = _pung_shanten_of(held, wilds, sets)
+    if len(_PUNG_CACHE) < _PUNG_CACHE_LIMIT:
+        _PUNG_CACHE[key] = result
+    return result
+
+
+_PUNG_CACHE: dict[tuple[int, ...], int] = {}
+_PUNG_CACHE_LIMIT = 100_000  # distinct (counts multiset, jokers, sets): a few thousand occur
+
+
+def _pung_shanten_of(held: list[int], wilds: int, sets: int) -> int:
     gains: list[int] = []
     for count in held:
         gains += _PUNG_GAINS[count] if count < len(_PUNG_GAINS) else _pung_gains(count)

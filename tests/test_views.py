@@ -4,13 +4,16 @@ state, and a view never holds another seat's concealed tiles."""
 from __future__ import annotations
 
 import copy
+import random
 
 from scenario import act, meld, stage
 
+from engine.ai_simple import greedy_policy
 from engine.match import Match
 from engine.round import Round
 from engine.tiles import parse_tile, parse_tiles
 from engine.types import Action
+from engine.views import DiscardView
 
 CONTEST = [
     "5m111p234p567p789p1z",
@@ -131,3 +134,27 @@ def test_result_is_in_the_public_view_when_the_hand_ends() -> None:
     public = round_.public_view()
     assert public.phase == "ended" and public.result is round_.result
     assert public.waiting_on == () and public.current_seat is None
+
+
+def test_rivers_in_public_views_match_the_round_at_every_step() -> None:
+    """The round keeps the views of settled discards between public views; each view's
+    rivers must still equal the rivers rebuilt from scratch (claims included)."""
+    for variant in ("jiaxing", "taizhou"):
+        match = Match(variant, None, "rivers")
+        rng = random.Random(3)
+        claims = 0
+        for _ in range(400):
+            if match.finished:
+                break
+            round_ = match.round
+            public = match.public_view()
+            for seat_view in public.seats:
+                rebuilt = tuple(
+                    DiscardView(d.tile, d.claimed, d.by_seat)
+                    for d in round_.discards[seat_view.seat]
+                )
+                assert seat_view.discards == rebuilt
+            claims = max(claims, sum(d.claimed for s in public.seats for d in s.discards))
+            seat = round_.waiting_on[0]
+            match.apply(greedy_policy(match.player_view(seat), rng))
+        assert claims > 0  # the run saw claimed discards, the case the cache must get right
