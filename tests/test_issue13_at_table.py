@@ -365,6 +365,13 @@ async def test_each_player_gets_their_own_language(env: Env) -> None:
         assert hand is not None
         data = next(d for _, d in hand.files if d.startswith(b"HAND"))
         assert data.endswith(f"locale={locale}".encode()), data
+    # /table status and /table score answer privately, so their images follow the reader.
+    await h.command(ALICE, "table status", locale="en-US")
+    private_tables = [
+        d for r in h.remote.requests if r.audience is not None and r.audience.kind == "ephemeral"
+        for _, d in r.files if d.startswith(b"TABLE")
+    ]  # fmt: skip
+    assert private_tables and private_tables[-1].endswith(b"locale=en"), private_tables[-1:]
     alice = h.latest_dm(ALICE)
     assert alice is not None and not CJK.search(alice.payload["content"])
     labels = [c.get("label", "") for row in alice.components for c in row["components"]]
@@ -377,7 +384,10 @@ async def test_each_player_gets_their_own_language(env: Env) -> None:
     assert "等待" in headline or "輪到你了" in headline or "可以" in headline
     assert "轮" not in headline and "Your turn" not in headline
     # The channel keeps the guild's language (zh-CN here), not any one player's.
-    tables = [d for r in h.remote.requests for _, d in r.files if d.startswith(b"TABLE")]
+    tables = [
+        d for r in h.remote.requests if r.audience is not None and r.audience.kind == "channel"
+        for _, d in r.files if d.startswith(b"TABLE")
+    ]  # fmt: skip
     assert tables and tables[-1].endswith(b"locale=zh")
     assert all(
         r.audience is None or r.audience.kind != "channel" or not any(

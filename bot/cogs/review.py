@@ -34,7 +34,7 @@ from bot.discord_review import (
 )
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, is_chinese, msg, say
+from bot.i18n import T, Text, image_locale, is_chinese, msg, say
 from bot.rematch import Rematches
 from bot.replays import LoadedHand, ReplayLookupError, find_game, load_hand
 from bot.session import SessionError
@@ -49,14 +49,6 @@ log = logging.getLogger(__name__)
 PAGE_SIZE = 5
 ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's upload limit for bots
 CONTENT_LIMIT = 2000
-
-
-def image_locale(locale: discord.Locale | str | None) -> str:
-    """The renderer's language for a reader: zh-TW, zh (other Chinese) or en."""
-    text = str(locale or "zh")
-    if text.lower().startswith("zh"):
-        return "zh-TW" if text.lower() in ("zh-tw", "zh-hk") else "zh"
-    return "en"
 
 
 def _minutes(bot: Any) -> int:

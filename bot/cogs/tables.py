@@ -18,7 +18,7 @@ from bot.checks import is_manager
 from bot.discord_presenter import seat_names, variant_names
 from bot.discord_threads import give_up_place, open_table_place
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, msg, say
+from bot.i18n import T, Text, image_locale, msg, say
 from bot.rules_flow import more_rules_button, options_lines, send_with_view
 from bot.session import SessionError
 from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
@@ -267,7 +267,9 @@ class TablesCog(commands.Cog):
         await self.bot.defer(interaction)
         names = seat_names(status)
         renderer = self.bot.presenter.renderer
-        png = await asyncio.to_thread(renderer.table, status.public, names, "zh")
+        png = await asyncio.to_thread(
+            renderer.table, status.public, names, image_locale(str(interaction.locale))
+        )
         scores = ", ".join(f"{names[s.seat]} {s.score:+d}" for s in status.public.seats)
         content = f"{status.hand_label.zh} · {status.hand_label.en}\n{scores}"
         await self.bot.respond(
@@ -424,7 +426,9 @@ class TablesCog(commands.Cog):
         await self.bot.defer(interaction)
         names = ["胡家 Winner", "下家 Right", "对家 Opposite", "上家 Left"][: view.num_seats]
         renderer = self.bot.presenter.renderer
-        png = await asyncio.to_thread(renderer.result, view, result, names, "zh")
+        png = await asyncio.to_thread(
+            renderer.result, view, result, names, image_locale(str(interaction.locale))
+        )
         from bot.cogs.calculator import summary
 
         await self.bot.respond(
