@@ -484,7 +484,7 @@ class ReviewCog(commands.Cog):
                 render_replay_animation,
                 loaded.record,
                 names=loaded.names,
-                locale=image_locale(locale),
+                locale=image_locale(str(locale)),
                 fmt="gif",
             )
             if len(data) > ATTACHMENT_LIMIT:
