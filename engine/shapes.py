@@ -327,58 +327,9 @@ def shanten(counts: Sequence[int], wilds: int) -> int:
         honor = _HONOR_TABLE[key[27:34]]
     except (KeyError, ValueError, TypeError):
         man, pin, sou, honor = _entries(counts)
-    needed = _combine_needs(man, pin, sou, honor, total // 3)
+    needed = _combine_active((man, pin, sou, honor), total // 3)
     result = needed - wilds - 1
     return result if result > -1 else -1
-
-
-def _combine_needs(
-    first: Sequence[int],
-    second: Sequence[int],
-    third: Sequence[int],
-    fourth: Sequence[int],
-    sets: int,
-) -> int:
-    """Fewest missing tiles for ``sets`` sets and one pair spread over the four groups.
-
-    Entries store tiles needed at ``NEED_BASE + 2*m + p``; groups merge pairwise (a
-    min-plus convolution over the number of sets), only the final group is evaluated
-    at exactly ``sets`` sets and one pair.
-    """
-    base = NEED_BASE
-    no_pair = [first[base + 2 * m] for m in range(sets + 1)]
-    with_pair = [first[base + 2 * m + 1] for m in range(sets + 1)]
-    for entry in (second, third):
-        merged_no_pair = []
-        merged_with_pair = []
-        for total in range(sets + 1):
-            best_no_pair = INFEASIBLE
-            best_with_pair = INFEASIBLE
-            for own in range(total + 1):
-                at = base + 2 * (total - own)
-                value = no_pair[own] + entry[at]
-                if value < best_no_pair:
-                    best_no_pair = value
-                value = no_pair[own] + entry[at + 1]
-                if value < best_with_pair:
-                    best_with_pair = value
-                value = with_pair[own] + entry[at]
-                if value < best_with_pair:
-                    best_with_pair = value
-            merged_no_pair.append(best_no_pair)
-            merged_with_pair.append(best_with_pair)
-        no_pair = merged_no_pair
-        with_pair = merged_with_pair
-    best = INFEASIBLE
-    for own in range(sets + 1):
-        at = base + 2 * (sets - own)
-        value = no_pair[own] + fourth[at + 1]
-        if value < best:
-            best = value
-        value = with_pair[own] + fourth[at]
-        if value < best:
-            best = value
-    return best
 
 
 @lru_cache(maxsize=65536)
@@ -449,9 +400,14 @@ def shanten_restricted(
 
 
 def _combine_active(entries: Sequence[Sequence[int]], sets: int) -> int:
-    """``_combine_needs`` over only the groups a target uses (the others are all
-    discards, the neutral element of the combination): the same number, capped at
-    ``INFEASIBLE``."""
+    """Fewest missing tiles for ``sets`` sets and one pair spread over the groups given
+    (all four for plain shanten, only those a target uses otherwise: the others are all
+    discards, the neutral element of the combination).
+
+    Entries store tiles needed at ``NEED_BASE + 2*m + p``; groups merge pairwise (a
+    min-plus convolution over the number of sets), only the final group is evaluated
+    at exactly ``sets`` sets and one pair. A single group is capped at ``INFEASIBLE``.
+    """
     if not entries:
         return INFEASIBLE
     base = NEED_BASE
