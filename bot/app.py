@@ -445,19 +445,19 @@ class MahjongBot(commands.Bot):
             result = await table.start(user.id)
         elif what == "ai":
             result = await table.add_ai(user.id)
-        elif what == "back" and _on_private_hand(interaction):
+        elif what == "back":
             # "Back" on the DM (or ephemeral) hand of a seat in autoplay: answered by the
             # new hand itself. On the table message it is only acknowledged, since a
             # hand must never replace the public message.
-            self.presenter.register_click(user.id, interaction)
+            private = _on_private_hand(interaction)
+            if private:
+                self.presenter.register_click(user.id, interaction)
             try:
                 result = await table.back(user.id)
             finally:
-                taken = self.presenter.release_click(user.id, interaction)
+                taken = private and self.presenter.release_click(user.id, interaction)
             if taken:
                 return
-        elif what == "back":
-            result = await table.back(user.id)
         else:  # the custom-id pattern admits nothing else
             return
         if result.ok:
