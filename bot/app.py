@@ -413,7 +413,12 @@ class MahjongBot(commands.Bot):
                 text = result.message or msg("table.stale")
         if text is None:
             return
-        followup = discord.Webhook.partial(click.application_id, click.token, client=self)
+        # An application (type 3) webhook, as ``Interaction.followup`` builds it: only those
+        # may send ephemeral messages (a ``Webhook.partial`` raises ValueError here).
+        followup = discord.Webhook.from_state(
+            data={"id": click.application_id, "type": 3, "token": click.token},
+            state=self._connection,
+        )
         with contextlib.suppress(discord.HTTPException):
             await followup.send(fit(say(text, click.locale)), ephemeral=True)
 

@@ -11,6 +11,7 @@ own PostgreSQL store on that database; without a server the tests fail.
 from __future__ import annotations
 
 import asyncio
+import copy
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -370,3 +371,31 @@ async def test_a_replacement_resumes_its_shards_tables_and_leaves_the_others_alo
     assert record.callback_type == 6 and not record.failed
     assert zero.h.reply_text(record) == ""  # applied, not refused
     assert len(await replacement.store.load_actions(alice_table.table_id)) > journal
+
+
+async def test_a_stale_dm_click_for_a_shard_1_table_is_answered_privately_by_its_owner(
+    cluster: Cluster,
+) -> None:
+    """The owner refuses a routed click (an older turn's button) with an ephemeral
+    follow-up through the click's token, which shard 0 deferred."""
+    zero, one = cluster.processes
+    await open_table(cluster, one, ALICE)
+    for _ in range(50):
+        message = zero.h.latest_dm(ALICE)
+        move = choose_move(message) if message is not None else None
+        if message is not None and move is not None:
+            break
+        await cluster.advance(1.0)
+    else:
+        raise AssertionError("Alice was never offered a move")
+    old = copy.deepcopy(message)  # her DM as it looked before the move
+    first = await zero.h.click(ALICE, message, move[0], move[1], settle=False)
+    await cluster.settle()
+    assert zero.h.reply_text(first) == ""
+    again = await zero.h.click(ALICE, old, move[0], move[1], settle=False)
+    await cluster.settle()
+    assert again.callback_type == 6 and not again.failed
+    followups = [r for r in zero.h.replies_to(again) if r.callback_type is None]
+    assert len(followups) == 1 and followups[0].audience is not None
+    assert followups[0].audience.kind == "ephemeral" and followups[0].audience.user_id == ALICE
+    assert "过期" in zero.h.reply_text(again)
