@@ -364,12 +364,30 @@ class MahjongBot(commands.Bot):
         else:
             await self.acknowledge(interaction)
 
+    async def route_typed_move(
+        self, interaction: discord.Interaction[Any], action: dict[str, Any], done: Text
+    ) -> bool:
+        """A move typed as a slash command in a DM (DM interactions all arrive on shard 0)
+        by a player whose table this process does not hold: hand it to the table's owner,
+        which answers with ``done`` or its refusal through the token. False when the user
+        is seated at no table anywhere (or this process runs every shard)."""
+        if interaction.guild_id is not None or self.shard_plan.runs_every_shard:
+            return False
+        table_id = await self.store.seated_game(interaction.user.id)
+        if table_id is None:
+            return False
+        await self.defer(interaction)
+        await self._route_click(interaction, table_id, None, action, done=done)
+        return True
+
     async def _route_click(
         self,
         interaction: discord.Interaction[Any],
         table_id: str,
-        turn_id: int,
+        turn_id: int | None,
         action: dict[str, Any],
+        *,
+        done: Text | None = None,
     ) -> None:
         """A DM click (they all arrive on shard 0) for a table this process does not hold:
         hand it to the process of the table's guild. Already deferred; the owner answers
@@ -394,13 +412,15 @@ class MahjongBot(commands.Bot):
                 action=dict(action),
                 shard_id=shard,
                 locale=str(interaction.locale),
+                done={"zh": done.zh, "en": done.en} if done is not None else None,
             )
         )
 
     async def apply_routed_click(self, click: RoutedClick) -> None:
         """The owner's half of a routed click (the router guarantees once per interaction):
-        play it; the presenter edits the DM hand as for any move, and a refusal is sent
-        as an ephemeral follow-up through the token of the click, which was deferred."""
+        play it; the presenter edits the DM hand as for any move, and a refusal (or a typed
+        move's confirmation) is sent as an ephemeral follow-up through the token of the
+        interaction, which was deferred."""
         table = self.manager.get(click.table_id)
         text: Text | None = None
         if table is None or table.status != "running":
@@ -411,6 +431,8 @@ class MahjongBot(commands.Bot):
             result = await table.submit(click.user_id, click.action, click.turn_id)
             if not result.ok:
                 text = result.message or msg("table.stale")
+            elif click.done is not None:
+                text = Text(click.done["zh"], click.done["en"])
         if text is None:
             return
         # An application (type 3) webhook, as ``Interaction.followup`` builds it: only those

@@ -60,18 +60,23 @@ def now_ms() -> int:
 
 @dataclass(frozen=True)
 class RoutedClick:
-    """A click on a hand, taken out of its interaction so another process can apply it."""
+    """A click on a hand, taken out of its interaction so another process can apply it.
+
+    A move typed as a slash command in a DM travels the same way, with no ``turn_id`` (the
+    command names no turn) and with ``done``, the confirmation the owner sends when the
+    move is played (a click needs none: the hand it edits shows the move)."""
 
     interaction_id: int
     application_id: int
     token: str
     user_id: int
     table_id: str
-    turn_id: int
+    turn_id: int | None
     action: dict[str, Any]
     shard_id: int
     locale: str = "zh-CN"
     created_ms: int = field(default_factory=now_ms)
+    done: dict[str, str] | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)
@@ -85,11 +90,12 @@ class RoutedClick:
             token=str(data["token"]),
             user_id=int(data["user_id"]),
             table_id=str(data["table_id"]),
-            turn_id=int(data["turn_id"]),
+            turn_id=int(data["turn_id"]) if data.get("turn_id") is not None else None,
             action=dict(data["action"]),
             shard_id=int(data["shard_id"]),
             locale=str(data.get("locale") or "zh-CN"),
             created_ms=int(data.get("created_ms") or 0),
+            done=dict(data["done"]) if data.get("done") else None,
         )
 
 

@@ -39,6 +39,7 @@ from bot.routing import PostgresRouter, RoutedClick
 from bot.session import FakeClock
 from bot.shards import ShardPlan, shard_of
 from data import SettlementEntry, open_store
+from engine.tiles import kind_str
 
 SHARD_COUNT = 2
 GUILD_ONE = GUILD_ID  # on shard 1
@@ -399,3 +400,49 @@ async def test_a_stale_dm_click_for_a_shard_1_table_is_answered_privately_by_its
     assert len(followups) == 1 and followups[0].audience is not None
     assert followups[0].audience.kind == "ephemeral" and followups[0].audience.user_id == ALICE
     assert "过期" in zero.h.reply_text(again)
+
+
+async def test_a_move_typed_in_a_dm_reaches_the_shard_1_table_and_is_confirmed(
+    cluster: Cluster,
+) -> None:
+    """``/discard`` typed in a DM arrives at shard 0 like a DM click; the owner plays it
+    and confirms (or refuses) through the command's token."""
+    zero, one = cluster.processes
+    table = await open_table(cluster, one, ALICE)
+    for _ in range(80):  # until it is Alice's turn to discard
+        message = zero.h.latest_dm(ALICE)
+        select = message.component("mj:d:") if message is not None else None
+        if select is not None and not select.get("disabled"):
+            break
+        move = choose_move(message) if message is not None else None
+        if message is not None and move is not None:  # claims on the way: pass
+            await zero.h.click(ALICE, message, move[0], move[1], settle=False)
+        await cluster.advance(1.0)
+    else:
+        raise AssertionError("Alice never had a tile to discard")
+    assert message is not None
+    dm_channel = message.channel_id
+    tile = select["options"][0]["value"]
+    journal = len(await one.store.load_actions(table.table_id))
+
+    typed = await zero.h.command(ALICE, "discard", [option("tile", tile)], channel_id=dm_channel,
+                                 settle=False)  # fmt: skip
+    await cluster.settle()
+    assert not typed.failed
+    assert zero.h.reply_text(typed).startswith("✔")
+    seat = table.seat_of(ALICE)
+    actions = await one.store.load_actions(table.table_id)
+    assert actions[journal] == {"seat": seat, "tile": tile, "type": "discard"}
+
+    # A tile she does not hold: the owner refuses it, and plays nothing for her.
+    held = set(table.match.round.concealed_tiles(seat))
+    absent = next(kind for kind in range(34) if kind not in held)
+    played = len(await one.store.load_actions(table.table_id))
+    again = await zero.h.command(ALICE, "discard", [option("tile", kind_str(absent))],
+                                 channel_id=dm_channel, settle=False)  # fmt: skip
+    await cluster.settle()
+    assert not again.failed
+    answer = zero.h.reply_text(again)
+    assert answer and not answer.startswith("✔")
+    later = (await one.store.load_actions(table.table_id))[played:]
+    assert all(action.get("seat") != seat for action in later)

@@ -81,6 +81,11 @@ class PlayCog(commands.Cog):
         self.bot = bot
 
     async def _submit(self, interaction: discord.Interaction[Any], action: dict[str, Any]) -> None:
+        # Typed in a DM, for a table another shard's process holds: its owner answers.
+        if self.bot.manager.table_of_user(
+            interaction.user.id
+        ) is None and await self.bot.route_typed_move(interaction, action, done_text(action)):
+            return
         table = self.bot.table_of(interaction.user.id)
         result = await table.submit(interaction.user.id, action, None)
         if result.ok:
