@@ -13,10 +13,11 @@ whether a White stands in for it) is read from ``engine.variants.get_rules``.
 
 from __future__ import annotations
 
-import io
 import math
+import weakref
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -24,6 +25,7 @@ from engine.tiles import WHITE
 from engine.types import Meld
 from engine.variants import Variant
 
+from .png import encode_palette_png
 from .text import Color, label, text_sprite, text_width
 from .tiles import MARKERS, WHITE_MARKER, back_sprite, tile_height, tile_sprite
 
@@ -51,14 +53,15 @@ TABLE_SIZE = 1000
 def encode_png(image: Image.Image) -> bytes:
     """Palette PNG: a quarter of the RGB size and several times faster to encode.
 
-    Mapping onto one shared palette (``shared_palette``) takes about a millisecond for
+    Mapping onto one shared palette (``shared_palette``) takes about two milliseconds for
     a whole table, where building a palette per image (FASTOCTREE) takes several; every
     image is made of the same sprites, backgrounds and text colours, so one palette fits.
+    An image composed in palette mode already (``palette_canvas``) skips the mapping.
+    The PNG itself is written by ``render.png`` (its deflate is the bulk of the cost).
     """
-    quantized = image.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    quantized.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+    if image.mode != "P":
+        image = image.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+    return encode_palette_png(image)
 
 
 @cache
@@ -116,14 +119,104 @@ def shared_palette() -> Image.Image:
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    """Paste a cached RGBA sprite through its own alpha onto an RGB(A) canvas.
+    """Paste a cached RGBA sprite through its own alpha onto an RGB(A) or palette canvas.
 
     Straight to the core image: ``Image.paste``'s argument checks cost as much as the
     copy for a tile-sized sprite, and a table pastes over a hundred of them (a replay
-    export, a hundred tables). Both images are always loaded (new or cached sprites)."""
+    export, a hundred tables). Both images are always loaded (new or cached sprites).
+    On a palette canvas (``palette_canvas``) the sprite goes in as its palette version
+    over the colour under its centre (``_paletted_sprite``)."""
     left, top = int(x), int(y)
+    box = (left, top, left + sprite.width, top + sprite.height)
+    if canvas.mode == "P":
+        centre_x = min(max(left + sprite.width // 2, 0), canvas.width - 1)
+        centre_y = min(max(top + sprite.height // 2, 0), canvas.height - 1)
+        indices, mask = _paletted_sprite(sprite, canvas.im.getpixel((centre_x, centre_y)))
+        canvas.im.paste(indices.im, box, mask.im)
+        return
     core = sprite.im
-    canvas.im.paste(core, (left, top, left + sprite.width, top + sprite.height), core)
+    canvas.im.paste(core, box, core)
+
+
+# --------------------------------------------------------------------------- palette mode
+#
+# The table and the replay frames are composed straight on the shared palette: a frame
+# is then one byte a pixel to fill and paste, and needs no mapping before the PNG (that
+# mapping was a fifth of a replay frame). Every sprite is pasted over one flat colour
+# (a panel, a badge, the caption band), so its palette version over that colour, cached,
+# gives the very pixels that composing in RGB and mapping the result would give.
+
+# The colours flat areas are filled with, in the order that wins when two of them fall on
+# one palette entry: a sprite's soft edges are blended over the colour itself, as in RGB.
+_BACKDROPS = (FELT, PANEL, PANEL_DARK, PANEL_EDGE, RED_BADGE, CREAM, GOLD, HIGHLIGHT)
+
+
+@cache
+def palette_index(color: tuple[int, ...]) -> int:
+    """The shared palette's entry for ``color``: the one mapping an RGB image gives it."""
+    pixel = Image.new("RGB", (1, 1), color[:3])
+    return pixel.quantize(palette=shared_palette(), dither=Image.Dither.NONE).tobytes()[0]
+
+
+@cache
+def _backdrop_colors() -> dict[int, tuple[int, int, int]]:
+    entries = shared_palette().getpalette("RGB") or []
+    colors = {index: (entries[3 * index], entries[3 * index + 1], entries[3 * index + 2])
+              for index in range(len(entries) // 3)}  # fmt: skip
+    for color in reversed(_BACKDROPS):
+        colors[palette_index(color)] = color
+    return colors
+
+
+# id(sprite) -> {backdrop index: (indices, mask)}; an entry goes when its sprite does.
+_PALETTED: dict[int, dict[int, tuple[Image.Image, Image.Image]]] = {}
+
+
+def _forget_paletted(key: int) -> None:
+    _PALETTED.pop(key, None)
+
+
+def _paletted_sprite(sprite: Image.Image, backdrop: int) -> tuple[Image.Image, Image.Image]:
+    """``sprite`` blended over palette entry ``backdrop``'s colour and mapped onto the
+    shared palette, with the mask of its pixels that are not fully transparent."""
+    key = id(sprite)
+    versions = _PALETTED.get(key)
+    if versions is None:
+        versions = _PALETTED[key] = {}
+        weakref.finalize(sprite, _forget_paletted, key)
+    cached = versions.get(backdrop)
+    if cached is None:
+        flat = Image.new("RGB", sprite.size, _backdrop_colors()[backdrop])
+        flat.im.paste(sprite.im, (0, 0, *sprite.size), sprite.im)
+        indices = flat.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+        mask = sprite.getchannel("A").point(lambda alpha: 255 if alpha else 0).convert("1")
+        cached = versions[backdrop] = (indices, mask)
+    return cached
+
+
+def palette_canvas(size: tuple[int, int], color: tuple[int, int, int]) -> Image.Image:
+    """A blank palette canvas on the shared palette, filled with ``color``; draw on it
+    with ``surface_draw`` and ``paste``, encode it with ``encode_png`` as it is."""
+    canvas = Image.new("P", size, palette_index(color))
+    canvas.putpalette(shared_palette().getpalette("RGB") or [])
+    return canvas
+
+
+class _PaletteDraw(ImageDraw.ImageDraw):
+    """ImageDraw on a shared-palette canvas that takes RGB colours like an RGB one."""
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        if isinstance(ink, tuple):
+            ink = palette_index(ink)
+        if isinstance(fill, tuple):
+            fill = palette_index(fill)
+        return super()._getink(ink, fill)
+
+
+def surface_draw(canvas: Image.Image) -> ImageDraw.ImageDraw:
+    """``ImageDraw.Draw`` for an RGB canvas or a palette one (``palette_canvas``), so the
+    same drawing code composes either."""
+    return _PaletteDraw(canvas) if canvas.mode == "P" else ImageDraw.Draw(canvas)
 
 
 def draw_text(

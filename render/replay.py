@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
+from PIL import GifImagePlugin, Image, ImageChops
 
 from engine.replay import HandReplay, ReplayFrame
 from engine.variants import get_rules
@@ -32,7 +32,7 @@ from .layout import (
     marker_for,
     paste,
     seat_name,
-    shared_palette,
+    surface_draw,
 )
 from .table import compose_table
 from .text import fit_text, label, wind_name
@@ -57,7 +57,7 @@ ANIMATION_FORMATS = ("gif", "apng")
 def _caption(
     canvas: Image.Image, frame: ReplayFrame, steps: int, names: Sequence[str] | None, locale: str
 ) -> None:
-    draw = ImageDraw.Draw(canvas)
+    draw = surface_draw(canvas)
     width = canvas.width
     draw.rounded_rectangle(
         (8, 6, width - 8, CAPTION_HEIGHT - 4), 14, fill=PANEL_DARK, outline=PANEL_EDGE, width=2
@@ -114,8 +114,10 @@ def compose_replay_frame(
     names: Sequence[str] | None = None,
     locale: str = "zh",
     perspective: int = 0,
+    palette: bool = True,
 ) -> Image.Image:
-    """One replay frame as an RGB image: the caption band over the open table."""
+    """One replay frame, the caption band over the open table, on the shared palette
+    (``palette=False``: as an RGB image, which the tests compare it with)."""
     canvas = compose_table(
         frame.public,
         names=names,
@@ -123,6 +125,7 @@ def compose_replay_frame(
         perspective=perspective,
         revealed=frame.hands,
         header=CAPTION_HEIGHT,
+        palette=palette,
     )
     _caption(canvas, frame, steps, names, locale)
     return canvas
@@ -157,11 +160,10 @@ def render_replay_animation(
     each shown ``STEP_MS``, the result ``LAST_MS``, looping."""
     if fmt not in ANIMATION_FORMATS:
         raise ValueError(f"animation format must be one of {', '.join(ANIMATION_FORMATS)}")
-    palette = shared_palette()
     images = [
         compose_replay_frame(
             frame, record.steps, names=names, locale=locale, perspective=perspective
-        ).quantize(palette=palette, dither=Image.Dither.NONE)
+        )
         for frame in record.frames
     ]
     durations = [STEP_MS] * (len(images) - 1) + [LAST_MS]
