@@ -104,3 +104,25 @@ def test_the_table_png_decodes_to_the_rgb_table_mapped(variant: str, seats: int)
     rgb = compose_table(view, names=SAMPLE_NAMES)
     reference = rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
     assert decoded.tobytes() == reference.tobytes()
+
+
+def test_palette_versions_of_a_sprite_go_with_the_sprite() -> None:
+    """Text sprites live in a bounded cache: the palette versions made for one must not
+    outlive it, or every name ever drawn would stay in memory."""
+    import gc
+
+    from render import layout
+
+    canvas = layout.palette_canvas((40, 30), layout.PANEL)
+    sprite = Image.new("RGBA", (10, 8), (244, 239, 224, 128))
+    layout.paste(canvas, sprite, 5, 5)
+    key = id(sprite)
+    assert set(layout._PALETTED[key]) == {layout.palette_index(layout.PANEL)}
+    # The half-transparent sprite was blended over the panel, exactly as in RGB.
+    rgb = Image.new("RGB", (40, 30), layout.PANEL)
+    layout.paste(rgb, sprite, 5, 5)
+    mapped = rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+    assert canvas.tobytes() == mapped.tobytes()
+    del sprite
+    gc.collect()
+    assert key not in layout._PALETTED
