@@ -125,17 +125,25 @@ def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
     copy for a tile-sized sprite, and a table pastes over a hundred of them (a replay
     export, a hundred tables). Both images are always loaded (new or cached sprites).
     On a palette canvas (``palette_canvas``) the sprite goes in as its palette version
-    over the colour under its centre (``_paletted_sprite``)."""
+    over the colour under its centre (``_paletted_version``)."""
     left, top = int(x), int(y)
-    box = (left, top, left + sprite.width, top + sprite.height)
-    if canvas.mode == "P":
-        centre_x = min(max(left + sprite.width // 2, 0), canvas.width - 1)
-        centre_y = min(max(top + sprite.height // 2, 0), canvas.height - 1)
-        indices, mask = _paletted_sprite(sprite, canvas.im.getpixel((centre_x, centre_y)))
-        canvas.im.paste(indices.im, box, mask.im)
+    width, height = sprite.size
+    box = (left, top, left + width, top + height)
+    target = canvas.im
+    if canvas.mode == "P":  # a table pastes a hundred sprites: keep this path lean
+        versions = _PALETTED.get(id(sprite)) or _palette_versions(sprite)
+        canvas_width, canvas_height = canvas.size
+        backdrop = target.getpixel(
+            (
+                min(max(left + width // 2, 0), canvas_width - 1),
+                min(max(top + height // 2, 0), canvas_height - 1),
+            )
+        )
+        indices, mask = versions.get(backdrop) or _paletted_version(sprite, versions, backdrop)
+        target.paste(indices, box, mask)
         return
     core = sprite.im
-    canvas.im.paste(core, box, core)
+    target.paste(core, box, core)
 
 
 # --------------------------------------------------------------------------- palette mode
@@ -168,30 +176,35 @@ def _backdrop_colors() -> dict[int, tuple[int, int, int]]:
     return colors
 
 
-# id(sprite) -> {backdrop index: (indices, mask)}; an entry goes when its sprite does.
-_PALETTED: dict[int, dict[int, tuple[Image.Image, Image.Image]]] = {}
+# id(sprite) -> {backdrop index: (indices, mask)}, as core images ready to paste; an
+# entry goes when its sprite does.
+_PALETTED: dict[int, dict[int, tuple[Any, Any]]] = {}
 
 
 def _forget_paletted(key: int) -> None:
     _PALETTED.pop(key, None)
 
 
-def _paletted_sprite(sprite: Image.Image, backdrop: int) -> tuple[Image.Image, Image.Image]:
-    """``sprite`` blended over palette entry ``backdrop``'s colour and mapped onto the
-    shared palette, with the mask of its pixels that are not fully transparent."""
+def _palette_versions(sprite: Image.Image) -> dict[int, tuple[Any, Any]]:
     key = id(sprite)
     versions = _PALETTED.get(key)
     if versions is None:
         versions = _PALETTED[key] = {}
         weakref.finalize(sprite, _forget_paletted, key)
-    cached = versions.get(backdrop)
-    if cached is None:
-        flat = Image.new("RGB", sprite.size, _backdrop_colors()[backdrop])
-        flat.im.paste(sprite.im, (0, 0, *sprite.size), sprite.im)
-        indices = flat.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
-        mask = sprite.getchannel("A").point(lambda alpha: 255 if alpha else 0).convert("1")
-        cached = versions[backdrop] = (indices, mask)
-    return cached
+    return versions
+
+
+def _paletted_version(
+    sprite: Image.Image, versions: dict[int, tuple[Any, Any]], backdrop: int
+) -> tuple[Any, Any]:
+    """``sprite`` blended over palette entry ``backdrop``'s colour and mapped onto the
+    shared palette, with the mask of its pixels that are not fully transparent."""
+    flat = Image.new("RGB", sprite.size, _backdrop_colors()[backdrop])
+    flat.im.paste(sprite.im, (0, 0, *sprite.size), sprite.im)
+    indices = flat.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+    mask = sprite.getchannel("A").point(lambda alpha: 255 if alpha else 0).convert("1")
+    versions[backdrop] = (indices.im, mask.im)
+    return versions[backdrop]
 
 
 def palette_canvas(size: tuple[int, int], color: tuple[int, int, int]) -> Image.Image:
