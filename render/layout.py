@@ -118,29 +118,33 @@ def shared_palette() -> Image.Image:
     return sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
-def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+def paste(
+    canvas: Image.Image, sprite: Image.Image, x: float, y: float, backdrop: Color | None = None
+) -> None:
     """Paste a cached RGBA sprite through its own alpha onto an RGB(A) or palette canvas.
 
     Straight to the core image: ``Image.paste``'s argument checks cost as much as the
     copy for a tile-sized sprite, and a table pastes over a hundred of them (a replay
     export, a hundred tables). Both images are always loaded (new or cached sprites).
     On a palette canvas (``palette_canvas``) the sprite goes in as its palette version
-    over the colour under its centre (``_paletted_version``)."""
+    over the one colour under it (``backdrop`` when the caller knows it, as a badge does
+    for its label); over several colours it is blended with what is there."""
     left, top = int(x), int(y)
     width, height = sprite.size
     box = (left, top, left + width, top + height)
     target = canvas.im
     if canvas.mode == "P":  # a table pastes a hundred sprites: keep this path lean
         versions = _PALETTED.get(id(sprite)) or _palette_versions(sprite)
-        canvas_width, canvas_height = canvas.size
-        backdrop = target.getpixel(
-            (
-                min(max(left + width // 2, 0), canvas_width - 1),
-                min(max(top + height // 2, 0), canvas_height - 1),
-            )
-        )
-        indices, mask = versions.get(backdrop) or _paletted_version(sprite, versions, backdrop)
-        target.paste(indices, box, mask)
+        under: int | None
+        if backdrop is not None:
+            under = palette_index(backdrop)
+        else:
+            under = _flat_backdrop(target, box, canvas.size)
+            if under is None:
+                _paste_blended(canvas, sprite, box, versions.mask)
+                return
+        indices = versions.over.get(under) or _paletted_version(sprite, versions, under)
+        target.paste(indices, box, versions.mask)
         return
     core = sprite.im
     target.paste(core, box, core)
@@ -176,35 +180,81 @@ def _backdrop_colors() -> dict[int, tuple[int, int, int]]:
     return colors
 
 
-# id(sprite) -> {backdrop index: (indices, mask)}, as core images ready to paste; an
-# entry goes when its sprite does.
-_PALETTED: dict[int, dict[int, tuple[Any, Any]]] = {}
+class _PaletteVersions:
+    """A sprite's mask (its pixels that are not fully transparent) and its palette
+    versions over each backdrop entry, as core images ready to paste."""
+
+    __slots__ = ("mask", "over")
+
+    def __init__(self, sprite: Image.Image) -> None:
+        alpha = sprite.getchannel("A")
+        self.mask: Any = alpha.point(lambda value: 255 if value else 0).convert("1").im
+        self.over: dict[int, Any] = {}
+
+
+# id(sprite) -> its palette versions; an entry goes when its sprite does.
+_PALETTED: dict[int, _PaletteVersions] = {}
 
 
 def _forget_paletted(key: int) -> None:
     _PALETTED.pop(key, None)
 
 
-def _palette_versions(sprite: Image.Image) -> dict[int, tuple[Any, Any]]:
+def _palette_versions(sprite: Image.Image) -> _PaletteVersions:
     key = id(sprite)
     versions = _PALETTED.get(key)
     if versions is None:
-        versions = _PALETTED[key] = {}
+        versions = _PALETTED[key] = _PaletteVersions(sprite)
         weakref.finalize(sprite, _forget_paletted, key)
     return versions
 
 
-def _paletted_version(
-    sprite: Image.Image, versions: dict[int, tuple[Any, Any]], backdrop: int
-) -> tuple[Any, Any]:
+def _paletted_version(sprite: Image.Image, versions: _PaletteVersions, backdrop: int) -> Any:
     """``sprite`` blended over palette entry ``backdrop``'s colour and mapped onto the
-    shared palette, with the mask of its pixels that are not fully transparent."""
+    shared palette."""
     flat = Image.new("RGB", sprite.size, _backdrop_colors()[backdrop])
     flat.im.paste(sprite.im, (0, 0, *sprite.size), sprite.im)
-    indices = flat.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
-    mask = sprite.getchannel("A").point(lambda alpha: 255 if alpha else 0).convert("1")
-    versions[backdrop] = (indices.im, mask.im)
-    return versions[backdrop]
+    indices = flat.quantize(palette=shared_palette(), dither=Image.Dither.NONE).im
+    versions.over[backdrop] = indices
+    return indices
+
+
+def _flat_backdrop(
+    target: Any, box: tuple[int, int, int, int], size: tuple[int, int]
+) -> int | None:
+    """The palette entry under a sprite's box when its centre and four corners agree
+    (a panel, the felt, the caption band), else ``None``: text running over a tile."""
+    left, top = max(box[0], 0), max(box[1], 0)
+    right, bottom = min(box[2], size[0]) - 1, min(box[3], size[1]) - 1
+    if right < left or bottom < top:  # wholly off the canvas: nothing shows
+        return None
+    under: int = target.getpixel(((left + right) // 2, (top + bottom) // 2))
+    for corner in ((left, top), (right, top), (left, bottom), (right, bottom)):
+        if target.getpixel(corner) != under:
+            return None
+    return under
+
+
+@cache
+def _exact_palette() -> list[int]:
+    """The shared palette with each backdrop entry set to the colour it stands for."""
+    entries = list(shared_palette().getpalette("RGB") or [])
+    for index, color in _backdrop_colors().items():
+        entries[3 * index : 3 * index + 3] = color
+    return entries
+
+
+def _paste_blended(
+    canvas: Image.Image, sprite: Image.Image, box: tuple[int, int, int, int], mask: Any
+) -> None:
+    """A sprite over several colours: blend it in RGB with the pixels under it (read
+    back through the palette) and map the result; a few of a frame's pastes at most."""
+    region = canvas.crop(box)
+    region.putpalette(_exact_palette())
+    blended = region.convert("RGB")
+    blended.im.paste(sprite.im, (0, 0, *sprite.size), sprite.im)
+    indices = blended.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+    canvas.im.paste(indices.im, box, mask)
 
 
 def palette_canvas(size: tuple[int, int], color: tuple[int, int, int]) -> Image.Image:
@@ -241,15 +291,17 @@ def draw_text(
     color: Color = CREAM,
     *,
     anchor: str = "l",
+    backdrop: Color | None = None,
 ) -> int:
     """Paste cached text with its left edge (``"l"``), centre (``"m"``) or right (``"r"``)
-    at ``x`` and its line box starting at ``y``; returns the width."""
+    at ``x`` and its line box starting at ``y``; returns the width. ``backdrop``: the
+    colour the text is on, where the caller knows it (see ``paste``)."""
     sprite = text_sprite(text, size, color)
     if anchor == "m":
         x -= sprite.width / 2
     elif anchor == "r":
         x -= sprite.width
-    paste(canvas, sprite, x, y)
+    paste(canvas, sprite, x, y, backdrop)
     return sprite.width
 
 
@@ -283,7 +335,7 @@ def badge(
     width = max(size + 10, text_width(text, size) + 14)
     height = size + 12
     draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
-    draw_text(canvas, text, x + width / 2, y + 3, size, color, anchor="m")
+    draw_text(canvas, text, x + width / 2, y + 3, size, color, anchor="m", backdrop=fill)
     return width
 
 
