@@ -3,9 +3,10 @@ badges, tile markers and melds drawn as tiles.
 
 The images themselves live one per module (``render.hand``, ``render.table``,
 ``render.result``, ``render.leaderboard``). Composing is pasting cached sprites
-(``render.tiles``) and cached text (``render.text``); the PNG is mapped onto one shared
-palette and saved with light compression, which keeps a warm hand image in a few
-milliseconds and every image far below Discord's upload limits.
+(``render.tiles``) and cached text (``render.text``); the image is mapped onto one
+shared palette (the table and replay frames are composed on it to begin with) and
+written by ``render.png``, which keeps a warm image in a few milliseconds and every
+image far below Discord's upload limits.
 
 Nothing here knows a rule set by name: what differs between rule sets (the wild's tag,
 whether a White stands in for it) is read from ``engine.variants.get_rules``.

@@ -3,10 +3,11 @@
 A frame is the public table (``render.table``) with every hand face up, under a caption
 band that says which step it is and what just happened (the acting seat's wind, name,
 the action's word and its tile drawn as a tile). Frames are composed from the same
-cached sprites as the live table and mapped onto the one shared palette
-(``render.layout.shared_palette``), so each frame is a few milliseconds and every frame
-of an animation shares one colour table: GIF and APNG then store only the rectangle that
-changed from the frame before, which keeps a whole hand far under Discord's 10 MB.
+cached sprites as the live table straight on the one shared palette
+(``render.layout.palette_canvas``), so a frame with its PNG (``render.png``) is a few
+milliseconds and every frame of an animation shares one colour table: GIF and APNG then
+store only the rectangle that changed from the frame before, which keeps a whole hand
+far under Discord's 10 MB.
 """
 
 from __future__ import annotations
