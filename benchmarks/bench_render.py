@@ -16,6 +16,8 @@ caption, PNG) with warm caches, the median over every step of a hand (target ≤
 ``replay_export_s`` the whole of a typical hand (a won one, played by the greedy AI) as
 the GIF ``/replay`` sends (target ≤ 2), with its frame count and size; and
 ``replay_export_long_s`` the same for a hand played to the last tile (the longest).
+``png_deflate`` says which deflate wrote the PNGs (``isal``, a dependency, or ``zlib``
+where it is missing, several milliseconds slower a frame).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from render import render_hand, render_leaderboard, render_result, render_table  # noqa: E402
+from render.png import DEFLATE_BACKEND  # noqa: E402
 from render.replay import render_replay_animation, render_replay_frame  # noqa: E402
 from render.samples import (  # noqa: E402
     SAMPLE_LEADERBOARD,
@@ -82,7 +85,7 @@ def _cold_ms(runs: int = 3) -> tuple[float, float]:
     return statistics.median(totals), statistics.median(renders)
 
 
-def _replays(report: dict[str, float | int], repeat: int) -> None:
+def _replays(report: dict[str, float | int | str], repeat: int) -> None:
     """Replay frames and whole-hand exports (see the module docstring)."""
     typical = sample_hand_replay("jiaxing")
     longest = sample_hand_replay("jiaxing", won=False)
@@ -133,8 +136,10 @@ def main(argv: list[str] | None = None) -> int:
         "leaderboard": lambda: render_leaderboard(SAMPLE_LEADERBOARD, subtitle="2026-W48"),
     }
     targets = {"hand": 5.0, "table": 25.0}
-    report: dict[str, float | int] = {}
-    print(f"{'image':<12} {'median ms':>10} {'target':>8} {'PNG KB':>8}")
+    report: dict[str, float | int | str] = {"png_deflate": DEFLATE_BACKEND}
+    print(
+        f"{'image':<12} {'median ms':>10} {'target':>8} {'PNG KB':>8}   (deflate: {DEFLATE_BACKEND})"
+    )
     for name, render in cases.items():
         median, size = _median_ms(render, args.repeat)
         report[f"{name}_ms"] = round(median, 3)

@@ -10,7 +10,7 @@ functions from here (or from ``render``); both paths stay.
 
 from __future__ import annotations
 
-from engine.views import PlayerView
+from engine.views import PlayerView, PublicView
 
 from .hand import TABLE_TILE, compose_hand, render_hand
 from .layout import encode_png, shared_palette
@@ -34,15 +34,17 @@ __all__ = [
 
 
 def warm_up() -> None:
-    """Draw every face and build the shared palette now (about a quarter of a second),
-    so the first image a player waits for is as fast as the rest. Call it from a worker
-    thread at start-up."""
+    """Draw every face and build the shared palette now (about half a second), so the
+    first image a player waits for is as fast as the rest: the table (and a replay frame)
+    also keeps its sprites' palette versions, made here for a sample table. Call it from
+    a worker thread at start-up."""
     for kind in range(34):
         for marker in MARKERS:
             tile_sprite(kind, 40, marker)
             tile_sprite(kind, TABLE_TILE, marker)  # the hand image's table strip
     shared_palette()
     encode_png(compose_hand(_warm_view()))
+    encode_png(compose_table(_warm_public_view(), palette=True))
 
 
 def _warm_view() -> PlayerView:
@@ -51,3 +53,11 @@ def _warm_view() -> PlayerView:
     from .samples import sample_player_view
 
     return sample_player_view(next(iter(RULE_SETS)))
+
+
+def _warm_public_view() -> PublicView:
+    from engine.variants import RULE_SETS
+
+    from .samples import sample_public_view
+
+    return sample_public_view(next(iter(RULE_SETS)))

@@ -3,9 +3,10 @@ badges, tile markers and melds drawn as tiles.
 
 The images themselves live one per module (``render.hand``, ``render.table``,
 ``render.result``, ``render.leaderboard``). Composing is pasting cached sprites
-(``render.tiles``) and cached text (``render.text``); the PNG is mapped onto one shared
-palette and saved with light compression, which keeps a warm hand image in a few
-milliseconds and every image far below Discord's upload limits.
+(``render.tiles``) and cached text (``render.text``); the image is mapped onto one
+shared palette (the table and replay frames are composed on it to begin with) and
+written by ``render.png``, which keeps a warm image in a few milliseconds and every
+image far below Discord's upload limits.
 
 Nothing here knows a rule set by name: what differs between rule sets (the wild's tag,
 whether a White stands in for it) is read from ``engine.variants.get_rules``.
@@ -13,10 +14,11 @@ whether a White stands in for it) is read from ``engine.variants.get_rules``.
 
 from __future__ import annotations
 
-import io
 import math
+import weakref
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -24,6 +26,7 @@ from engine.tiles import WHITE
 from engine.types import Meld
 from engine.variants import Variant
 
+from .png import encode_palette_png
 from .text import Color, label, text_sprite, text_width
 from .tiles import MARKERS, WHITE_MARKER, back_sprite, tile_height, tile_sprite
 
@@ -51,14 +54,15 @@ TABLE_SIZE = 1000
 def encode_png(image: Image.Image) -> bytes:
     """Palette PNG: a quarter of the RGB size and several times faster to encode.
 
-    Mapping onto one shared palette (``shared_palette``) takes about a millisecond for
+    Mapping onto one shared palette (``shared_palette``) takes about two milliseconds for
     a whole table, where building a palette per image (FASTOCTREE) takes several; every
     image is made of the same sprites, backgrounds and text colours, so one palette fits.
+    An image composed in palette mode already (``palette_canvas``) skips the mapping.
+    The PNG itself is written by ``render.png`` (its deflate is the bulk of the cost).
     """
-    quantized = image.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    quantized.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+    if image.mode != "P":
+        image = image.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+    return encode_palette_png(image)
 
 
 @cache
@@ -115,15 +119,168 @@ def shared_palette() -> Image.Image:
     return sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
-def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    """Paste a cached RGBA sprite through its own alpha onto an RGB(A) canvas.
+def paste(
+    canvas: Image.Image, sprite: Image.Image, x: float, y: float, backdrop: Color | None = None
+) -> None:
+    """Paste a cached RGBA sprite through its own alpha onto an RGB(A) or palette canvas.
 
     Straight to the core image: ``Image.paste``'s argument checks cost as much as the
     copy for a tile-sized sprite, and a table pastes over a hundred of them (a replay
-    export, a hundred tables). Both images are always loaded (new or cached sprites)."""
+    export, a hundred tables). Both images are always loaded (new or cached sprites).
+    On a palette canvas (``palette_canvas``) the sprite goes in as its palette version
+    over the one colour under it (``backdrop`` when the caller knows it, as a badge does
+    for its label); over several colours it is blended with what is there."""
     left, top = int(x), int(y)
+    width, height = sprite.size
+    box = (left, top, left + width, top + height)
+    target = canvas.im
+    if canvas.mode == "P":  # a table pastes a hundred sprites: keep this path lean
+        versions = _PALETTED.get(id(sprite)) or _palette_versions(sprite)
+        under: int | None
+        if backdrop is not None:
+            under = palette_index(backdrop)
+        else:
+            under = _flat_backdrop(target, box, canvas.size)
+            if under is None:
+                _paste_blended(canvas, sprite, box, versions.mask)
+                return
+        indices = versions.over.get(under) or _paletted_version(sprite, versions, under)
+        target.paste(indices, box, versions.mask)
+        return
     core = sprite.im
-    canvas.im.paste(core, (left, top, left + sprite.width, top + sprite.height), core)
+    target.paste(core, box, core)
+
+
+# --------------------------------------------------------------------------- palette mode
+#
+# The table and the replay frames are composed straight on the shared palette: a frame
+# is then one byte a pixel to fill and paste, and needs no mapping before the PNG (that
+# mapping was a fifth of a replay frame). Every sprite is pasted over one flat colour
+# (a panel, a badge, the caption band), so its palette version over that colour, cached,
+# gives the very pixels that composing in RGB and mapping the result would give.
+
+# The colours flat areas are filled with, in the order that wins when two of them fall on
+# one palette entry: a sprite's soft edges are blended over the colour itself, as in RGB.
+_BACKDROPS = (FELT, PANEL, PANEL_DARK, PANEL_EDGE, RED_BADGE, CREAM, GOLD, HIGHLIGHT)
+
+
+@cache
+def palette_index(color: tuple[int, ...]) -> int:
+    """The shared palette's entry for ``color``: the one mapping an RGB image gives it."""
+    pixel = Image.new("RGB", (1, 1), color[:3])
+    return pixel.quantize(palette=shared_palette(), dither=Image.Dither.NONE).tobytes()[0]
+
+
+@cache
+def _backdrop_colors() -> dict[int, tuple[int, int, int]]:
+    entries = shared_palette().getpalette("RGB") or []
+    colors = {index: (entries[3 * index], entries[3 * index + 1], entries[3 * index + 2])
+              for index in range(len(entries) // 3)}  # fmt: skip
+    for color in reversed(_BACKDROPS):
+        colors[palette_index(color)] = color
+    return colors
+
+
+class _PaletteVersions:
+    """A sprite's mask (its pixels that are not fully transparent) and its palette
+    versions over each backdrop entry, as core images ready to paste."""
+
+    __slots__ = ("mask", "over")
+
+    def __init__(self, sprite: Image.Image) -> None:
+        alpha = sprite.getchannel("A")
+        self.mask: Any = alpha.point(lambda value: 255 if value else 0).convert("1").im
+        self.over: dict[int, Any] = {}
+
+
+# id(sprite) -> its palette versions; an entry goes when its sprite does.
+_PALETTED: dict[int, _PaletteVersions] = {}
+
+
+def _forget_paletted(key: int) -> None:
+    _PALETTED.pop(key, None)
+
+
+def _palette_versions(sprite: Image.Image) -> _PaletteVersions:
+    key = id(sprite)
+    versions = _PALETTED.get(key)
+    if versions is None:
+        versions = _PALETTED[key] = _PaletteVersions(sprite)
+        weakref.finalize(sprite, _forget_paletted, key)
+    return versions
+
+
+def _paletted_version(sprite: Image.Image, versions: _PaletteVersions, backdrop: int) -> Any:
+    """``sprite`` blended over palette entry ``backdrop``'s colour and mapped onto the
+    shared palette."""
+    flat = Image.new("RGB", sprite.size, _backdrop_colors()[backdrop])
+    flat.im.paste(sprite.im, (0, 0, *sprite.size), sprite.im)
+    indices = flat.quantize(palette=shared_palette(), dither=Image.Dither.NONE).im
+    versions.over[backdrop] = indices
+    return indices
+
+
+def _flat_backdrop(
+    target: Any, box: tuple[int, int, int, int], size: tuple[int, int]
+) -> int | None:
+    """The palette entry under a sprite's box when its centre and four corners agree
+    (a panel, the felt, the caption band), else ``None``: text running over a tile."""
+    left, top = max(box[0], 0), max(box[1], 0)
+    right, bottom = min(box[2], size[0]) - 1, min(box[3], size[1]) - 1
+    if right < left or bottom < top:  # wholly off the canvas: nothing shows
+        return None
+    under: int = target.getpixel(((left + right) // 2, (top + bottom) // 2))
+    for corner in ((left, top), (right, top), (left, bottom), (right, bottom)):
+        if target.getpixel(corner) != under:
+            return None
+    return under
+
+
+@cache
+def _exact_palette() -> list[int]:
+    """The shared palette with each backdrop entry set to the colour it stands for."""
+    entries = list(shared_palette().getpalette("RGB") or [])
+    for index, color in _backdrop_colors().items():
+        entries[3 * index : 3 * index + 3] = color
+    return entries
+
+
+def _paste_blended(
+    canvas: Image.Image, sprite: Image.Image, box: tuple[int, int, int, int], mask: Any
+) -> None:
+    """A sprite over several colours: blend it in RGB with the pixels under it (read
+    back through the palette) and map the result; a few of a frame's pastes at most."""
+    region = canvas.crop(box)
+    region.putpalette(_exact_palette())
+    blended = region.convert("RGB")
+    blended.im.paste(sprite.im, (0, 0, *sprite.size), sprite.im)
+    indices = blended.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+    canvas.im.paste(indices.im, box, mask)
+
+
+def palette_canvas(size: tuple[int, int], color: tuple[int, int, int]) -> Image.Image:
+    """A blank palette canvas on the shared palette, filled with ``color``; draw on it
+    with ``surface_draw`` and ``paste``, encode it with ``encode_png`` as it is."""
+    canvas = Image.new("P", size, palette_index(color))
+    canvas.putpalette(shared_palette().getpalette("RGB") or [])
+    return canvas
+
+
+class _PaletteDraw(ImageDraw.ImageDraw):
+    """ImageDraw on a shared-palette canvas that takes RGB colours like an RGB one."""
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        if isinstance(ink, tuple):
+            ink = palette_index(ink)
+        if isinstance(fill, tuple):
+            fill = palette_index(fill)
+        return super()._getink(ink, fill)
+
+
+def surface_draw(canvas: Image.Image) -> ImageDraw.ImageDraw:
+    """``ImageDraw.Draw`` for an RGB canvas or a palette one (``palette_canvas``), so the
+    same drawing code composes either."""
+    return _PaletteDraw(canvas) if canvas.mode == "P" else ImageDraw.Draw(canvas)
 
 
 def draw_text(
@@ -135,15 +292,17 @@ def draw_text(
     color: Color = CREAM,
     *,
     anchor: str = "l",
+    backdrop: Color | None = None,
 ) -> int:
     """Paste cached text with its left edge (``"l"``), centre (``"m"``) or right (``"r"``)
-    at ``x`` and its line box starting at ``y``; returns the width."""
+    at ``x`` and its line box starting at ``y``; returns the width. ``backdrop``: the
+    colour the text is on, where the caller knows it (see ``paste``)."""
     sprite = text_sprite(text, size, color)
     if anchor == "m":
         x -= sprite.width / 2
     elif anchor == "r":
         x -= sprite.width
-    paste(canvas, sprite, x, y)
+    paste(canvas, sprite, x, y, backdrop)
     return sprite.width
 
 
@@ -177,7 +336,7 @@ def badge(
     width = max(size + 10, text_width(text, size) + 14)
     height = size + 12
     draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
-    draw_text(canvas, text, x + width / 2, y + 3, size, color, anchor="m")
+    draw_text(canvas, text, x + width / 2, y + 3, size, color, anchor="m", backdrop=fill)
     return width
 
 

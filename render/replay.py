@@ -3,10 +3,11 @@
 A frame is the public table (``render.table``) with every hand face up, under a caption
 band that says which step it is and what just happened (the acting seat's wind, name,
 the action's word and its tile drawn as a tile). Frames are composed from the same
-cached sprites as the live table and mapped onto the one shared palette
-(``render.layout.shared_palette``), so each frame is a few milliseconds and every frame
-of an animation shares one colour table: GIF and APNG then store only the rectangle that
-changed from the frame before, which keeps a whole hand far under Discord's 10 MB.
+cached sprites as the live table straight on the one shared palette
+(``render.layout.palette_canvas``), so a frame with its PNG (``render.png``) is a few
+milliseconds and every frame of an animation shares one colour table: GIF and APNG then
+store only the rectangle that changed from the frame before, which keeps a whole hand
+far under Discord's 10 MB.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
+from PIL import GifImagePlugin, Image, ImageChops
 
 from engine.replay import HandReplay, ReplayFrame
 from engine.variants import get_rules
@@ -32,7 +33,7 @@ from .layout import (
     marker_for,
     paste,
     seat_name,
-    shared_palette,
+    surface_draw,
 )
 from .table import compose_table
 from .text import fit_text, label, wind_name
@@ -57,7 +58,7 @@ ANIMATION_FORMATS = ("gif", "apng")
 def _caption(
     canvas: Image.Image, frame: ReplayFrame, steps: int, names: Sequence[str] | None, locale: str
 ) -> None:
-    draw = ImageDraw.Draw(canvas)
+    draw = surface_draw(canvas)
     width = canvas.width
     draw.rounded_rectangle(
         (8, 6, width - 8, CAPTION_HEIGHT - 4), 14, fill=PANEL_DARK, outline=PANEL_EDGE, width=2
@@ -114,8 +115,10 @@ def compose_replay_frame(
     names: Sequence[str] | None = None,
     locale: str = "zh",
     perspective: int = 0,
+    palette: bool = True,
 ) -> Image.Image:
-    """One replay frame as an RGB image: the caption band over the open table."""
+    """One replay frame, the caption band over the open table, on the shared palette
+    (``palette=False``: as an RGB image, which the tests compare it with)."""
     canvas = compose_table(
         frame.public,
         names=names,
@@ -123,6 +126,7 @@ def compose_replay_frame(
         perspective=perspective,
         revealed=frame.hands,
         header=CAPTION_HEIGHT,
+        palette=palette,
     )
     _caption(canvas, frame, steps, names, locale)
     return canvas
@@ -157,11 +161,10 @@ def render_replay_animation(
     each shown ``STEP_MS``, the result ``LAST_MS``, looping."""
     if fmt not in ANIMATION_FORMATS:
         raise ValueError(f"animation format must be one of {', '.join(ANIMATION_FORMATS)}")
-    palette = shared_palette()
     images = [
         compose_replay_frame(
             frame, record.steps, names=names, locale=locale, perspective=perspective
-        ).quantize(palette=palette, dither=Image.Dither.NONE)
+        )
         for frame in record.frames
     ]
     durations = [STEP_MS] * (len(images) - 1) + [LAST_MS]

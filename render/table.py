@@ -33,9 +33,11 @@ from .layout import (
     meld_layout,
     meld_width,
     net_color,
+    palette_canvas,
     paste,
     seat_name,
     signed,
+    surface_draw,
 )
 from .text import fit_text, label, rule_set_name, text_width, wild_label, wind_name
 from .tiles import back_sprite, tile_height, tile_sprite
@@ -336,7 +338,9 @@ def render_table(
     """The public table as the channel sees it, seat ``perspective`` at the bottom."""
     if not isinstance(view, PublicView):
         raise TypeError("render_table takes a PublicView, nothing else")
-    return encode_png(compose_table(view, names=names, locale=locale, perspective=perspective))
+    return encode_png(
+        compose_table(view, names=names, locale=locale, perspective=perspective, palette=True)
+    )
 
 
 def compose_table(
@@ -347,10 +351,14 @@ def compose_table(
     perspective: int = 0,
     revealed: Sequence[RevealedSeat] | None = None,
     header: int = 0,
+    palette: bool = False,
 ) -> Image.Image:
     """The table as an RGB image; ``revealed`` (one entry per seat) opens every hand, for
     the replay of a hand that is over (``render.replay``), and ``header`` leaves that
-    many rows of felt above the table for a caption."""
+    many rows of felt above the table for a caption. ``palette`` composes it on the
+    shared palette instead (``render.layout.palette_canvas``): the same pixels that
+    mapping the RGB image would give, in about half the time and with no mapping left
+    for the PNG."""
     size = TABLE_SIZE
     positions = _positions(view.num_seats)
     gap = 8
@@ -360,8 +368,9 @@ def compose_table(
     top_h = band if "top" in positions else 0
     middle_h = 400 if "left" in positions or "right" in positions else 330
     height = top_h + middle_h + band
-    canvas = Image.new("RGB", (size, header + height), FELT)
-    draw = ImageDraw.Draw(canvas)
+    canvas_size = (size, header + height)
+    canvas = palette_canvas(canvas_size, FELT) if palette else Image.new("RGB", canvas_size, FELT)
+    draw = surface_draw(canvas)
     middle = (header + top_h + gap, header + top_h + middle_h - gap)
     boxes = {
         "bottom": (gap, header + top_h + middle_h + gap, size - gap, header + height - gap),

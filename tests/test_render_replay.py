@@ -60,9 +60,36 @@ def test_the_animation_has_one_frame_per_action_and_ends_on_the_result(
     assert image.format == ("GIF" if fmt == "gif" else "PNG")
     assert image.n_frames == record.steps + 1
     image.seek(image.n_frames - 1)
-    last = compose_replay_frame(record.frames[-1], record.steps, names=NAMES)
+    last = compose_replay_frame(record.frames[-1], record.steps, names=NAMES, palette=False)
     expected = last.quantize(palette=shared_palette(), dither=Image.Dither.NONE).convert("RGB")
     assert image.convert("RGB").tobytes() == expected.tobytes()
+
+
+def _mapped_rgb_frame(record, step: int) -> Image.Image:  # type: ignore[no-untyped-def]
+    """The reference: the frame composed in RGB, then mapped onto the shared palette."""
+    rgb = compose_replay_frame(record.frames[step], record.steps, names=NAMES, palette=False)
+    return rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+
+
+def test_frames_composed_on_the_palette_equal_rgb_frames_mapped(record) -> None:  # type: ignore[no-untyped-def]
+    """Composing on the palette (fast) must give the very pixels of composing in RGB and
+    mapping the result: every sprite's soft edge is blended over the right colour."""
+    for step in range(record.steps + 1):
+        fast = compose_replay_frame(record.frames[step], record.steps, names=NAMES)
+        assert fast.mode == "P"
+        assert fast.tobytes() == _mapped_rgb_frame(record, step).tobytes(), step
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+def test_the_frame_png_decodes_to_the_rgb_reference(record, locale: str) -> None:  # type: ignore[no-untyped-def]
+    step = record.steps // 2
+    decoded = Image.open(io.BytesIO(render_replay_frame(record, step, names=NAMES, locale=locale)))
+    rgb = compose_replay_frame(
+        record.frames[step], record.steps, names=NAMES, locale=locale, palette=False
+    )
+    reference = rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+    assert decoded.size == reference.size
+    assert decoded.convert("RGB").tobytes() == reference.convert("RGB").tobytes()
 
 
 def test_gif_frames_decode_to_what_was_drawn() -> None:
