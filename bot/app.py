@@ -15,6 +15,7 @@ errors into bilingual messages and logs the unexpected ones with their context.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
@@ -126,6 +127,7 @@ class MahjongBot(commands.Bot):
         self.sync_global = sync_global
         self.leaderboard_interval = leaderboard_interval
         self._closed = False
+        self._warming: asyncio.Task[None] | None = None
         self._names: dict[int, str] = {}
         self._seeds = seeds  # tests make the shuffles reproducible; None = random
         self._tune_runtime = tune_runtime  # process-wide GC/GIL settings: the real bot only
@@ -143,6 +145,13 @@ class MahjongBot(commands.Bot):
         restored = await self.manager.restore_all()
         log.info("restored %d running table(s) (%s)", len(restored), self.shard_plan.describe())
         await self.router.start(self.apply_routed_click)  # tables first: clicks need them
+        warm_up = getattr(self.presenter.renderer, "warm_up", None)
+        if warm_up is not None:
+            # In a worker thread while the bot connects, so the first hand dealt is drawn
+            # as fast as the rest (a test renderer draws nothing and has none).
+            self._warming = asyncio.get_running_loop().create_task(
+                asyncio.to_thread(warm_up), name="mj-render-warm-up"
+            )
         if self._tune_runtime:
             from bot import session  # looked up now, so tests can record the call
 

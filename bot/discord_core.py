@@ -34,6 +34,13 @@ NO_MENTIONS = discord.AllowedMentions.none()
 class Renderer:
     """The images, as PNG bytes. Tests substitute a cheap one that tags its output."""
 
+    def warm_up(self) -> None:
+        """Draw the tile sprites and build the shared palette (about half a second) before
+        the first player waits for an image."""
+        from render.images import warm_up
+
+        warm_up()
+
     def hand(self, view: PlayerView, names: Sequence[str], locale: str) -> bytes:
         from render.images import render_hand
 

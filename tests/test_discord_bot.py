@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -635,3 +636,24 @@ def test_calculator_summary_shows_taizhou_tai_as_doublings() -> None:
     )
     assert "合计 20胡 × 2^1台 = 40" in summary(result, "zh-CN")  # as on the result card
     assert "Total 20 pts × 2^1 tai = 40" in summary(result, "en-US")
+
+
+async def test_the_bot_warms_its_renderer_in_a_worker_thread_at_start_up(tmp_path: Path) -> None:
+    """The real renderer draws its sprites and palette while the bot connects, off the
+    event loop, so the first hand dealt is not the slow one."""
+    threads: list[str] = []
+
+    class WarmingRenderer(TagRenderer):
+        def warm_up(self) -> None:
+            threads.append(threading.current_thread().name)
+
+    store = await Store.open(tmp_path / "bot.db")
+    bot = MahjongBot(store, clock=FakeClock(), renderer=WarmingRenderer(), ai_delay=0.0,
+                     leaderboard_interval=None)  # fmt: skip
+    harness = Harness(bot, USERS, bot.clock)
+    try:
+        await harness.start()
+        assert len(threads) == 1 and threads[0] != threading.main_thread().name
+    finally:
+        await harness.close()
+        await store.close()
