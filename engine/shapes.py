@@ -61,6 +61,7 @@ __all__ = [
     "kinds_mask",
     "preload",
     "shanten",
+    "shanten_of_groups",
     "shanten_pungs",
     "shanten_restricted",
     "waits_counts",
@@ -392,6 +393,40 @@ def shanten_restricted(
             active.append(entry if entry is not None else _entries(counts)[group])
         else:
             active.append(_restricted_needs(bytes(counts[start:stop]), group < 3, group_mask))
+    needed = _combine_active(active, total // 3)
+    if needed >= INFEASIBLE:
+        return INFEASIBLE
+    result = needed - wilds - 1
+    return result if result > -1 else -1
+
+
+def shanten_of_groups(groups: Sequence[tuple[int, bytes]], tiles: int, wilds: int) -> int:
+    """``shanten_restricted`` for a target made of whole groups (suits, honors), from
+    each group's counts as bytes, ``(group, counts)`` in group order, and the number of
+    natural tiles in the whole hand (the other groups' tiles are all discards).
+
+    Why: the AI keeps each group's counts packed and asks this for many hands that differ
+    in one group only (``engine.ai``); the answer is ``shanten_restricted``'s exactly.
+    """
+    total = tiles + wilds
+    if total % 3 == 0 or total > _MAX_HAND:
+        raise TileError(
+            f"向听数需要 3n+1 或 3n+2 张 / shanten needs 3n+1 or 3n+2 tiles (<= 14), got {total}"
+        )
+    active = []
+    for group, key in groups:
+        table = _HONOR_TABLE if group == 3 else _SUIT_TABLE
+        entry = table.get(key)
+        if entry is None:
+            if not _loaded:
+                preload()
+            entry = table.get(key)
+        if entry is None:  # five or more copies: outside the shipped table
+            start = 9 * group
+            counts = [0] * NUM_KINDS
+            counts[start : start + len(key)] = key
+            entry = _slow_entry(counts, start, 34 if group == 3 else start + 9)
+        active.append(entry)
     needed = _combine_active(active, total // 3)
     if needed >= INFEASIBLE:
         return INFEASIBLE
