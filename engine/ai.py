@@ -173,7 +173,11 @@ def _target_shanten(
         memo = _SHANTEN_MEMO[(target.mask, target.pungs_only)] = {}
     value = memo.get(key)
     if value is None:
-        value = _target_shanten_of(target, counts, wilds)
+        if target.pungs_only:
+            value = _target_shanten_of(target, counts, wilds)
+        else:
+            parts = [(start // 9, packed[start:stop]) for start, stop in spans]
+            value = min(shanten_of_groups(parts, total, wilds), _FAR)
         if len(memo) >= _SHANTEN_MEMO_LIMIT:
             memo.clear()  # rare: a bounded memo, refilled by what is played now
         memo[key] = value

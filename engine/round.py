@@ -169,6 +169,7 @@ class Round:
         # Views of each river's settled discards (all but the last: only a seat's latest
         # discard can still be claimed), so a public view does not rebuild whole rivers.
         self._settled_discard_views: list[tuple[DiscardView, ...]] = [() for _ in range(seats)]
+        self._seat_views: dict[int, tuple[tuple[Any, ...], SeatView]] = {}
         self.drawn: list[int | None] = [None] * seats
         self.folded: set[int] = set()
         self.claim_counts: dict[tuple[int, int], int] = {}
@@ -890,6 +891,29 @@ class Round:
 
     # ------------------------------------------------------------------ views
     def _seat_view(self, seat: int) -> SeatView:
+        """One seat's public face, rebuilt only when something it shows changed: a public
+        view is built after every action, and most actions change one seat or none."""
+        river = self.discards[seat]
+        last = river[-1] if river else None
+        key = (
+            tuple(self.melds[seat]),
+            sum(self.hands[seat]),
+            len(river),
+            None if last is None else (last.tile, last.claimed, last.by_seat),
+            seat in self.folded,
+            self.scores[seat],
+            tuple(self.santan_pairs),
+            self.dealer,
+            self.num_seats,
+        )
+        cached = self._seat_views.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = self._new_seat_view(seat)
+        self._seat_views[seat] = (key, view)
+        return view
+
+    def _new_seat_view(self, seat: int) -> SeatView:
         melds = tuple(
             Meld(m.type, (), concealed=True) if m.concealed else m for m in self.melds[seat]
         )

@@ -427,7 +427,21 @@ def shanten_of_groups(groups: Sequence[tuple[int, bytes]], tiles: int, wilds: in
             counts[start : start + len(key)] = key
             entry = _slow_entry(counts, start, 34 if group == 3 else start + 9)
         active.append(entry)
-    needed = _combine_active(active, total // 3)
+    sets = total // 3
+    if len(active) == 2:  # a half flush: ``_combine_active``'s last step alone
+        first, last = active
+        needed = INFEASIBLE
+        for own in range(sets + 1):
+            mine = NEED_BASE + 2 * own
+            theirs = NEED_BASE + 2 * (sets - own)
+            value = first[mine] + last[theirs + 1]
+            if value < needed:
+                needed = value
+            value = first[mine + 1] + last[theirs]
+            if value < needed:
+                needed = value
+    else:
+        needed = _combine_active(active, sets)
     if needed >= INFEASIBLE:
         return INFEASIBLE
     result = needed - wilds - 1

@@ -123,3 +123,22 @@ async def test_an_ai_action_walks_the_dues_twice_not_three_times(tmp_path: Path)
     finally:
         await manager.shutdown()
         await store.close()
+
+
+def test_a_public_view_rebuilds_only_the_seats_that_changed() -> None:
+    match = _turn_position("cost-seats")
+    seat = match.round.current_seat
+    assert seat is not None
+    first = match.public_view()
+    discard = next(action for action in match.legal_actions(seat) if action.type == "discard")
+    match.apply(discard)
+    with mock.patch.object(
+        Round, "_new_seat_view", autospec=True, side_effect=Round._new_seat_view
+    ) as rebuilt:
+        second = match.public_view()
+    changed = {view.seat for view in second.seats if view != first.seats[view.seat]}
+    assert seat in changed
+    assert {call.args[1] for call in rebuilt.call_args_list} == changed
+    # and the view equals one built from scratch
+    match.round._seat_views.clear()
+    assert match.public_view() == second
