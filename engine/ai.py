@@ -42,8 +42,9 @@ from .shapes import (
     PIN_KINDS,
     SOU_KINDS,
     count_hand,
+    group_entry,
     shanten,
-    shanten_of_groups,
+    shanten_of_entries,
     shanten_pungs,
     shanten_restricted,
 )
@@ -133,8 +134,10 @@ def _target_shanten(
     a thousand times a second. The value is a pure function of the tiles the target may
     use, the jokers and the hand size (a flush ignores the other suits but for the count
     of sets they leave), and hands share those parts across seats and tables, so most
-    calls are one dictionary lookup. ``packed`` is ``bytes(counts)`` when the caller has
-    it already.
+    calls are one dictionary lookup. A group is keyed by its table entry
+    (``shapes.group_entry``: 450,000 count patterns share 8,500 entries, each one
+    object for the life of the process, so its ``id`` names it). ``packed`` is
+    ``bytes(counts)`` when the caller has it already.
     """
     if packed is None:
         try:
@@ -163,11 +166,8 @@ def _target_shanten(
         return _target_shanten_of(target, counts, wilds)
     else:
         total = sum(packed)
-        if len(spans) == 1:
-            start, stop = spans[0]
-            key = (wilds, total, packed[start:stop])
-        else:
-            key = (wilds, total, *(packed[start:stop] for start, stop in spans))
+        entries = [group_entry(start // 9, packed[start:stop]) for start, stop in spans]
+        key = (wilds, total, *map(id, entries))
     memo = _SHANTEN_MEMO.get((target.mask, target.pungs_only))
     if memo is None:
         memo = _SHANTEN_MEMO[(target.mask, target.pungs_only)] = {}
@@ -176,8 +176,7 @@ def _target_shanten(
         if target.pungs_only:
             value = _target_shanten_of(target, counts, wilds)
         else:
-            parts = [(start // 9, packed[start:stop]) for start, stop in spans]
-            value = min(shanten_of_groups(parts, total, wilds), _FAR)
+            value = min(shanten_of_entries(entries, total, wilds), _FAR)
         if len(memo) >= _SHANTEN_MEMO_LIMIT:
             memo.clear()  # rare: a bounded memo, refilled by what is played now
         memo[key] = value
@@ -198,6 +197,7 @@ def _target_shanten_of(target: _Target, counts: list[int], wilds: int) -> int:
 
 
 _GROUP_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))  # the kinds of each suit and the honors
+_SPANS = tuple(enumerate(_GROUP_SPANS))
 
 
 def _memo_spans(mask: int) -> tuple[tuple[int, int], ...]:
@@ -217,8 +217,9 @@ def _memo_spans(mask: int) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-# (mask, pungs only) -> {key -> shanten}; see ``_target_shanten``. The keys are small (a
-# suit's nine counts, say) and recur across seats and tables: a few tens of thousands.
+# (mask, pungs only) -> {key -> shanten}; see ``_target_shanten``. The keys are small
+# ((jokers, tiles, the ids of a target's group entries), or the histogram of counts for
+# all pungs) and recur across seats and tables: a few tens of thousands.
 _SHANTEN_MEMO: dict[tuple[int, bool], dict[tuple[object, ...], int]] = {}
 _SHANTEN_MEMO_LIMIT = 200_000
 _MEMO_SPANS: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -565,7 +566,7 @@ def _after_each_discard(
     """
     packed = bytes(counts)
     total = sum(packed) - 1  # tiles held after the discard
-    groups = [packed[start:stop] for start, stop in _GROUP_SPANS]
+    groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
     histogram = [packed.count(copies) for copies in range(5)]
     plain_histogram = sum(copies * histogram[copies] for copies in range(5)) == total + 1
     discarded_groups = {kind // 9 if kind < 27 else 3 for kind in candidates}
@@ -599,22 +600,23 @@ def _after_each_discard(
             if group not in discarded_groups:
                 continue
             position = reads.index(group)
-            head: tuple[object, ...] = (wilds, total, *(groups[g] for g in reads[:position]))
-            tail: tuple[object, ...] = tuple(groups[g] for g in reads[position + 1 :])
+            head: tuple[object, ...] = (wilds, total, *(id(groups[g]) for g in reads[:position]))
+            tail: tuple[object, ...] = tuple(id(groups[g]) for g in reads[position + 1 :])
             readers[group].append((index, memo, head, tail, reads))
     per_kind: dict[int, list[int]] = {}
     for kind in candidates:
         group = kind // 9 if kind < 27 else 3
         counts[kind] -= 1
         start, stop = _GROUP_SPANS[group]
-        moved = bytes(counts[start:stop])
+        moved = group_entry(group, bytes(counts[start:stop]))
+        moved_id = id(moved)
         values = list(base)
         for index, memo, before, after, used in readers[group]:
             if memo is None:
                 values[index] = _target_shanten(targets[index], counts, wilds)
                 continue
             if before:
-                key = (*before, moved, *after) if after else (*before, moved)
+                key = (*before, moved_id, *after) if after else (*before, moved_id)
             else:  # all pungs: the histogram of counts after this discard
                 held = packed[kind]
                 key = (
@@ -628,8 +630,8 @@ def _after_each_discard(
             value = memo.get(key)
             if value is None:
                 if used:
-                    parts = [(g, moved if g == group else groups[g]) for g in used]
-                    value = min(shanten_of_groups(parts, total, wilds), _FAR)
+                    entries = [moved if g == group else groups[g] for g in used]
+                    value = min(shanten_of_entries(entries, total, wilds), _FAR)
                 else:
                     value = _target_shanten_of(targets[index], counts, wilds)
                 if len(memo) >= _SHANTEN_MEMO_LIMIT:

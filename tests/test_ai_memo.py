@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from engine import ai
+from engine import ai, shapes
 from engine.shapes import (
     ALL_KINDS,
     HONOR_KINDS,
@@ -81,9 +81,23 @@ def test_memoised_target_shanten_equals_the_plain_functions(variant: str) -> Non
             assert ai._target_shanten(target, counts, wilds) == _plain(target, counts, wilds)
 
 
+_PATTERNS: dict[tuple[int, int], bytes] = {}
+
+
+def _pattern_of(group: int, entry_id: int) -> bytes:
+    """A group's counts whose table entry is the object with this id."""
+    if (0 if group < 3 else 3, entry_id) not in _PATTERNS:  # (five of a kind: added since)
+        for table_group, table in ((0, shapes._SUIT_TABLE), (3, shapes._HONOR_TABLE)):
+            for pattern, entry in table.items():
+                if sum(pattern) <= 14:
+                    _PATTERNS.setdefault((table_group, id(entry)), pattern)
+    return _PATTERNS[(0 if group < 3 else 3, entry_id)]
+
+
 def _check_every_memo_entry(targets: tuple[ai._Target, ...]) -> None:
     """Rebuild a hand from each stored key and compare: a key built wrongly stores a
-    right value under the wrong hand, which only this catches."""
+    right value under the wrong hand, which only this catches (a group keyed by its
+    entry's id is rebuilt from a count pattern with that entry)."""
     for target in targets:
         memo = ai._SHANTEN_MEMO.get((target.mask, target.pungs_only), {})
         for key, value in memo.items():
@@ -98,9 +112,9 @@ def _check_every_memo_entry(targets: tuple[ai._Target, ...]) -> None:
                         kind += 1
             else:
                 spans = ai._memo_spans(target.mask)
-                for (start, stop), part in zip(spans, key[2:], strict=True):
-                    assert isinstance(part, bytes)
-                    counts[start:stop] = part
+                for (start, stop), entry_id in zip(spans, key[2:], strict=True):
+                    assert isinstance(entry_id, int)
+                    counts[start:stop] = _pattern_of(start // 9, entry_id)
                 # the rest of the hand as singles in groups the target does not read
                 free = [k for k in range(34) if not target.mask >> k & 1]
                 for kind in free[: total - sum(counts)]:
@@ -135,7 +149,11 @@ def test_after_each_discard_equals_shanten_after_each_discard(variant: str) -> N
 
 def test_the_memo_keys_whole_group_targets_by_their_groups_only() -> None:
     """A flush's value does not depend on which other-suit tiles are held (only on how
-    many): two hands that differ only there share one memo entry."""
+    many): two hands that differ only there share one memo entry. Group entries are
+    shared objects: equal patterns give the very same entry."""
+    assert shapes.group_entry(0, bytes([1, 1, 1, 0, 0, 0, 0, 0, 0])) is shapes.group_entry(
+        1, bytes([1, 1, 1, 0, 0, 0, 0, 0, 0])
+    )
     target = ai._Target("full_flush0", MAN_KINDS, False, 1.0)
     assert ai._memo_spans(MAN_KINDS | HONOR_KINDS) == ((0, 9), (27, 34))
     assert ai._memo_spans(ALL_KINDS) == ()
