@@ -590,11 +590,16 @@ def _after_each_discard(
             continue
         reads = tuple(start // 9 for start, _ in spans)
         value = None
-        outside = [kind for kind in candidates if (kind // 9 if kind < 27 else 3) not in reads]
-        if outside:
-            counts[outside[0]] -= 1
-            value = _target_shanten(target, counts, wilds)
-            counts[outside[0]] += 1
+        if any(group not in reads for group in discarded_groups):
+            # A discard outside the target leaves its groups as they are: the hand's own.
+            key: tuple[object, ...] = (wilds, total, *(id(groups[g]) for g in reads))
+            value = memo.get(key)
+            if value is None:
+                entries = [groups[g] for g in reads]
+                value = min(shanten_of_entries(entries, total, wilds), _FAR)
+                if len(memo) >= _SHANTEN_MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = value
         base.append(value)
         for group in reads:
             if group not in discarded_groups:
