@@ -36,6 +36,14 @@ class SystemClock:
         if delay > 0:
             await asyncio.sleep(delay)
 
+    def call_at(self, when: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+        """Run ``callback`` on the running loop at ``when`` (UNIX seconds).
+
+        Why besides ``sleep_until``: a table re-arms its timer after every action, and a
+        loop timer is one object where a sleeping task is a task, a future and a timer
+        (``bot.scheduling`` uses this when the clock has it; ``FakeClock`` has not)."""
+        return asyncio.get_running_loop().call_later(max(0.0, when - time.time()), callback)
+
 
 class FakeClock:
     """A clock that moves only when a test says so.

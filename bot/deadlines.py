@@ -32,8 +32,8 @@ class Due:
 
 def stage_signature(match: Match) -> tuple[Any, ...]:
     round_ = match.round
-    view_discards = sum(len(d) for d in round_.discards)
-    view_melds = sum(len(m) for m in round_.melds)
+    view_discards = sum(map(len, round_.discards))
+    view_melds = sum(map(len, round_.melds))
     return (
         match.hand_number,
         round_.phase,

@@ -59,6 +59,29 @@ class _Tick:
     """A timer fired: look at every due seat (and the lobby deadline)."""
 
 
+class _Wake:
+    """A table's timer as a loop timer: what ``_schedule_timer`` keeps in ``_timer``
+    instead of a task when the clock can call back (``done``/``cancel`` like a task)."""
+
+    __slots__ = ("_fired", "handle", "table")
+
+    def __init__(self, table: SchedulingMixin) -> None:
+        self.table = table
+        self.handle: asyncio.TimerHandle | None = None
+        self._fired = False
+
+    def fire(self) -> None:
+        self._fired = True
+        self.table._tick_now()
+
+    def done(self) -> bool:
+        return self._fired or (self.handle is not None and self.handle.cancelled())
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+
+
 class SchedulingMixin:
     """The worker, the timer and the deadlines; what a due seat plays."""
 
@@ -73,12 +96,13 @@ class SchedulingMixin:
     pending: int
     _seats: list[SeatInfo]
     _due: dict[int, Due]
+    _dues_turn: int | None  # the match's turn_id when ``_due`` was last refreshed
     _timeouts: dict[int, int]
     _settling: int | None
     _lobby_deadline: float
     _queue: asyncio.Queue[_Call | _Tick]
     _worker: asyncio.Task[None] | None
-    _timer: asyncio.Task[None] | None
+    _timer: asyncio.Task[None] | _Wake | None
     _timer_at: float | None
     _stopped: bool
     _pause_rng: random.Random
@@ -157,10 +181,19 @@ class SchedulingMixin:
         self._timer_at = wake
         if wake is None or self._stopped:
             return
+        call_at = getattr(self.clock, "call_at", None)
+        if call_at is not None:  # a loop timer, not a sleeping task (``SystemClock``)
+            self._timer = _Wake(self)
+            self._timer.handle = call_at(wake, self._timer.fire)
+            return
         self._timer = asyncio.get_running_loop().create_task(self._sleep_then_tick(wake))
 
     async def _sleep_then_tick(self, wake: float) -> None:
         await self.clock.sleep_until(wake)
+        self._tick_now()
+
+    def _tick_now(self) -> None:
+        """The timer fired: queue a tick (the worker looks at every due seat)."""
         self._timer_at = None
         if self._stopped:
             return
@@ -180,7 +213,11 @@ class SchedulingMixin:
     async def stop(self) -> None:
         """Stop the timer and the worker (shutdown or table closed); the store keeps the rest."""
         self._stopped = True
+        if isinstance(self._timer, _Wake):
+            self._timer.cancel()
         for task in (self._timer, self._worker):
+            if isinstance(task, _Wake):
+                continue
             if task is not None and not task.done() and task is not asyncio.current_task():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -205,6 +242,7 @@ class SchedulingMixin:
         served one after another. Counted from the due time, each table keeps its own
         rhythm and a little latency never slows the game's tempo."""
         match = self.match
+        self._dues_turn = None
         if (
             match is None
             or match.finished
@@ -241,6 +279,7 @@ class SchedulingMixin:
             same_stage = due is not None and due.signature == signature
             since = due.since_turn if same_stage and due is not None else match.turn_id
             self._due[seat] = Due(signature, ai, at, since)
+        self._dues_turn = match.turn_id
 
     async def _after_change(self) -> None:
         """Run the AI seats that are due now (all of them at once when ``ai_delay`` is 0)
@@ -261,13 +300,19 @@ class SchedulingMixin:
             self._schedule_timer()
 
     async def _run_due(self, *, ai_only: bool) -> None:
+        played = False  # the last pass played a move (whose apply refreshed the dues)
         while (
             self.status == "running"
             and self.match is not None
             and not self.match.finished
             and self._settling is None
         ):
-            self._refresh_dues()
+            # After a played move the dues were refreshed for the new position already
+            # (``_apply_stored`` or ``_after_hand``); nothing can change them in between
+            # (every other change comes through the queue), so they are not walked again.
+            if not (played and self._dues_turn == self.match.turn_id):
+                self._refresh_dues()
+            played = False
             now = self.clock.now()
             due_seats = sorted(
                 (due.at, seat)
@@ -282,6 +327,7 @@ class SchedulingMixin:
             if due.ai and shortcut is not None:
                 if not await self._accept_or_retry(seat, shortcut, due_at):
                     return
+                played = True
             elif due.ai:
                 info = self._seats[seat]
                 view = self.match.round.player_view(seat, public=self._public())
@@ -298,6 +344,7 @@ class SchedulingMixin:
                     action = fallback
                 if not await self._accept_or_retry(seat, action, due_at):
                     return
+                played = True
             else:
                 default = self.match.round.default_action(seat)
                 if default is None:

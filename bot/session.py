@@ -76,7 +76,7 @@ from .refusals import (
 )
 from .restore import RestoreMixin
 from .runtime import tune_runtime
-from .scheduling import SchedulingMixin, _Call, _Tick, choose_ai_action
+from .scheduling import SchedulingMixin, _Call, _Tick, _Wake, choose_ai_action
 from .settlement import Obligations, settle_hand_points, settlement_entries
 from .table_options import AI_LEVELS, TableOptions, TableOptionsError
 
@@ -148,6 +148,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self.players: list[SeatInfo] = []  # lobby, join order
         self._seats: list[SeatInfo] = []  # running, by seat
         self._due: dict[int, Due] = {}
+        self._dues_turn: int | None = None
         self._timeouts: dict[int, int] = {}
         self._settling: int | None = None  # the hand whose failed settlement play waits for
         self._points: list[int] = []
@@ -155,11 +156,12 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._ai_names = itertools.count(1)
         self._queue: asyncio.Queue[_Call | _Tick] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
-        self._timer: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | _Wake | None = None
         self._timer_at: float | None = None
         self._stopped = False
         self.pending = 0  # queued or in-progress items
         self._public_cache: tuple[tuple[int, int, bool], PublicView] | None = None
+        self._label_cache: tuple[tuple[str, int, int], Text] | None = None
         # Draws the AI seats' pauses when the manager asks for jitter (seeded: replayable).
         self._pause_rng = random.Random(f"{seed}:pause")
         self._paced_from: float | None = None  # when the last accepted action was due
@@ -205,6 +207,15 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         return [p.user_id for p in people if p.user_id is not None and not p.is_ai]
 
     def _hand_label(self, public: PublicView) -> Text:
+        """The hand's name ("East round, hand 3") for the table message: built once per
+        hand, since every action's status carries it."""
+        key = (public.variant, public.hand_number, public.prevailing_wind)
+        cached = self._label_cache
+        if cached is None or cached[0] != key:
+            cached = self._label_cache = (key, self._new_hand_label(public))
+        return cached[1]
+
+    def _new_hand_label(self, public: PublicView) -> Text:
         number = public.hand_number + 1
         if not get_rules(public.variant).has_prevailing_wind:  # no 风圈 to name
             return msg("session.hand", number=number)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from .connection import StoreBase, _check_int, _dumps, _iso, dialect_of
+from .connection import StoreBase, _check_int, _dumps, _iso
 from .models import (
     GAME_STATUSES,
     ActionConflictError,
@@ -39,22 +39,36 @@ _APPEND_BATCH_INSERT = """
 """
 
 
-# The same two statements for PostgreSQL (jsonb; ``WITH ORDINALITY`` numbers from 1).
-_APPEND_BATCH_CHECK_PG = """
-    SELECT
-        (SELECT COALESCE(json_agg(json_build_array(j.ord - 1, a.action)), '[]'::json)
-           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS j (value, ord)
-           JOIN game_actions AS a
-             ON a.game_id = j.value ->> 0 AND a.seq = (j.value ->> 1)::bigint),
-        (SELECT COALESCE(json_agg(j.ord - 1), '[]'::json)
-           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS j (value, ord)
-          WHERE NOT EXISTS (SELECT 1 FROM games AS g WHERE g.game_id = j.value ->> 0))
-"""
-
-_APPEND_BATCH_INSERT_PG = """
-    INSERT INTO game_actions (game_id, seq, hand_number, action, created_at)
-    SELECT value ->> 0, (value ->> 1)::bigint, (value ->> 2)::bigint, value ->> 3, $2
-      FROM jsonb_array_elements($1::jsonb) AS rows (value)
+# PostgreSQL does both in one statement, run as its own transaction (one round trip
+# instead of BEGIN, check, insert and COMMIT; jsonb, ``WITH ORDINALITY`` numbers from 1):
+# what is stored and which games are missing, as the check above, and the first row of
+# every other key written. ``$1`` holds each key's
+# first row ``[game_id, seq, hand_number, action]``; the count written is returned too.
+_APPEND_BATCH_ONE_STATEMENT_PG = """
+    WITH input AS (
+        SELECT j.ord - 1 AS position, j.value ->> 0 AS game_id, (j.value ->> 1)::bigint AS seq,
+               (j.value ->> 2)::bigint AS hand_number, j.value ->> 3 AS action
+          FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS j (value, ord)
+    ), stored AS (
+        SELECT i.position, a.action
+          FROM input AS i
+          JOIN game_actions AS a ON a.game_id = i.game_id AND a.seq = i.seq
+    ), missing AS (
+        SELECT i.position
+          FROM input AS i
+         WHERE NOT EXISTS (SELECT 1 FROM games AS g WHERE g.game_id = i.game_id)
+    ), written AS (
+        INSERT INTO game_actions (game_id, seq, hand_number, action, created_at)
+        SELECT i.game_id, i.seq, i.hand_number, i.action, $2
+          FROM input AS i
+         WHERE NOT EXISTS (SELECT 1 FROM stored AS s WHERE s.position = i.position)
+           AND NOT EXISTS (SELECT 1 FROM missing AS m WHERE m.position = i.position)
+        RETURNING 1
+    )
+    SELECT (SELECT COALESCE(json_agg(json_build_array(s.position, s.action)), '[]'::json)
+              FROM stored AS s),
+           (SELECT COALESCE(json_agg(m.position), '[]'::json) FROM missing AS m),
+           (SELECT count(*) FROM written)
 """
 
 
@@ -325,7 +339,9 @@ class GamesPart(StoreBase):
         four statements whatever the batch size (the rows travel as one JSON array): each
         statement hands the GIL back and forth, and while the event loop is busy each
         hand-back can wait a whole switch interval (``sys.getswitchinterval()``), so a
-        statement per row would make a big batch slow exactly when it is big.
+        statement per row would make a big batch slow exactly when it is big. On
+        PostgreSQL the check and the insert are one statement, which is its own
+        transaction: one round trip per batch.
 
         Per-row outcome, in order, with exactly ``append_action``'s semantics:
 
@@ -357,15 +373,11 @@ class GamesPart(StoreBase):
         if not by_key:
             return [outcome if outcome is not None else False for outcome in outcomes]
         keys = list(by_key)
-        payload = json.dumps([[game_id, seq] for game_id, seq in keys])
         now = _iso(self._now(None))
 
-        def body(connection: sqlite3.Connection) -> None:
-            postgres = dialect_of(connection) == "postgres"
-            # One statement finds what is already stored and which games do not exist.
-            stored_json, missing_json = connection.execute(
-                _APPEND_BATCH_CHECK_PG if postgres else _APPEND_BATCH_CHECK, (payload,)
-            ).fetchone()
+        def judge(stored_json: str, missing_json: str) -> list[list[Any]]:
+            """Each row's outcome from what is stored and which games are missing; the
+            rows to write (each fresh key's first row)."""
             stored = {int(position): text for position, text in json.loads(stored_json)}
             missing = set(json.loads(missing_json))
             fresh = []
@@ -383,14 +395,32 @@ class GamesPart(StoreBase):
                     key_rows = key_rows[1:]
                 for index, _, text in key_rows:
                     outcomes[index] = False if text == kept else _conflict(game_id, seq, kept)
+            return fresh
+
+        one_statement = getattr(self, "_write_statement", None)
+        if one_statement is not None:  # PostgreSQL: the check and the insert as one statement
+            firsts = []
+            for game_id, seq in keys:
+                _, hand_number, text = by_key[(game_id, seq)][0]
+                firsts.append([game_id, seq, hand_number, text])
+            stored_json, missing_json, written = await one_statement(
+                _APPEND_BATCH_ONE_STATEMENT_PG, (json.dumps(firsts), now)
+            )
+            fresh = judge(stored_json, missing_json)
+            if written != len(fresh):  # the statement and ``judge`` disagree: a bug
+                raise StoreError(f"append_actions wrote {written} rows, expected {len(fresh)}")
+            return [outcome if outcome is not None else False for outcome in outcomes]
+        payload = json.dumps([[game_id, seq] for game_id, seq in keys])
+
+        def body(connection: sqlite3.Connection) -> None:
+            # One statement finds what is already stored and which games do not exist.
+            stored_json, missing_json = connection.execute(
+                _APPEND_BATCH_CHECK, (payload,)
+            ).fetchone()
+            fresh = judge(stored_json, missing_json)
             if fresh:
-                # Nothing else writes in between: the store's lock and BEGIN IMMEDIATE (on
-                # PostgreSQL another process may; its row fails this INSERT's key, and the
-                # transaction is run again, seeing it).
-                connection.execute(
-                    _APPEND_BATCH_INSERT_PG if postgres else _APPEND_BATCH_INSERT,
-                    (json.dumps(fresh), now),
-                )
+                # Nothing else writes in between: the store's lock and BEGIN IMMEDIATE.
+                connection.execute(_APPEND_BATCH_INSERT, (json.dumps(fresh), now))
 
         await self._write(body)
         return [outcome if outcome is not None else False for outcome in outcomes]

@@ -42,7 +42,9 @@ from .shapes import (
     PIN_KINDS,
     SOU_KINDS,
     count_hand,
+    group_entry,
     shanten,
+    shanten_of_entries,
     shanten_pungs,
     shanten_restricted,
 )
@@ -95,18 +97,93 @@ class _Table:
     seat: int
     wild: int | None
     melds: tuple[Meld, ...]
-    unseen: list[int]  # copies per kind not visible to this seat
-    unseen_total: int
     draws_left: float  # own draws expected before the wall runs out
     seat_wind: int
     prevailing_wind: int
     targets: tuple[_Target, ...]
+    view: PlayerView  # what ``unseen`` is counted from, on first use
+    _unseen: tuple[list[int], int] | None = None
+
+    @property
+    def unseen(self) -> list[int]:
+        """Copies per kind not visible to this seat. Counted when first asked: ``easy``
+        never asks, and it costs a walk over every river and meld."""
+        if self._unseen is None:
+            unseen = _visible_unseen(self.view)
+            self._unseen = (unseen, max(1, sum(unseen)))
+        return self._unseen[0]
+
+    @property
+    def unseen_total(self) -> int:
+        if self._unseen is None:
+            self.unseen  # noqa: B018 (counts them)
+        assert self._unseen is not None
+        return self._unseen[1]
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _target_shanten(target: _Target, counts: list[int], wilds: int) -> int:
+def _target_shanten(
+    target: _Target, counts: list[int], wilds: int, packed: bytes | None = None
+) -> int:
+    """The target's shanten (capped at ``_FAR``), memoised by what it depends on.
+
+    Why: a decision asks this for every target after every candidate discard (and, at
+    ``normal``, after every improving draw), ~50-500 times, and a thousand tables ask it
+    a thousand times a second. The value is a pure function of the tiles the target may
+    use, the jokers and the hand size (a flush ignores the other suits but for the count
+    of sets they leave), and hands share those parts across seats and tables, so most
+    calls are one dictionary lookup. A group is keyed by its table entry
+    (``shapes.group_entry``: 450,000 count patterns share 8,500 entries, each one
+    object for the life of the process, so its ``id`` names it). ``packed`` is
+    ``bytes(counts)`` when the caller has it already.
+    """
+    if packed is None:
+        try:
+            packed = bytes(counts)
+        except (ValueError, TypeError):  # not 0..255 counts: not a hand worth caching
+            return _target_shanten_of(target, counts, wilds)
+    spans = _MEMO_SPANS.get(target.mask)
+    if spans is None:
+        spans = _MEMO_SPANS[target.mask] = _memo_spans(target.mask)
+    if target.pungs_only:
+        # All pungs depends only on the multiset of counts held (``shapes._pung_shanten``):
+        # how many kinds hold one, two, three and four copies.
+        if target.mask != ALL_KINDS:
+            return _target_shanten_of(target, counts, wilds)
+        ones, twos, threes, fours = (
+            packed.count(1),
+            packed.count(2),
+            packed.count(3),
+            packed.count(4),
+        )
+        held = ones + 2 * twos + 3 * threes + 4 * fours
+        if held != sum(packed):  # a count above four: outside the memo's key
+            return _target_shanten_of(target, counts, wilds)
+        key: tuple[object, ...] = (wilds, held, ones, twos, threes, fours)
+    elif not spans:  # the whole hand matters (no memo: hands rarely repeat whole)
+        return _target_shanten_of(target, counts, wilds)
+    else:
+        total = sum(packed)
+        entries = [group_entry(start // 9, packed[start:stop]) for start, stop in spans]
+        key = (wilds, total, *map(id, entries))
+    memo = _SHANTEN_MEMO.get((target.mask, target.pungs_only))
+    if memo is None:
+        memo = _SHANTEN_MEMO[(target.mask, target.pungs_only)] = {}
+    value = memo.get(key)
+    if value is None:
+        if target.pungs_only:
+            value = _target_shanten_of(target, counts, wilds)
+        else:
+            value = min(shanten_of_entries(entries, total, wilds), _FAR)
+        if len(memo) >= _SHANTEN_MEMO_LIMIT:
+            memo.clear()  # rare: a bounded memo, refilled by what is played now
+        memo[key] = value
+    return value
+
+
+def _target_shanten_of(target: _Target, counts: list[int], wilds: int) -> int:
     if target.pungs_only:
         if target.mask == ALL_KINDS:
             value = shanten_pungs(counts, wilds)
@@ -117,6 +194,35 @@ def _target_shanten(target: _Target, counts: list[int], wilds: int) -> int:
     else:
         value = shanten_restricted(counts, wilds, target.mask)
     return value if value < _FAR else _FAR
+
+
+_GROUP_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))  # the kinds of each suit and the honors
+_SPANS = tuple(enumerate(_GROUP_SPANS))
+
+
+def _memo_spans(mask: int) -> tuple[tuple[int, int], ...]:
+    """The kind ranges a restricted target's shanten reads: its whole suits or honors.
+    Empty when it reads the whole hand (every kind) or only part of a group (then the
+    memo key would have to be the whole hand anyway)."""
+    if mask == ALL_KINDS:
+        return ()
+    spans = []
+    for start, stop in _GROUP_SPANS:
+        group_bits = (mask >> start) & ((1 << (stop - start)) - 1)
+        if group_bits == 0:
+            continue
+        if group_bits != (1 << (stop - start)) - 1:
+            return ()
+        spans.append((start, stop))
+    return tuple(spans)
+
+
+# (mask, pungs only) -> {key -> shanten}; see ``_target_shanten``. The keys are small
+# ((jokers, tiles, the ids of a target's group entries), or the histogram of counts for
+# all pungs) and recur across seats and tables: a few tens of thousands.
+_SHANTEN_MEMO: dict[tuple[int, bool], dict[tuple[object, ...], int]] = {}
+_SHANTEN_MEMO_LIMIT = 200_000
+_MEMO_SPANS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def _meld_fits(target: _Target, meld: Meld) -> bool:
@@ -196,7 +302,15 @@ def _targets_for(variant: str, counts: list[int], melds: Sequence[Meld]) -> tupl
     targets = cached[1]
     if not melds:
         return targets
-    return tuple(t for t in targets if all(_meld_fits(t, m) for m in melds))
+    # ``_meld_fits`` for every meld at once: the melds' kinds must all be inside a
+    # target, and a chow rules out all pungs.
+    used = 0
+    chow = False
+    for meld in melds:
+        chow = chow or meld.type == CHOW
+        for kind in meld.tiles:
+            used |= 1 << kind
+    return tuple(t for t in targets if not used & ~t.mask and not (chow and t.pungs_only))
 
 
 # rule set name -> (its AI profile, its targets): built once, a decision only filters them
@@ -222,15 +336,13 @@ def _variant_targets(profile: AIProfile) -> tuple[_Target, ...]:
 def _read_table(view: PlayerView, counts: list[int]) -> _Table:
     public = view.public
     me = public.seats[view.seat]
-    unseen = _visible_unseen(view)
     active = sum(1 for s in public.seats if not s.folded) or 1
     return _Table(
         variant=public.variant,
         seat=view.seat,
         wild=public.wild,
         melds=view.melds,
-        unseen=unseen,
-        unseen_total=max(1, sum(unseen)),
+        view=view,
         draws_left=max(1.0, public.tiles_left / active * get_rules(public.variant).ai_horizon),
         seat_wind=me.seat_wind,
         prevailing_wind=public.prevailing_wind,
@@ -337,7 +449,8 @@ def _hand_value(
 
 
 def _shantens(counts: list[int], wilds: int, table: _Table) -> list[int]:
-    return [_target_shanten(t, counts, wilds) for t in table.targets]
+    packed = bytes(counts)
+    return [_target_shanten(t, counts, wilds, packed) for t in table.targets]
 
 
 # --------------------------------------------------------------------------- defence
@@ -430,6 +543,111 @@ def _danger(view: PlayerView, table: _Table, kind: int, tenpai_after: bool) -> f
 # --------------------------------------------------------------------------- decisions
 
 
+# How ``_after_each_discard`` reads one target for a discard in one group: (target index,
+# its memo or None for no memo, the memo key's parts before and after the group's
+# counts, the groups the target reads; the last three empty for all pungs).
+_Reader = tuple[
+    int, dict[tuple[object, ...], int] | None, tuple[object, ...], tuple[object, ...],
+    tuple[int, ...],
+]  # fmt: skip
+
+
+def _after_each_discard(
+    counts: list[int], wilds: int, targets: tuple[_Target, ...], candidates: list[int]
+) -> dict[int, list[int]]:
+    """Every target's shanten after each candidate discard: ``_target_shanten`` of
+    ``counts`` minus that kind, for each target, read from the same memo.
+
+    Why a loop of its own: this is most of an ``easy`` decision and the first pass of a
+    ``normal`` one. A discard changes one group of kinds only, so a target that does not
+    read that group keeps one value for all such discards, and the memo keys of the
+    others are built from the hand's four groups once instead of from the whole hand
+    per call.
+    """
+    packed = bytes(counts)
+    total = sum(packed) - 1  # tiles held after the discard
+    groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
+    histogram = [packed.count(copies) for copies in range(5)]
+    plain_histogram = sum(copies * histogram[copies] for copies in range(5)) == total + 1
+    discarded_groups = {kind // 9 if kind < 27 else 3 for kind in candidates}
+    # Per target: its value for any discard it does not read (None: it reads them all,
+    # or no such discard is a candidate), and per group the targets reading it with how
+    # to key them: (index, memo or None, key before the group's counts, key after).
+    base: list[int | None] = []
+    readers: list[list[_Reader]] = [[], [], [], []]
+    for index, target in enumerate(targets):
+        spans = _MEMO_SPANS.get(target.mask)
+        if spans is None:
+            spans = _MEMO_SPANS[target.mask] = _memo_spans(target.mask)
+        memo = _SHANTEN_MEMO.get((target.mask, target.pungs_only))
+        if memo is None:
+            memo = _SHANTEN_MEMO[(target.mask, target.pungs_only)] = {}
+        if target.pungs_only or not spans:
+            base.append(None)
+            keyed = target.pungs_only and target.mask == ALL_KINDS and plain_histogram
+            for group in range(4):  # every discard changes it: keyed by the histogram
+                readers[group].append((index, memo if keyed else None, (), (), ()))
+            continue
+        reads = tuple(start // 9 for start, _ in spans)
+        value = None
+        if any(group not in reads for group in discarded_groups):
+            # A discard outside the target leaves its groups as they are: the hand's own.
+            key: tuple[object, ...] = (wilds, total, *(id(groups[g]) for g in reads))
+            value = memo.get(key)
+            if value is None:
+                entries = [groups[g] for g in reads]
+                value = min(shanten_of_entries(entries, total, wilds), _FAR)
+                if len(memo) >= _SHANTEN_MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = value
+        base.append(value)
+        for group in reads:
+            if group not in discarded_groups:
+                continue
+            position = reads.index(group)
+            head: tuple[object, ...] = (wilds, total, *(id(groups[g]) for g in reads[:position]))
+            tail: tuple[object, ...] = tuple(id(groups[g]) for g in reads[position + 1 :])
+            readers[group].append((index, memo, head, tail, reads))
+    per_kind: dict[int, list[int]] = {}
+    for kind in candidates:
+        group = kind // 9 if kind < 27 else 3
+        counts[kind] -= 1
+        start, stop = _GROUP_SPANS[group]
+        moved = group_entry(group, bytes(counts[start:stop]))
+        moved_id = id(moved)
+        values = list(base)
+        for index, memo, before, after, used in readers[group]:
+            if memo is None:
+                values[index] = _target_shanten(targets[index], counts, wilds)
+                continue
+            if before:
+                key = (*before, moved_id, *after) if after else (*before, moved_id)
+            else:  # all pungs: the histogram of counts after this discard
+                held = packed[kind]
+                key = (
+                    wilds,
+                    total,
+                    histogram[1] + (held == 2) - (held == 1),
+                    histogram[2] + (held == 3) - (held == 2),
+                    histogram[3] + (held == 4) - (held == 3),
+                    histogram[4] - (held == 4),
+                )
+            value = memo.get(key)
+            if value is None:
+                if used:
+                    entries = [moved if g == group else groups[g] for g in used]
+                    value = min(shanten_of_entries(entries, total, wilds), _FAR)
+                else:
+                    value = _target_shanten_of(targets[index], counts, wilds)
+                if len(memo) >= _SHANTEN_MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = value
+            values[index] = value
+        counts[kind] += 1
+        per_kind[kind] = values  # type: ignore[assignment]  # every None was replaced
+    return per_kind
+
+
 def _best_discard(
     view: PlayerView,
     counts: list[int],
@@ -437,9 +655,11 @@ def _best_discard(
     table: _Table,
     level: str,
     rng: random.Random,
+    per_kind: dict[int, list[int]] | None = None,
 ) -> tuple[int, float]:
     """(kind, expected value after it) for a 3n+2 hand. Wilds are discarded only when
-    nothing else is held."""
+    nothing else is held. ``per_kind`` is ``_after_each_discard`` of this hand when the
+    caller has it already."""
     candidates = [kind for kind in range(NUM_KINDS) if counts[kind]]
     if not candidates:
         assert table.wild is not None
@@ -447,23 +667,9 @@ def _best_discard(
     if not table.targets:
         # No target can be reached any more (should not happen): shed the loneliest tile.
         return rng.choice(candidates), 0.0
-    # Pass 1: shanten of every target after each discard. Restricted targets ignore
-    # kinds outside them, so the shanten for those is computed once.
-    base_cache: dict[int, int] = {}
-    per_kind: dict[int, list[int]] = {}
-    for kind in candidates:
-        counts[kind] -= 1
-        values = []
-        for index, target in enumerate(table.targets):
-            inside = target.mask >> kind & 1
-            if not inside and not target.pungs_only:
-                if index not in base_cache:
-                    base_cache[index] = _target_shanten(target, counts, wilds)
-                values.append(base_cache[index])
-            else:
-                values.append(_target_shanten(target, counts, wilds))
-        counts[kind] += 1
-        per_kind[kind] = values
+    # Pass 1: shanten of every target after each discard.
+    if per_kind is None:
+        per_kind = _after_each_discard(counts, wilds, table.targets, candidates)
     if level == "easy":
         best_shanten = min(min(v) for v in per_kind.values())
         tied = [k for k in candidates if min(per_kind[k]) == best_shanten]
@@ -581,14 +787,9 @@ def _choose_claim(
             shantens = _shantens(new_counts, wilds, new_table)
             after_best = min(shantens)
         else:
-            after_best = _FAR
-            for kind in range(NUM_KINDS):
-                if not new_counts[kind]:
-                    continue
-                new_counts[kind] -= 1
-                shanten_after = min(_shantens(new_counts, wilds, new_table))
-                new_counts[kind] += 1
-                after_best = min(after_best, shanten_after)
+            held = [kind for kind in range(NUM_KINDS) if new_counts[kind]]
+            after_discard = _after_each_discard(new_counts, wilds, new_table.targets, held)
+            after_best = min([_FAR, *(min(values) for values in after_discard.values())])
         # A claim must move us on (a kong may keep the shanten: it still draws a tile).
         improves = after_best < now_best or (action.type == KONG and after_best <= now_best)
         if not improves:
@@ -611,7 +812,7 @@ def _choose_claim(
                 new_counts, wilds, new_table, _shantens(new_counts, wilds, new_table), True
             )
         else:
-            _, value = _best_discard(view, new_counts, wilds, new_table, level, rng)
+            _, value = _best_discard(view, new_counts, wilds, new_table, level, rng, after_discard)
         options.append((value, action))
     if not options:
         return passing

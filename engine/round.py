@@ -169,6 +169,7 @@ class Round:
         # Views of each river's settled discards (all but the last: only a seat's latest
         # discard can still be claimed), so a public view does not rebuild whole rivers.
         self._settled_discard_views: list[tuple[DiscardView, ...]] = [() for _ in range(seats)]
+        self._seat_views: dict[int, tuple[tuple[Any, ...], SeatView]] = {}
         self.drawn: list[int | None] = [None] * seats
         self.folded: set[int] = set()
         self.claim_counts: dict[tuple[int, int], int] = {}
@@ -189,7 +190,9 @@ class Round:
         self.result: HandResult | None = None
         self.turn_id = 0
         self.actions: list[Action] = []
-        self._win_cache: dict[tuple[Any, ...], HandResult] = {}
+        # The position's cache: scored wins and a turn's legal actions, keyed by turn_id
+        # (and what else they read); edits of a position by hand (tests) clear it.
+        self._win_cache: dict[tuple[Any, ...], Any] = {}
 
         self._deal()
         # Carried bonus fan (Jiaxing): added at the start of each hand.
@@ -382,7 +385,7 @@ class Round:
             if not self._shape_ok(seat, extra):
                 return None
             self._win_cache[key] = self._scorer(self._win_context(seat, by, tile, from_seat, final))
-        result = self._win_cache[key]
+        result: HandResult = self._win_cache[key]
         return result if result.valid else None
 
     # ------------------------------------------------------------------ legal actions
@@ -390,7 +393,29 @@ class Round:
         if not 0 <= seat < self.num_seats or self.phase == ENDED:
             return []
         if self.phase == TURN:
-            return self._turn_actions(seat) if seat == self.current_seat else []
+            if seat != self.current_seat:
+                return []
+            # A turn's choices are asked for by the view, the AI and ``apply`` (each
+            # checks a self-drawn win): computed once per position, in the position's
+            # cache beside the scored wins (whoever edits a position by hand clears it).
+            # The key holds the seat's own tiles too, so even an edit that forgets to
+            # clear it is not answered from before the edit.
+            key = (
+                "turn",
+                self.turn_id,
+                seat,
+                bytes(self.hands[seat]),
+                self.drawn[seat],
+                self.after_claim,
+                self.wall.drawable,
+                len(self.melds[seat]),
+                seat in self.folded,
+                self.wild,
+            )
+            cached = self._win_cache.get(key)
+            if cached is None:
+                cached = self._win_cache[key] = tuple(self._turn_actions(seat))
+            return list(cached)
         if self.phase in (CLAIM, ROB_KONG):
             assert self.window is not None
             if seat in self.window.options and seat not in self.window.responses:
@@ -866,6 +891,29 @@ class Round:
 
     # ------------------------------------------------------------------ views
     def _seat_view(self, seat: int) -> SeatView:
+        """One seat's public face, rebuilt only when something it shows changed: a public
+        view is built after every action, and most actions change one seat or none."""
+        river = self.discards[seat]
+        last = river[-1] if river else None
+        key = (
+            tuple(self.melds[seat]),
+            sum(self.hands[seat]),
+            len(river),
+            None if last is None else (last.tile, last.claimed, last.by_seat),
+            seat in self.folded,
+            self.scores[seat],
+            tuple(self.santan_pairs),
+            self.dealer,
+            self.num_seats,
+        )
+        cached = self._seat_views.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = self._new_seat_view(seat)
+        self._seat_views[seat] = (key, view)
+        return view
+
+    def _new_seat_view(self, seat: int) -> SeatView:
         melds = tuple(
             Meld(m.type, (), concealed=True) if m.concealed else m for m in self.melds[seat]
         )

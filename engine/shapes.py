@@ -54,6 +54,7 @@ __all__ = [
     "PIN_KINDS",
     "SOU_KINDS",
     "count_hand",
+    "group_entry",
     "hand_waits",
     "is_win_counts",
     "is_win_reading",
@@ -61,6 +62,8 @@ __all__ = [
     "kinds_mask",
     "preload",
     "shanten",
+    "shanten_of_entries",
+    "shanten_of_groups",
     "shanten_pungs",
     "shanten_restricted",
     "waits_counts",
@@ -393,6 +396,67 @@ def shanten_restricted(
         else:
             active.append(_restricted_needs(bytes(counts[start:stop]), group < 3, group_mask))
     needed = _combine_active(active, total // 3)
+    if needed >= INFEASIBLE:
+        return INFEASIBLE
+    result = needed - wilds - 1
+    return result if result > -1 else -1
+
+
+def shanten_of_groups(groups: Sequence[tuple[int, bytes]], tiles: int, wilds: int) -> int:
+    """``shanten_restricted`` for a target made of whole groups (suits, honors), from
+    each group's counts as bytes, ``(group, counts)`` in group order, and the number of
+    natural tiles in the whole hand (the other groups' tiles are all discards).
+
+    Why: the AI keeps each group's counts packed and asks this for many hands that differ
+    in one group only (``engine.ai``); the answer is ``shanten_restricted``'s exactly.
+    """
+    return shanten_of_entries([group_entry(group, key) for group, key in groups], tiles, wilds)
+
+
+def group_entry(group: int, key: bytes) -> tuple[int, ...]:
+    """The table entry of one group's counts (group 0-2 a suit, 3 the honors).
+
+    Entries are shared: the shipped tables hold about 7,300 distinct suit entries and
+    1,200 honor entries for 450,000 count patterns, each one object that lives as long
+    as the process (an entry computed for a pattern outside them is stored too, for any
+    hand of at most 28 tiles), so the AI may key a memo by ``id(entry)``.
+    """
+    table = _HONOR_TABLE if group == 3 else _SUIT_TABLE
+    entry = table.get(key)
+    if entry is None:
+        if not _loaded:
+            preload()
+        entry = table.get(key)
+    if entry is None:  # five or more copies: outside the shipped table
+        start = 9 * group
+        counts = [0] * NUM_KINDS
+        counts[start : start + len(key)] = key
+        entry = _slow_entry(counts, start, 34 if group == 3 else start + 9)
+    return entry
+
+
+def shanten_of_entries(entries: Sequence[Sequence[int]], tiles: int, wilds: int) -> int:
+    """``shanten_of_groups`` from the groups' entries (``group_entry``)."""
+    total = tiles + wilds
+    if total % 3 == 0 or total > _MAX_HAND:
+        raise TileError(
+            f"向听数需要 3n+1 或 3n+2 张 / shanten needs 3n+1 or 3n+2 tiles (<= 14), got {total}"
+        )
+    sets = total // 3
+    if len(entries) == 2:  # a half flush: ``_combine_active``'s last step alone
+        first, last = entries
+        needed = INFEASIBLE
+        for own in range(sets + 1):
+            mine = NEED_BASE + 2 * own
+            theirs = NEED_BASE + 2 * (sets - own)
+            value = first[mine] + last[theirs + 1]
+            if value < needed:
+                needed = value
+            value = first[mine + 1] + last[theirs]
+            if value < needed:
+                needed = value
+    else:
+        needed = _combine_active(entries, sets)
     if needed >= INFEASIBLE:
         return INFEASIBLE
     result = needed - wilds - 1

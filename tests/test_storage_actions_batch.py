@@ -151,3 +151,30 @@ async def test_rows_of_one_key_are_judged_against_what_ends_up_stored(store: Sto
         [("missing", 0, discard(0, "1m"), 0), ("missing", 0, discard(0, "1m"), 0)]
     )
     assert all(isinstance(outcome, UnknownGameError) for outcome in outcomes)
+
+
+async def test_on_postgresql_a_batch_is_one_statement_not_a_transaction(
+    store: Store, db: BackendDB
+) -> None:
+    """One round trip per group commit (no BEGIN, check, insert, COMMIT): the journal's
+    batch latency is what every action of a busy process waits for (issue 15)."""
+    if db.kind != "postgres":
+        assert not hasattr(store, "_write_statement")  # SQLite: one transaction, one thread trip
+        return
+
+    async def no_transactions(body: object) -> object:
+        raise AssertionError("append_actions opened a transaction")
+
+    store._write = no_transactions  # type: ignore[method-assign, assignment]
+    rows = [("A", 0, discard(0, "1m"), 0), ("B", 0, discard(1, "2p"), 0)]
+    assert await store.append_actions(rows) == [True, True]
+    again = [
+        *rows,
+        ("A", 0, discard(3, "9s"), 0),
+        ("C", 0, discard(0, "1m"), 0),
+        ("Z", 0, discard(0, "1m"), 0),
+    ]
+    outcomes = await store.append_actions(again)
+    assert outcomes[:2] == [False, False] and outcomes[3] is True
+    assert isinstance(outcomes[2], ActionConflictError)
+    assert isinstance(outcomes[4], UnknownGameError)
