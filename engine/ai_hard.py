@@ -213,14 +213,19 @@ def choose(
                 return _FOLD_WEIGHT * _taizhou_danger(view, table, kind, False, 0.0)
 
         kind, discard_value = core.best_discard(view, counts, wilds, table, cache, extra, race)
-        for action in view.legal:
-            if action.type != KONG or action.tile is None:
-                continue
+        kongs = [a for a in view.legal if a.type == KONG and a.tile is not None]
+        if kongs:
+            # A kong is weighed on the analytic scale: the calibration never saw the
+            # replacement draw a kong brings, and near-certain calibrated chances early
+            # in a hand hide it.
+            _, discard_value = core.best_discard(view, counts, wilds, table, cache, extra)
+        for action in kongs:
+            assert action.tile is not None
             new_counts, new_table = base._after_kong(view, counts, table, action.tile)
             if not new_table.targets:
                 continue
             shantens = base._shantens(new_counts, wilds, new_table)
-            value = core.hand_value(new_counts, wilds, new_table, shantens, cache, race)
+            value = core.hand_value(new_counts, wilds, new_table, shantens, cache)
             if value * base._KONG_BONUS >= discard_value:
                 return action
         return Action(DISCARD, view.seat, tile=kind)

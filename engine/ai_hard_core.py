@@ -196,7 +196,9 @@ def hand_value(
         typical = base._TYPICAL_OUTS[min(current, len(base._TYPICAL_OUTS) - 1)]
         rough.append(values[index] * base._win_chance(current, typical, table))
     best = 0.0
-    own_melds = len(table.melds)
+    # Claimed melds only: the fit saw almost no concealed kongs, and a kong must not
+    # look worse for the meld it adds (it keeps the hand closed and draws a tile).
+    own_melds = sum(1 for meld in table.melds if not meld.concealed)
 
     def calibrate(name: str, current: int, chance: float) -> float:
         if race is None:
