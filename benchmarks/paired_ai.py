@@ -7,7 +7,7 @@ the other seats: once with ``--level`` in seat ``i % 4`` and once with ``--again
 there. Most decisions agree, so the per-deal score difference has a far smaller spread
 than either score, and a few hundred deals separate what 400-hand runs cannot.
 
-    python benchmarks/paired_ai.py [--variant taizhou] [--deals 300] [--json]
+    python benchmarks/paired_ai.py [--variant taizhou] [--deals 300] [--first 0] [--json]
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", choices=tuple(RULE_SETS), default="taizhou")
     parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--first", type=int, default=0, help="first deal number (fresh deals)")
     parser.add_argument("--level", choices=LEVELS, default="hard")
     parser.add_argument("--against", choices=LEVELS, default="normal")
     parser.add_argument("--json", action="store_true")
@@ -48,7 +49,7 @@ def main() -> int:
     started = time.perf_counter()
     totals = {args.level: [0, 0, 0], args.against: [0, 0, 0]}
     diffs: list[float] = []
-    for deal in range(args.deals):
+    for deal in range(args.first, args.first + args.deals):
         scores = []
         for level in (args.level, args.against):
             levels = ["normal"] * 4

@@ -1,37 +1,47 @@
-"""The ``hard`` AI level: ``normal``'s search, sharpened where paired play showed it helps.
+"""The ``hard`` AI level: ``normal``'s search with a measured win chance and defence.
 
 Why a separate module: ``normal`` must stay as it is (the bot runs it on every autoplay
 seat), and ``hard`` spends its larger time budget on what ``normal`` estimates roughly.
 
 How it was built: every change was measured with paired hands (the same deal played
-once with ``hard`` and once with ``normal`` in one seat, the seat rotating), because
-400-hand self-play runs are too noisy to rank two close players. An earlier ``hard``
-(sampled rollouts, real-scorer values for ready hands, its own defence model and
-三摊 expected value) lost clearly to ``normal`` that way, so ``hard`` is now
-``normal`` plus:
+once with ``hard`` and once with ``normal`` in one seat, the seat rotating;
+``benchmarks/paired_ai.py``), because 400-hand self-play runs are too noisy to rank two
+close players. ``hard`` is ``normal`` plus:
 
 - **Two-step tile efficiency** (``engine.ai_hard_core``): for targets one or two steps
   from ready, the chance of completing them uses the real outs of the next step (the
   best discard after each improving draw) instead of a typical count.
+- **A measured win chance** (``engine.ai_hard_core.CALIBRATION``): the analytic chance
+  races the wall alone; sampled self-play showed it rates ready hands far too high and
+  far hands too low, and ignores how far the opponents are. ``hard`` maps it through a
+  logistic model fitted on those samples (opponents' melds, tiles left, distance), for
+  its discards, kongs and claims alike (its claim rule is ``normal``'s, valued this way).
 - **Taizhou folding**: when our best discard leaves us two or more steps from ready
-  against an opponent likely ready (one step against one almost surely ready), each
+  against an opponent possibly ready (one step against one likely ready), each
   discard also pays a weighted per-opponent danger: the chance that seat is ready (its
   melds and how long the hand has run) times the chance the tile is its wait (no wait on
   a tile it let pass since its last draw, fewer on what it threw away, honors by copies
   left, off-suit tiles against a flush), plus the 全包 liability cases.
 
-Every estimate is deterministic, so the ``rng`` a caller passes is not drawn from and a
-seeded game replays exactly.
+Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
+concealed tiles out of the live wall by the suits they collect, weighting outs an
+opponent already threw away, a lower claim margin, a heavier Jiaxing feeding cost and a
+shorter horizon. None beat ``normal`` beyond the noise of fresh deals.
+
+Every estimate is deterministic (the calibration was fitted offline), so the ``rng`` a
+caller passes is not drawn from and a seeded game replays exactly.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from dataclasses import replace
 
 from . import ai as base
 from . import ai_hard_core as core
 from .tiles import DRAGONS
-from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, Action
+from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, PUNG, Action
 from .variants import get_rules
 from .views import PlayerView, SeatView
 
@@ -41,8 +51,13 @@ _READY_PER_DISCARD = 0.018
 _WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
 # Taizhou folding: our distance (shanten) and the likeliest-ready opponent's chance that
 # trigger it, and the weight the danger then gets against our hand's value.
-_FOLD_THREAT = (0.5, 0.8)  # distance >= 2, distance >= 1
+_FOLD_THREAT = (0.3, 0.6)  # distance >= 2, distance >= 1
 _FOLD_WEIGHT = 6.0
+# The share of the wall ``hard`` expects to draw, relative to ``normal``'s
+# (``Variant.ai_horizon``). Jiaxing hands run long (a third end in a draw, nobody wins on
+# a discard); paired runs (300 deals each) ranked 0.7 < 1.0 < 1.3 ≈ 1.6 > 2.0 by wins and
+# score, and 1.3 held up on fresh deals.
+_HORIZON_SCALE = {"jiaxing": 1.3}
 
 
 # --------------------------------------------------------------------------- defence
@@ -171,11 +186,21 @@ def choose(
     table: base._Table,
     rng: random.Random,
 ) -> Action:
-    """``hard``'s decision once ``engine.ai.choose_action`` has handled wins. Claims and
-    三摊 are ``normal``'s (the paired runs showed ``hard``'s own versions no better);
-    ``rng`` only reaches ``normal``'s claim code, which draws nothing at that level."""
+    """``hard``'s decision once ``engine.ai.choose_action`` has handled wins. 三摊
+    continue/fold is ``normal``'s; ``rng`` is accepted for the common signature and not
+    drawn from (every estimate here is deterministic)."""
     types = {a.type for a in view.legal}
     cache = core.ShantenCache()
+    race = core.Race(
+        opponent_melds=max(
+            (len(s.melds) for s in view.public.seats if s.seat != view.seat and not s.folded),
+            default=0,
+        ),
+        tiles_left=view.public.tiles_left,
+    )
+    horizon = _HORIZON_SCALE.get(table.variant, 1.0)
+    if horizon != 1.0:
+        table = replace(table, draws_left=max(1.0, table.draws_left * horizon))
     if CONTINUE in types:
         return base._choose_santan(view, counts, wilds, table, "normal")
     if DISCARD in types:
@@ -187,10 +212,15 @@ def choose(
                     return 0.0
                 return _FOLD_WEIGHT * _taizhou_danger(view, table, kind, False, 0.0)
 
-        kind, discard_value = core.best_discard(view, counts, wilds, table, cache, extra)
-        for action in view.legal:
-            if action.type != KONG or action.tile is None:
-                continue
+        kind, discard_value = core.best_discard(view, counts, wilds, table, cache, extra, race)
+        kongs = [a for a in view.legal if a.type == KONG and a.tile is not None]
+        if kongs:
+            # A kong is weighed on the analytic scale: the calibration never saw the
+            # replacement draw a kong brings, and near-certain calibrated chances early
+            # in a hand hide it.
+            _, discard_value = core.best_discard(view, counts, wilds, table, cache, extra)
+        for action in kongs:
+            assert action.tile is not None
             new_counts, new_table = base._after_kong(view, counts, table, action.tile)
             if not new_table.targets:
                 continue
@@ -200,5 +230,73 @@ def choose(
                 return action
         return Action(DISCARD, view.seat, tile=kind)
     if PASS in types:
-        return base._choose_claim(view, counts, wilds, table, "normal", rng)
+        return choose_claim(view, counts, wilds, table, cache, race)
     return view.legal[0]
+
+
+def choose_claim(
+    view: PlayerView,
+    counts: list[int],
+    wilds: int,
+    table: base._Table,
+    cache: core.ShantenCache,
+    race: core.Race,
+) -> Action:
+    """``normal``'s claim rule (a claim must move the hand on and look better than
+    passing; a 三摊 third claim only when it leaves us one step from ready) valued with
+    ``hard``'s calibrated search, so a claim and a pass are weighed on the same scale as
+    its discards."""
+    claimed = view.claim_tile
+    claims = [a for a in view.legal if a.type in (CHOW, PUNG, KONG)]
+    passing = Action(PASS, view.seat)
+    if claimed is None or not claims:
+        return passing
+    public = view.public
+    rules = get_rules(public.variant)
+    discarder = public.last_discard[0] if public.last_discard else None
+    now = base._shantens(counts, wilds, table)
+    now_best = min(now) if now else base._FAR
+    best_value, best_action = -math.inf, passing
+    for action in claims:
+        after = base._after_claim(view, action, counts, claimed)
+        if after is None:
+            continue
+        new_counts, melds = after
+        new_table = base._with_melds(table, melds, new_counts)
+        if not new_table.targets:
+            continue
+        if action.type == KONG:
+            shantens = base._shantens(new_counts, wilds, new_table)
+            after_best = min(shantens)
+        else:
+            after_best = base._FAR
+            for kind in range(len(new_counts)):
+                if not new_counts[kind]:
+                    continue
+                new_counts[kind] -= 1
+                after_best = min(after_best, min(base._shantens(new_counts, wilds, new_table)))
+                new_counts[kind] += 1
+        if not (after_best < now_best or (action.type == KONG and after_best <= now_best)):
+            continue
+        third_claim = (
+            rules.has_three_claim_liability
+            and discarder is not None
+            and base._claims_from(view.melds, discarder) == 2
+            and discarder not in public.seats[view.seat].liable_with
+        )
+        if third_claim and after_best > 1:
+            continue
+        if action.type == KONG:
+            shantens = base._shantens(new_counts, wilds, new_table)
+            value = base._KONG_BONUS * core.hand_value(
+                new_counts, wilds, new_table, shantens, cache, race
+            )
+        else:
+            _, value = core.best_discard(view, new_counts, wilds, new_table, cache, None, race)
+        if value > best_value:
+            best_value, best_action = value, action
+    if best_action is passing:
+        return passing
+    baseline = core.hand_value(counts, wilds, table, now, cache, race)
+    margin = rules.ai_profile.claim_margin
+    return best_action if best_value > baseline * margin + 1e-9 else passing

@@ -10,7 +10,14 @@ import pytest
 from engine import ai as base
 from engine.ai import AIPlayer, _read_table, choose_action
 from engine.ai_hard import _folding, _live_dragon, _taizhou_danger
-from engine.ai_hard_core import ShantenCache, next_step_outs, two_step_chance
+from engine.ai_hard_core import (
+    Race,
+    ShantenCache,
+    calibrated_chance,
+    hand_value,
+    next_step_outs,
+    two_step_chance,
+)
 from engine.match import Match
 from engine.shapes import count_hand
 from engine.tiles import parse_tile
@@ -212,3 +219,68 @@ def test_hard_folds_only_against_a_likely_ready_opponent() -> None:
     assert _folding(threatening, 3)
     assert not _folding(threatening, 0)
     assert not _folding(calm, 3)
+
+
+# ----------------------------------------------------------------- calibration, defence
+
+
+def test_calibration_lowers_a_ready_chance_and_more_so_against_developed_opponents() -> None:
+    # Measured: a ready Jiaxing half flush the analytic race rated 0.86 won about 0.68 of
+    # the time (typically against opponents with melds, half the wall gone).
+    typical = Race(opponent_melds=2, tiles_left=40)
+    ready = calibrated_chance("jiaxing", "half_flush1", 0, 0.86, 0, typical)
+    assert 0.6 < ready < 0.86
+    threatened = calibrated_chance("jiaxing", "half_flush1", 0, 0.86, 0, Race(4, 40))
+    assert threatened < ready - 0.1
+    # Fewer tiles left, less time: lower again.
+    assert calibrated_chance("jiaxing", "half_flush1", 0, 0.86, 0, Race(2, 15)) < ready
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_calibrated_chance_rises_with_the_analytic_chance(variant: str) -> None:
+    race = Race(opponent_melds=1, tiles_left=50)
+    for target in ("full_flush0", "half_flush2", "pungs", "any"):
+        for shanten in range(4):
+            chances = [
+                calibrated_chance(variant, target, shanten, p / 20, 1, race) for p in range(1, 20)
+            ]
+            assert chances == sorted(chances), (target, shanten)
+            assert all(0.0 < c < 1.0 for c in chances)
+    # A rule set with no fitted model keeps the analytic chance.
+    assert calibrated_chance("no-such-rules", "any", 1, 0.3, 0, race) == 0.3
+
+
+def test_ready_hand_value_rises_with_live_outs() -> None:
+    # Ready on 3p (closed wait) in a half flush of dots; as copies of 3p appear in the
+    # rivers the hand's calibrated value must fall.
+    def value_with_rivers(river: str) -> float:
+        round_ = stage(
+            "jiaxing",
+            ["1p2p4p5p6p7p8p9p1z1z1z2z2z", river, "", ""],
+            wild="9m",
+            scorer=None,
+        )
+        view = round_.player_view(0)
+        counts, wilds = count_hand(view.all_concealed, view.public.wild)
+        table = _read_table(view, counts)
+        shantens = base._shantens(counts, wilds, table)
+        assert min(shantens) == 0
+        race = Race(opponent_melds=0, tiles_left=view.public.tiles_left)
+        return hand_value(counts, wilds, table, shantens, ShantenCache(), race)
+
+    live = value_with_rivers("")
+    assert live > 0
+    assert value_with_rivers("3p") < live
+    assert value_with_rivers("3p3p") < value_with_rivers("3p")
+
+
+def test_hard_far_from_ready_does_not_deal_into_an_obvious_flush_wait() -> None:
+    # Seat 1 shows three bamboo pungs (a likely-ready bamboo flush). Our hand is two
+    # steps from ready and its loneliest tile is the 5s: calm, that is the discard; with
+    # the flush on the table hard lets an honor go instead.
+    hand = "1m2m3m5m6m2p3p7p8p9p1z4z5s3z"
+    threat = _two_dragon_table(hand, "3z", ["222s", "444s", "888s"], "6s6s7s9s")
+    calm = _two_dragon_table(hand, "3z", [])
+    assert choose_action(calm, "hard", random.Random(0)).tile == parse_tile("5s")
+    chosen = choose_action(threat, "hard", random.Random(0))
+    assert chosen.type == DISCARD and chosen.tile != parse_tile("5s")
