@@ -22,8 +22,10 @@ Levels:
   efficiency, no defence, claims whenever legal and on target, always continues.
 - ``normal``: all of the above plus efficiency, target values, defence and liability.
 - ``hard``: ``normal``'s search plus two-step tile efficiency (real outs one and two
-  steps from ready) and a Taizhou fold against a likely-ready opponent
-  (``engine.ai_hard``); about level with ``normal`` so far (``benchmarks/paired_ai.py``).
+  steps from ready), a Jiaxing win chance corrected by a model fitted on self-play
+  (``benchmarks/calibrate_hard.py``), claims valued with it, and a Taizhou fold against a
+  likely-ready opponent (``engine.ai_hard``); ahead of ``normal`` in paired play, but not
+  yet by a significant margin (``benchmarks/paired_ai.py``).
 """
 
 from __future__ import annotations
