@@ -17,7 +17,6 @@ import itertools
 import json
 import sys
 from collections.abc import AsyncIterator
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +43,11 @@ from test_sharded_harness import (
     SHARD_COUNT,
     USERS,
     Process,
+    settle_last_week_in_both_guilds,
     start_process,
 )
 
 from bot.session import FakeClock
-from data import SettlementEntry
 
 CHILD = Path(__file__).resolve().parent / "shard_child.py"
 ANSWER_TIMEOUT = 120.0  # seconds; a child that starts (imports, migrations) on a busy machine
@@ -282,20 +281,7 @@ async def test_the_weekly_board_goes_out_once_with_two_processes_of_one_shard_ra
                               OTHER_CHANNEL_ID, "shard-1", itertools.count(11))  # fmt: skip
     children: list[ChildProcess] = []
     try:
-        store = one.store
-        last_week = one.bot.now() - timedelta(days=7)
-        for guild, channel, board, game in (
-            (GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO, "gz"),
-            (GUILD_ONE, CHANNEL_ID, OTHER_CHANNEL_ID, "go"),
-        ):
-            await store.update_settings(guild, leaderboard_channel=board)
-            await store.create_game(game, guild, channel, "taizhou", {}, [], 1, status="running")
-            await store.settle_hand(
-                guild, game, 0,
-                [SettlementEntry(0, ALICE, 10, True), SettlementEntry(1, BOB, -10)],
-                stake=2, winner_user=ALICE, when=last_week,
-            )  # fmt: skip
-            await store.set_game_status(game, "finished")
+        await settle_last_week_in_both_guilds(one.store, one.bot.now())
         children = list(
             await asyncio.gather(
                 *(

@@ -15,7 +15,7 @@ import copy
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -154,6 +154,34 @@ async def open_table(cluster: Cluster, process: Process, user: int) -> Any:
     return table
 
 
+async def settle_last_week_in_both_guilds(store: Any, now: datetime) -> None:
+    """A finished game in each shard's guild, paid last week (Alice +20 after the stake),
+    and each guild's leaderboard channel set: both have a weekly board to post."""
+    for guild, channel, board, game in (
+        (GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO, "gz"),
+        (GUILD_ONE, CHANNEL_ID, OTHER_CHANNEL_ID, "go"),
+    ):
+        await store.update_settings(guild, leaderboard_channel=board)
+        await store.create_game(game, guild, channel, "taizhou", {}, [], 1, status="running")
+        await store.settle_hand(
+            guild, game, 0,
+            [SettlementEntry(0, ALICE, 10, True), SettlementEntry(1, BOB, -10)],
+            stake=2, winner_user=ALICE, when=now - timedelta(days=7),
+        )  # fmt: skip
+        await store.set_game_status(game, "finished")
+
+
+async def first_move(cluster: Cluster, process: Process, user: int) -> tuple[Any, Any]:
+    """The user's DM message (at ``process``) once it offers a move, and that move."""
+    for _ in range(50):
+        message = process.h.latest_dm(user)
+        move = choose_move(message) if message is not None else None
+        if message is not None and move is not None:
+            return message, move
+        await cluster.advance(1.0)
+    raise AssertionError("no move was offered")
+
+
 async def test_two_shard_processes_settle_into_one_ledger_and_route_dm_clicks(
     cluster: Cluster,
 ) -> None:
@@ -276,20 +304,7 @@ async def test_the_weekly_board_is_posted_once_per_guild_across_both_processes(
     cluster: Cluster,
 ) -> None:
     zero, one = cluster.processes
-    store = zero.store
-    last_week = zero.bot.now() - timedelta(days=7)
-    for guild, channel, board, game in (
-        (GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO, "gz"),
-        (GUILD_ONE, CHANNEL_ID, OTHER_CHANNEL_ID, "go"),
-    ):
-        await store.update_settings(guild, leaderboard_channel=board)
-        await store.create_game(game, guild, channel, "taizhou", {}, [], 1, status="running")
-        await store.settle_hand(
-            guild, game, 0,
-            [SettlementEntry(0, ALICE, 10, True), SettlementEntry(1, BOB, -10)],
-            stake=2, winner_user=ALICE, when=last_week,
-        )  # fmt: skip
-        await store.set_game_status(game, "finished")
+    await settle_last_week_in_both_guilds(zero.store, zero.bot.now())
     # Each process also sees the other's guild (as a stale cache might): it never posts
     # there, the owner does.
     for process, guild, channel, board in (
@@ -358,14 +373,7 @@ async def test_a_replacement_resumes_its_shards_tables_and_leaves_the_others_alo
     assert zero.bot.manager.get(alice_table.table_id) is None
 
     # Alice's next DM click still arrives at shard 0 and reaches the replacement.
-    for _ in range(50):
-        message = zero.h.latest_dm(ALICE)
-        move = choose_move(message) if message is not None else None
-        if message is not None and move is not None:
-            break
-        await cluster.advance(1.0)
-    else:
-        raise AssertionError("Alice was never offered a move after the restart")
+    message, move = await first_move(cluster, zero, ALICE)
     journal = len(await replacement.store.load_actions(alice_table.table_id))
     record = await zero.h.click(ALICE, message, move[0], move[1], settle=False)
     await cluster.settle()
@@ -381,14 +389,7 @@ async def test_a_stale_dm_click_for_a_shard_1_table_is_answered_privately_by_its
     follow-up through the click's token, which shard 0 deferred."""
     zero, one = cluster.processes
     await open_table(cluster, one, ALICE)
-    for _ in range(50):
-        message = zero.h.latest_dm(ALICE)
-        move = choose_move(message) if message is not None else None
-        if message is not None and move is not None:
-            break
-        await cluster.advance(1.0)
-    else:
-        raise AssertionError("Alice was never offered a move")
+    message, move = await first_move(cluster, zero, ALICE)
     old = copy.deepcopy(message)  # her DM as it looked before the move
     first = await zero.h.click(ALICE, message, move[0], move[1], settle=False)
     await cluster.settle()
