@@ -151,16 +151,28 @@ def _draw_seat(
     elif waiting:
         state = "… " + label("waiting_on", locale)
     state_w = text_width(state, 18) + 8 if state else 0
-    name_room = x1 - pad - x - score_w - state_w - 16
+    side = position in ("left", "right")
+    liable = ""
+    if seat_view.liable_with:
+        partners = " ".join(
+            wind_name(view.seats[s].seat_wind, locale) for s in seat_view.liable_with
+        )
+        liable = f"{label('liable', locale)} {partners}"
+    # A side panel says it in the header line, left of the state: below the header the
+    # seat's tiles may run the panel's whole width (14 face up in a replay).
+    liable_w = text_width(liable, 16) + 8 if liable and side else 0
+    name_room = x1 - pad - x - score_w - state_w - liable_w - 16
     draw_text(canvas, fit_text(name, 22, int(name_room)), x + 2, header_y + 2, 22)
     draw_text(
         canvas, score_text, x1 - pad, header_y + 2, 22, net_color(seat_view.score), anchor="r"
     )
     if state:
         draw_text(canvas, state, x1 - pad - score_w - 10, header_y + 6, 18, HIGHLIGHT, anchor="r")
+    if liable_w:
+        draw_text(canvas, liable, x1 - pad - score_w - 10 - state_w, header_y + 8, 16, MINUS,
+                  anchor="r")  # fmt: skip
 
     # Hidden tiles (backs, or faces in a replay) and melds.
-    side = position in ("left", "right")
     back_w = (20 if side else 34) if revealed is not None else (17 if side else 26)
     meld_w = 28 if side else 40
     meld_h = tile_height(meld_w)
@@ -217,21 +229,8 @@ def _draw_seat(
         for meld in melds:
             entries = meld_layout(meld, seat_view.seat, view.num_seats, own=own)
             meld_x = draw_meld(canvas, entries, meld_x, row_top + meld_h, meld_w) + 10
-    if seat_view.liable_with:
-        partners = " ".join(
-            wind_name(view.seats[s].seat_wind, locale) for s in seat_view.liable_with
-        )
-        liable_y = header_y + header_h - 6 if side else header_y + 4
-        liable_x = x1 - pad if side else (x0 + x1) / 2
-        draw_text(
-            canvas,
-            f"{label('liable', locale)} {partners}",
-            liable_x,
-            liable_y,
-            16,
-            MINUS,
-            anchor="r" if side else "m",
-        )
+    if liable and not side:  # the middle of the header line, free on a wide panel
+        draw_text(canvas, liable, (x0 + x1) / 2, header_y + 4, 16, MINUS, anchor="m")
     return river_box, toward
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 from test_hand_replay import played_match
 
 from engine.replay import replay_hand
@@ -107,3 +107,36 @@ def test_gif_frames_decode_to_what_was_drawn() -> None:
         assert image.convert("RGB").tobytes() == frame.convert("RGB").tobytes()
     with pytest.raises(ValueError):
         encode_gif([], [])
+
+
+def test_the_liable_label_is_drawn_on_free_panel_not_over_a_seats_tiles() -> None:
+    """A Jiaxing 三摊 pair is marked 承包 on both seats' panels. On a side panel the open
+    hand runs the panel's whole width, so the label lives in the header line there: what
+    the label changes must have been bare panel before (no tile, no text under it)."""
+    from dataclasses import replace
+
+    from engine.replay import RevealedSeat
+    from render.layout import PANEL
+
+    _match, log = played_match("jiaxing", seed=1, hands=1)
+    record = replay_hand("jiaxing", None, 1, log, 0)
+    frame = next(f for f in record.frames if any(s.liable_with for s in f.public.seats))
+    liable = [s.seat for s in frame.public.seats if s.liable_with]
+    assert 0 in liable and any(seat in (1, 3) for seat in liable)  # the bottom and a side
+    # Every liable seat holds a full concealed hand and its drawn tile: the widest row.
+    full = RevealedSeat(concealed=tuple(range(9, 22)), drawn=22, melds=())
+    frame = replace(frame, hands=tuple(
+        full if seat in liable else hand for seat, hand in enumerate(frame.hands)
+    ))  # fmt: skip
+    for seat in liable:
+        seats = tuple(
+            replace(s, liable_with=()) if s.seat == seat else s for s in frame.public.seats
+        )
+        bare = replace(frame, public=replace(frame.public, seats=seats))
+        marked = compose_replay_frame(frame, record.steps, palette=False)
+        unmarked = compose_replay_frame(bare, record.steps, palette=False)
+        box = ImageChops.difference(marked, unmarked).getbbox()
+        assert box is not None, f"seat {seat}: no label drawn"
+        assert box[3] - box[1] <= 24  # one line of 16 px text
+        under = unmarked.crop(box)
+        assert set(under.getdata()) == {PANEL}, f"seat {seat}: the label covers {box}"
