@@ -156,6 +156,7 @@ class SchedulingMixin:
                     else:
                         if item.future is not None and not item.future.done():
                             item.future.set_result(value)
+                    self._dues_turn = None  # a call may change who is due without a move
                     await self._after_change()
             except asyncio.CancelledError:
                 raise
@@ -300,16 +301,19 @@ class SchedulingMixin:
             self._schedule_timer()
 
     async def _run_due(self, *, ai_only: bool) -> None:
-        played = False  # the last pass played a move (whose apply refreshed the dues)
+        # Whether the dues may be taken as they are: after a played move they were
+        # refreshed for the new position already (``_apply_stored`` or ``_after_hand``),
+        # and nothing can change them in between, since every other change comes through
+        # the queue and a call forgets ``_dues_turn`` (so does a due dropped here). A
+        # timer tick therefore starts from the dues its table's last move left, instead
+        # of walking every seat again for each move.
+        played = True
         while (
             self.status == "running"
             and self.match is not None
             and not self.match.finished
             and self._settling is None
         ):
-            # After a played move the dues were refreshed for the new position already
-            # (``_apply_stored`` or ``_after_hand``); nothing can change them in between
-            # (every other change comes through the queue), so they are not walked again.
             if not (played and self._dues_turn == self.match.turn_id):
                 self._refresh_dues()
             played = False
@@ -340,6 +344,7 @@ class SchedulingMixin:
                     fallback = self.match.round.default_action(seat)
                     if fallback is None:
                         self._due.pop(seat, None)
+                        self._dues_turn = None
                         return
                     action = fallback
                 if not await self._accept_or_retry(seat, action, due_at):
@@ -349,6 +354,7 @@ class SchedulingMixin:
                 default = self.match.round.default_action(seat)
                 if default is None:
                     self._due.pop(seat, None)
+                    self._dues_turn = None
                     continue
                 action = default
                 if not await self._accept_or_retry(seat, action, due_at):

@@ -532,6 +532,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         info = self._seats[seat]
         self._seats[seat] = replace(info, autoplay=on)
         self._due.pop(seat, None)
+        self._dues_turn = None  # walk the seats again at the next tick
         on_text = msg("session.autoplay_on", name=info.name)
         if on:
             await self.presenter.notice(self.table_id, self.channel_id, on_text)
@@ -571,6 +572,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         replacement = self._new_ai(seat)
         self._seats[seat] = replace(replacement, name=f"{replacement.name} ({info.name})")
         self._due.pop(seat, None)
+        self._dues_turn = None  # walk the seats again at the next tick
         self._timeouts.pop(seat, None)
         await self.store.update_game_meta(self.table_id, seats=self._seat_records())
         await self.store.unseat_user(self.table_id, user_id)

@@ -173,3 +173,30 @@ async def test_ai_pause_jitter_is_bounded_and_seeded(store: Store) -> None:
     assert await pauses(6) != pytest.approx(first)
     with pytest.raises(ValueError):
         TableManager(store, RecordingPresenter(), FakeClock(), ai_delay_jitter=1.5)
+
+
+async def test_a_timer_tick_does_not_walk_the_seats_again(store: Store) -> None:
+    """Each AI move refreshes the dues once (when it is applied); the tick that plays the
+    next move starts from those instead of walking every seat again, and the table plays
+    on exactly as before."""
+    manager, clock, table = await _all_ai_table(store)
+    refreshes = 0
+    real = table._refresh_dues
+
+    def counted() -> None:
+        nonlocal refreshes
+        refreshes += 1
+        real()
+
+    table._refresh_dues = counted  # type: ignore[method-assign]
+    assert table.match is not None
+    start = table.match.turn_id
+    for _ in range(20):
+        due = min(due.at for due in table._due.values())
+        await clock.advance(due - clock.now())
+        await manager.wait_idle()
+    moves = table.match.turn_id - start
+    assert moves >= 20
+    assert refreshes <= moves + 2  # about one per move (a hand's end may add one)
+    assert len(await store.load_actions(table.table_id)) == table.match.turn_id
+    await manager.shutdown()
