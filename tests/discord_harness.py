@@ -353,7 +353,9 @@ class FakeDiscord:
     ACK_DEADLINE = 3.0
     TOKEN_LIFETIME = 15 * 60.0
 
-    def __init__(self) -> None:
+    def __init__(self, first_id: int = 1_000_000_000_000_000_000) -> None:
+        """``first_id``: where its snowflakes start (a Discord seen by another process
+        takes other ids, so a message copied between them keeps its own)."""
         self.requests: list[Request] = []
         self.messages: dict[int, StoredMessage] = {}
         self.users: dict[int, dict[str, Any]] = {}
@@ -378,7 +380,7 @@ class FakeDiscord:
         self.retry_sleeps: list[float] = []  # seconds discord.py asked to sleep before a retry
         self.clock: Any = None
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}  # enforce_nonce dedupe
-        self._ids = _snowflakes(1_000_000_000_000_000_000)
+        self._ids = _snowflakes(first_id)
 
     def next_id(self) -> int:
         return next(self._ids)

@@ -46,7 +46,6 @@ from discord_harness import (  # noqa: E402
     FakeDiscord,
     Harness,
     TagRenderer,
-    _snowflakes,
     guild_payload,
 )
 
@@ -75,10 +74,9 @@ class ShardProcess:
         )  # fmt: skip
         assert isinstance(bot, ShardedMahjongBot)
         self.bot = bot
-        remote = FakeDiscord()
         # Snowflakes of its own, so a message copied to another process's Discord never
         # takes the id of one already there.
-        remote._ids = _snowflakes(config["snowflake_base"])
+        remote = FakeDiscord(first_id=config["snowflake_base"])
         self.h = Harness(bot, self.users, self.clock, remote=remote, guild_id=config["guild"],
                          channel_id=config["channel"], other_channel_id=config["board"])  # fmt: skip
         await self.h.start()
