@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
+from ._shape_tables import NEED_BASE
 from .ai_simple import flush_policy, greedy_policy, random_policy
 from .shapes import (
     ALL_KINDS,
@@ -43,7 +44,9 @@ from .shapes import (
     MAN_KINDS,
     PIN_KINDS,
     SOU_KINDS,
+    combine_entries,
     count_hand,
+    finish_combined,
     group_entry,
     shanten,
     shanten_of_entries,
@@ -577,6 +580,7 @@ def _after_each_discard(
     # to key them: (index, memo or None, key before the group's counts, key after).
     base: list[int | None] = []
     readers: list[list[_Reader]] = [[], [], [], []]
+    whole: list[int] = []  # targets of any shape over the whole hand
     for index, target in enumerate(targets):
         spans = _MEMO_SPANS.get(target.mask)
         if spans is None:
@@ -584,6 +588,12 @@ def _after_each_discard(
         memo = _SHANTEN_MEMO.get((target.mask, target.pungs_only))
         if memo is None:
             memo = _SHANTEN_MEMO[(target.mask, target.pungs_only)] = {}
+        if not target.pungs_only and target.mask == ALL_KINDS:
+            # Any shape reads the whole hand (no memo): the other groups' merge is shared
+            # by every discard from one group (``shapes.combine_entries``).
+            base.append(None)
+            whole.append(index)
+            continue
         if target.pungs_only or not spans:
             base.append(None)
             keyed = target.pungs_only and target.mask == ALL_KINDS and plain_histogram
@@ -610,6 +620,11 @@ def _after_each_discard(
             head: tuple[object, ...] = (wilds, total, *(id(groups[g]) for g in reads[:position]))
             tail: tuple[object, ...] = tuple(id(groups[g]) for g in reads[position + 1 :])
             readers[group].append((index, memo, head, tail, reads))
+    others: dict[int, tuple[list[int], list[int]]] = {}
+    sets = (total + wilds) // 3
+    if whole:
+        for group in discarded_groups:
+            others[group] = _other_groups(groups, group, sets)
     per_kind: dict[int, list[int]] = {}
     for kind in candidates:
         group = kind // 9 if kind < 27 else 3
@@ -618,6 +633,12 @@ def _after_each_discard(
         moved = group_entry(group, bytes(counts[start:stop]))
         moved_id = id(moved)
         values = list(base)
+        if whole:
+            # ``shanten`` of the hand after this discard, capped like ``_target_shanten``
+            needed = finish_combined(others[group], moved, sets) - wilds - 1
+            value = -1 if needed < -1 else needed if needed < _FAR else _FAR
+            for index in whole:
+                values[index] = value
         for index, memo, before, after, used in readers[group]:
             if memo is None:
                 values[index] = _target_shanten(targets[index], counts, wilds)
@@ -650,6 +671,178 @@ def _after_each_discard(
     return per_kind
 
 
+def _easy_discards_by_floors(
+    counts: list[int], wilds: int, targets: tuple[_Target, ...], candidates: list[int]
+) -> tuple[int, list[int]]:
+    """(fewest shanten over every target after a discard, the candidates reaching it in
+    kind order): what ``easy`` reads from ``_after_each_discard``, computed for the
+    targets that can reach it only.
+
+    Why it may skip targets: a target's shanten never drops when a tile leaves the hand
+    (the tables count tiles missing from the best arrangement, and a tile removed can
+    only add to what is missing; all pungs counts the tiles it can use), so the target's
+    shanten of the hand before the discard is a floor for every discard. A target whose
+    floor is above the best found can neither beat it nor tie with it. Usually one or
+    two targets sit at the lowest floor and reach it, and the others are never asked.
+    """
+    packed = bytes(counts)
+    floors = [_target_shanten(target, counts, wilds, packed) for target in targets]
+    lowest = min(floors)
+    chosen = tuple(t for t, floor in zip(targets, floors, strict=True) if floor == lowest)
+    per_kind = _after_each_discard(counts, wilds, chosen, candidates)
+    best = {kind: min(values) for kind, values in per_kind.items()}
+    best_shanten = min(best.values())
+    if best_shanten > lowest:  # nothing reached its floor: ask those that could tie
+        more = tuple(t for t, f in zip(targets, floors, strict=True) if lowest < f <= best_shanten)
+        if more:
+            for kind, values in _after_each_discard(counts, wilds, more, candidates).items():
+                value = min(values)
+                if value < best[kind]:
+                    best[kind] = value
+            best_shanten = min(best.values())
+    return best_shanten, [kind for kind in candidates if best[kind] == best_shanten]
+
+
+def _easy_discards(
+    counts: list[int], wilds: int, targets: tuple[_Target, ...], candidates: list[int]
+) -> tuple[int, list[int]]:
+    """``_easy_discards_by_floors`` without its general loop, for the usual case: some
+    target at the lowest floor keeps it after a discard.
+
+    Why it can stop early: a discard from a group a target does not read leaves that
+    target's shanten at its floor exactly (the other groups are unchanged and a hand
+    of 3n+2 tiles asks for as many sets as one of 3n+1), so such a candidate is tied
+    without any work; a candidate inside a lowest-floor target is tied as soon as one
+    of those targets keeps its floor, and that target's value is one table read (one
+    group), a short merge with the other group's entry (a half flush), the shared merge
+    of the three other groups (any shape) or the all-pungs memo. When no candidate
+    keeps the lowest floor the general loop answers.
+    """
+    packed = bytes(counts)
+    total = sum(packed) - 1  # natural tiles after the discard
+    if not candidates or (total + wilds) % 3 != 1:
+        return _easy_discards_by_floors(counts, wilds, targets, candidates)
+    sets = (total + wilds) // 3
+    at = NEED_BASE + 2 * sets + 1  # an entry's tiles needed for ``sets`` sets and the pair
+    groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
+    floors: list[int] = []
+    reads: list[tuple[int, ...]] = []  # the groups each target reads
+    for target in targets:
+        if target.pungs_only:
+            if target.mask != ALL_KINDS:
+                return _easy_discards_by_floors(counts, wilds, targets, candidates)
+            floors.append(_target_shanten(target, counts, wilds, packed))
+            reads.append(_ALL_GROUPS)
+            continue
+        if target.mask == ALL_KINDS:
+            needed = finish_combined(_other_groups(groups, 3, sets), groups[3], sets)
+            target_reads = _ALL_GROUPS
+        else:
+            spans = _MEMO_SPANS.get(target.mask)
+            if spans is None:
+                spans = _MEMO_SPANS[target.mask] = _memo_spans(target.mask)
+            if not spans:
+                return _easy_discards_by_floors(counts, wilds, targets, candidates)
+            target_reads = tuple(start // 9 for start, _ in spans)
+            if len(target_reads) == 1:
+                needed = groups[target_reads[0]][at]
+            else:
+                entries = [groups[group] for group in target_reads]
+                needed = finish_combined(combine_entries(entries[:-1], sets), entries[-1], sets)
+        value = needed - wilds - 1
+        floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
+        reads.append(target_reads)
+    lowest = min(floors)
+    chosen = [index for index, floor in enumerate(floors) if floor == lowest]
+    tied: list[int] = []
+    inside: list[int] = []
+    for kind in candidates:
+        group = kind // 9 if kind < 27 else 3
+        for index in chosen:
+            if group not in reads[index]:
+                tied.append(kind)
+                break
+        else:
+            inside.append(kind)
+    if inside:
+        pung_memo = _SHANTEN_MEMO.get((ALL_KINDS, True))
+        histogram = [packed.count(copies) for copies in range(5)]
+        plain_histogram = sum(copies * histogram[copies] for copies in range(5)) == total + 1
+        others: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        for kind in inside:
+            group = kind // 9 if kind < 27 else 3
+            start, stop = _GROUP_SPANS[group]
+            counts[kind] -= 1
+            moved = group_entry(group, bytes(counts[start:stop]))
+            for index in chosen:
+                target = targets[index]
+                target_reads = reads[index]
+                if target.pungs_only:
+                    value = -2  # not looked up yet
+                    if plain_histogram and pung_memo is not None:
+                        held = packed[kind]
+                        key = (
+                            wilds,
+                            total,
+                            histogram[1] + (held == 2) - (held == 1),
+                            histogram[2] + (held == 3) - (held == 2),
+                            histogram[3] + (held == 4) - (held == 3),
+                            histogram[4] - (held == 4),
+                        )
+                        value = pung_memo.get(key, -2)
+                    if value == -2:
+                        value = _target_shanten(target, counts, wilds)
+                    if value == lowest:
+                        break
+                    continue
+                if len(target_reads) == 1:
+                    needed = moved[at]
+                else:
+                    rest = others.get((index, group))
+                    if rest is None:
+                        if target.mask == ALL_KINDS:
+                            rest = _other_groups(groups, group, sets)
+                        else:
+                            entries = [groups[g] for g in target_reads if g != group]
+                            rest = combine_entries(entries, sets)
+                        others[(index, group)] = rest
+                    needed = finish_combined(rest, moved, sets)
+                # never below the floor, so reaching it is keeping it (capped at _FAR)
+                if needed - wilds - 1 <= lowest or lowest == _FAR:
+                    break
+            else:
+                counts[kind] += 1
+                continue
+            counts[kind] += 1
+            tied.append(kind)
+        if not tied:
+            return _easy_discards_by_floors(counts, wilds, targets, candidates)
+        tied.sort()
+    return lowest, tied
+
+
+_ALL_GROUPS: tuple[int, ...] = (0, 1, 2, 3)
+
+
+def _other_groups(
+    groups: list[tuple[int, ...]], group: int, sets: int
+) -> tuple[list[int], list[int]]:
+    """``shapes.combine_entries`` of every group but ``group``, memoised by the three
+    entries (a seat's next turn usually changes only one or two of its groups)."""
+    rest = [entry for index, entry in enumerate(groups) if index != group]
+    key = (sets, id(rest[0]), id(rest[1]), id(rest[2]))
+    combined = _OTHER_GROUPS.get(key)
+    if combined is None:
+        if len(_OTHER_GROUPS) >= _SHANTEN_MEMO_LIMIT:
+            _OTHER_GROUPS.clear()
+        combined = _OTHER_GROUPS[key] = combine_entries(rest, sets)
+    return combined
+
+
+# (sets, ids of three group entries) -> their merge; entries live as long as the process
+_OTHER_GROUPS: dict[tuple[int, int, int, int], tuple[list[int], list[int]]] = {}
+
+
 def _best_discard(
     view: PlayerView,
     counts: list[int],
@@ -669,13 +862,16 @@ def _best_discard(
     if not table.targets:
         # No target can be reached any more (should not happen): shed the loneliest tile.
         return rng.choice(candidates), 0.0
+    if level == "easy":
+        if per_kind is None:
+            best_shanten, tied = _easy_discards(counts, wilds, table.targets, candidates)
+        else:
+            best_shanten = min(min(v) for v in per_kind.values())
+            tied = [k for k in candidates if min(per_kind[k]) == best_shanten]
+        return rng.choice(tied), float(-best_shanten)
     # Pass 1: shanten of every target after each discard.
     if per_kind is None:
         per_kind = _after_each_discard(counts, wilds, table.targets, candidates)
-    if level == "easy":
-        best_shanten = min(min(v) for v in per_kind.values())
-        tied = [k for k in candidates if min(per_kind[k]) == best_shanten]
-        return rng.choice(tied), float(-best_shanten)
     rough: dict[int, float] = {}
     for kind in candidates:
         counts[kind] -= 1
@@ -790,8 +986,13 @@ def _choose_claim(
             after_best = min(shantens)
         else:
             held = [kind for kind in range(NUM_KINDS) if new_counts[kind]]
-            after_discard = _after_each_discard(new_counts, wilds, new_table.targets, held)
-            after_best = min([_FAR, *(min(values) for values in after_discard.values())])
+            if level == "easy":  # only the best shanten matters, not each discard's
+                after_best = (
+                    _easy_discards(new_counts, wilds, new_table.targets, held)[0] if held else _FAR
+                )
+            else:
+                after_discard = _after_each_discard(new_counts, wilds, new_table.targets, held)
+                after_best = min([_FAR, *(min(values) for values in after_discard.values())])
         # A claim must move us on (a kong may keep the shanten: it still draws a tile).
         improves = after_best < now_best or (action.type == KONG and after_best <= now_best)
         if not improves:

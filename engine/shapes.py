@@ -463,6 +463,67 @@ def shanten_of_entries(entries: Sequence[Sequence[int]], tiles: int, wilds: int)
     return result if result > -1 else -1
 
 
+def combine_entries(entries: Sequence[Sequence[int]], sets: int) -> tuple[list[int], list[int]]:
+    """Tiles needed over several groups for 0..``sets`` sets, without and with the pair:
+    ``_combine_active``'s merge of ``entries`` before its final step.
+
+    Why: the AI asks the whole-hand shanten after each discard, and a discard changes
+    one group only; the other three groups' merge is the same for every discard from
+    that group, so it is done once (``finish_combined`` adds the changed group). The
+    merge is a min-plus convolution, which does not depend on the order of the groups,
+    so the answer is ``_combine_active``'s exactly.
+    """
+    base = NEED_BASE
+    first = entries[0]
+    no_pair = [first[base + 2 * m] for m in range(sets + 1)]
+    with_pair = [first[base + 2 * m + 1] for m in range(sets + 1)]
+    for entry in entries[1:]:
+        no_pair, with_pair = _merge(no_pair, with_pair, entry, sets)
+    return no_pair, with_pair
+
+
+def _merge(
+    no_pair: list[int], with_pair: list[int], entry: Sequence[int], sets: int
+) -> tuple[list[int], list[int]]:
+    base = NEED_BASE
+    merged_no_pair = []
+    merged_with_pair = []
+    for total in range(sets + 1):
+        best_no_pair = INFEASIBLE
+        best_with_pair = INFEASIBLE
+        for own in range(total + 1):
+            at = base + 2 * (total - own)
+            value = no_pair[own] + entry[at]
+            if value < best_no_pair:
+                best_no_pair = value
+            value = no_pair[own] + entry[at + 1]
+            if value < best_with_pair:
+                best_with_pair = value
+            value = with_pair[own] + entry[at]
+            if value < best_with_pair:
+                best_with_pair = value
+        merged_no_pair.append(best_no_pair)
+        merged_with_pair.append(best_with_pair)
+    return merged_no_pair, merged_with_pair
+
+
+def finish_combined(combined: tuple[list[int], list[int]], entry: Sequence[int], sets: int) -> int:
+    """Tiles needed for ``sets`` sets and the pair over ``combine_entries``' groups plus
+    one more group (``entry``): ``_combine_active``'s final step."""
+    no_pair, with_pair = combined
+    best = INFEASIBLE
+    at = NEED_BASE + 2 * sets
+    for own in range(sets + 1):
+        value = no_pair[own] + entry[at + 1]
+        if value < best:
+            best = value
+        value = with_pair[own] + entry[at]
+        if value < best:
+            best = value
+        at -= 2
+    return best
+
+
 def _combine_active(entries: Sequence[Sequence[int]], sets: int) -> int:
     """Fewest missing tiles for ``sets`` sets and one pair spread over the groups given
     (all four for plain shanten, only those a target uses otherwise: the others are all

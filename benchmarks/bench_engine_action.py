@@ -1,0 +1,110 @@
+"""What the engine costs per action at a table of four ``easy`` AIs, part by part.
+
+Why: at a thousand AI tables (``benchmarks/bench_sessions.py``, issue 15) every action
+runs the same engine calls a session makes — the public view (once per action, shared),
+the acting seat's player view, a seeded ``random.Random``, the AI's decision, the legal
+check and ``apply`` — and their sum is most of an action's CPU. This replays seeded
+matches of both rule sets in that order and times each call alone, so a change to one of
+them shows up where it belongs. Figures are absolute (µs per action, means over every
+action after a warm-up), not compared against anything.
+
+    python benchmarks/bench_engine_action.py [--actions N] [--warmup N] [--level easy] [--json]
+
+With ``--json`` the last line is one JSON object: ``us_per_action`` per part and their
+``sum``, per variant and over both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.ai import choose_action
+from engine.match import Match
+
+SEED = 20261130
+PARTS = ("public_view", "player_view", "rng", "choose_action", "legal_actions", "apply")
+
+
+def run_variant(variant: str, actions: int, warmup: int, level: str) -> dict[str, float]:
+    """Mean µs per action of each part over ``actions`` actions after ``warmup`` ones."""
+    clock = time.perf_counter
+    spent = dict.fromkeys(PARTS, 0.0)
+    counted = 0
+    game = 0
+    while counted < actions:
+        match = Match(variant, None, f"{SEED}:{game}")
+        game += 1
+        while not match.finished and counted < actions:
+            seat = match.round.waiting_on[0]
+            measuring = warmup <= 0
+            t0 = clock()
+            public = match.public_view()
+            t1 = clock()
+            view = match.round.player_view(seat, public=public)
+            t2 = clock()
+            rng = random.Random(f"{SEED}:{match.turn_id}:{seat}")
+            t3 = clock()
+            action = choose_action(view, level, rng)
+            t4 = clock()
+            legal = match.legal_actions(seat)
+            t5 = clock()
+            match.apply(action)
+            t6 = clock()
+            assert action in legal
+            if measuring:
+                spent["public_view"] += t1 - t0
+                spent["player_view"] += t2 - t1
+                spent["rng"] += t3 - t2
+                spent["choose_action"] += t4 - t3
+                spent["legal_actions"] += t5 - t4
+                spent["apply"] += t6 - t5
+                counted += 1
+            else:
+                warmup -= 1
+    per_action = {part: spent[part] / counted * 1e6 for part in PARTS}
+    per_action["sum"] = sum(per_action[part] for part in PARTS)
+    return per_action
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=20_000, help="timed actions per variant")
+    parser.add_argument("--warmup", type=int, default=2_000, help="untimed actions first")
+    parser.add_argument("--level", default="easy", help="every seat's AI level")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = {
+        variant: run_variant(variant, args.actions, args.warmup, args.level)
+        for variant in ("jiaxing", "taizhou")
+    }
+    both = {
+        part: sum(results[variant][part] for variant in results) / len(results)
+        for part in (*PARTS, "sum")
+    }
+    print(f"engine cost per action, four {args.level} AIs, {args.actions} actions per variant")
+    print(f"{'part':<15}" + "".join(f"{name:>10}" for name in (*results, "both")) + "  (µs)")
+    for part in (*PARTS, "sum"):
+        row = [results[variant][part] for variant in results] + [both[part]]
+        print(f"{part:<15}" + "".join(f"{value:>10.1f}" for value in row))
+    if args.json:
+        summary = {
+            "level": args.level,
+            "actions_per_variant": args.actions,
+            "us_per_action": {part: round(value, 2) for part, value in both.items()},
+            "variants": {
+                variant: {part: round(value, 2) for part, value in parts.items()}
+                for variant, parts in results.items()
+            },
+        }
+        print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

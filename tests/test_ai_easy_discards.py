@@ -1,0 +1,114 @@
+"""``easy``'s short cut to its discard gives exactly what the full per-discard pass gives.
+
+Why: an ``easy`` decision needs only the fewest shanten after a discard and which
+discards reach it (``engine.ai._easy_discards``), and it skips every target and every
+discard that provably cannot change that answer: a target's shanten never drops when a
+tile leaves the hand, and a discard from a group a target does not read leaves it where
+it was. If either fact failed for some hand, ``easy`` would play differently now and
+then; these checks compare the short cut with the plain pass (``_after_each_discard``,
+itself checked against ``engine.shapes`` in ``test_ai_memo``) on many random hands with
+jokers, including complete hands (where no discard keeps the lowest floor) and five of
+a kind, and check the two facts on the shipped shape tables.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import ai, shapes
+from engine._shape_tables import NEED_BASE
+from engine.variants import get_rules
+from tests.test_ai_memo import _random_hand
+
+
+def _plain_easy(
+    counts: list[int], wilds: int, targets: tuple[ai._Target, ...], candidates: list[int]
+) -> tuple[int, list[int]]:
+    per_kind = ai._after_each_discard(counts, wilds, targets, candidates)
+    best = min(min(values) for values in per_kind.values())
+    return best, [kind for kind in candidates if min(per_kind[kind]) == best]
+
+
+def _complete_hand(rng: random.Random, sets: int) -> tuple[list[int], int]:
+    """Sets and a pair (some of them flushes or honors), with 0-2 of the tiles jokers."""
+    counts = [0] * 34
+    suit = rng.randrange(4)
+    for _ in range(sets):
+        group = suit if rng.random() < 0.7 else rng.randrange(4)
+        if group < 3 and rng.random() < 0.5:
+            low = group * 9 + rng.randrange(7)
+            for kind in (low, low + 1, low + 2):
+                counts[kind] += 1
+        else:
+            counts[27 + rng.randrange(7) if group == 3 else group * 9 + rng.randrange(9)] += 3
+    counts[rng.randrange(34)] += 2
+    wilds = 0
+    for _ in range(rng.choice((0, 0, 1, 2))):
+        held = [kind for kind in range(34) if counts[kind]]
+        counts[rng.choice(held)] -= 1
+        wilds += 1
+    return counts, wilds
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_easy_discards_equal_the_full_pass(variant: str) -> None:
+    all_targets = ai._variant_targets(get_rules(variant).ai_profile)
+    rng = random.Random(f"{variant}:easy")
+    fallbacks = 0
+    for round_number in range(3000):
+        if round_number % 3 == 0:
+            counts, wilds = _complete_hand(rng, rng.choice((0, 1, 2, 3, 4)))
+        else:
+            counts, wilds = _random_hand(rng, rng.choice((2, 5, 8, 11, 14)))
+        if max(counts) > 4 and sum(counts) + wilds > 14:
+            continue
+        targets = tuple(t for t in all_targets if rng.random() < 0.8) or all_targets
+        candidates = [kind for kind in range(34) if counts[kind]]
+        if not candidates:
+            continue
+        before = list(counts)
+        expected = _plain_easy(counts, wilds, targets, candidates)
+        assert ai._easy_discards(counts, wilds, targets, candidates) == expected, (counts, wilds)
+        assert ai._easy_discards_by_floors(counts, wilds, targets, candidates) == expected
+        assert counts == before  # the hand is given back as it came
+        floors = [ai._target_shanten(t, counts, wilds) for t in targets]
+        fallbacks += expected[0] > min(floors)
+    assert fallbacks > 20  # the general loop was exercised too
+
+
+def test_a_shape_table_need_never_drops_when_a_tile_leaves_the_group() -> None:
+    """The fact behind the floors, on a sample of the shipped entries: every (sets,
+    pair) need of a group is at least the need of the group with one more tile."""
+    shapes.preload()
+    rng = random.Random("monotone")
+    for group, table in ((0, shapes._SUIT_TABLE), (3, shapes._HONOR_TABLE)):
+        patterns = rng.sample(sorted(table), 20_000)
+        for pattern in patterns:
+            entry = table[pattern]
+            for rank, copies in enumerate(pattern):
+                if not copies:
+                    continue
+                fewer = bytearray(pattern)
+                fewer[rank] -= 1
+                smaller = shapes.group_entry(group, bytes(fewer))
+                assert all(
+                    smaller[NEED_BASE + slot] >= entry[NEED_BASE + slot] for slot in range(10)
+                ), (pattern, rank)
+
+
+def test_combining_groups_in_any_order_gives_the_whole_hand_shanten() -> None:
+    rng = random.Random("combine")
+    for _ in range(3000):
+        counts, wilds = _random_hand(rng, rng.choice((1, 2, 4, 5, 7, 8, 10, 11, 13, 14)))
+        if max(counts) > 4:
+            continue
+        packed = bytes(counts)
+        entries = [shapes.group_entry(g, packed[a:b]) for g, (a, b) in ai._SPANS]
+        sets = (sum(counts) + wilds) // 3
+        last = rng.randrange(4)
+        rest = [entry for index, entry in enumerate(entries) if index != last]
+        rng.shuffle(rest)
+        needed = shapes.finish_combined(shapes.combine_entries(rest, sets), entries[last], sets)
+        assert max(needed - wilds - 1, -1) == shapes.shanten(counts, wilds)
