@@ -23,7 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# After PYTHONPATH, so that another checkout can be timed with this script (A/B runs).
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from engine.ai import choose_action
 from engine.match import Match

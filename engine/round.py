@@ -43,7 +43,7 @@ from .types import (
     WinInfo,
 )
 from .variants import OptionError, Variant, variant_for
-from .views import DiscardView, PlayerView, PublicView, SeatView
+from .views import DiscardView, PlayerView, PublicView, SeatView, built
 from .wall import Wall
 
 TURN: Final = "turn"
@@ -58,6 +58,33 @@ Event = dict[str, Any]
 
 class IllegalAction(ValueError):
     """An action that is not legal now; the round is unchanged."""
+
+
+# Actions are frozen values, so the round hands out the same object for the same move
+# instead of building a dozen per turn (a turn's discards, every answer in a window).
+_SHARED_SEATS = 4
+_DISCARD_ACTIONS = tuple(
+    tuple(Action(DISCARD, seat, tile=kind) for kind in range(NUM_KINDS))
+    for seat in range(_SHARED_SEATS)
+)
+_PLAIN_ACTIONS = {
+    kind: tuple(Action(kind, seat) for seat in range(_SHARED_SEATS))
+    for kind in (WIN, PASS, PUNG, KONG, CONTINUE, FOLD)
+}
+
+
+def _discard_action(seat: int, tile: int) -> Action:
+    if seat < _SHARED_SEATS:
+        return _DISCARD_ACTIONS[seat][tile]
+    return Action(DISCARD, seat, tile=tile)
+
+
+def _plain_action(kind: Any, seat: int) -> Action:
+    """``Action(kind, seat)`` for a move without tiles (win, pass, pung, kong of a
+    discard, continue, fold)."""
+    if seat < _SHARED_SEATS:
+        return _PLAIN_ACTIONS[kind][seat]
+    return Action(kind, seat)
 
 
 # Keys of a private event (one carrying ``"private": seat``) that only that seat may see.
@@ -170,6 +197,9 @@ class Round:
         # discard can still be claimed), so a public view does not rebuild whole rivers.
         self._settled_discard_views: list[tuple[DiscardView, ...]] = [() for _ in range(seats)]
         self._seat_views: dict[int, tuple[tuple[Any, ...], SeatView]] = {}
+        # (a seat's tile counts, its drawn tile, whether it has melds, the wild) ->
+        # (its concealed tiles without the drawn one, its waits), for ``player_view``
+        self._hand_views: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.drawn: list[int | None] = [None] * seats
         self.folded: set[int] = set()
         self.claim_counts: dict[tuple[int, int], int] = {}
@@ -390,11 +420,15 @@ class Round:
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int) -> list[Action]:
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> tuple[Action, ...]:
+        """``legal_actions`` as the round's own tuple (callers get a copy)."""
         if not 0 <= seat < self.num_seats or self.phase == ENDED:
-            return []
+            return ()
         if self.phase == TURN:
             if seat != self.current_seat:
-                return []
+                return ()
             # A turn's choices are asked for by the view, the AI and ``apply`` (each
             # checks a self-drawn win): computed once per position, in the position's
             # cache beside the scored wins (whoever edits a position by hand clears it).
@@ -412,20 +446,20 @@ class Round:
                 seat in self.folded,
                 self.wild,
             )
-            cached = self._win_cache.get(key)
+            cached: tuple[Action, ...] | None = self._win_cache.get(key)
             if cached is None:
                 cached = self._win_cache[key] = tuple(self._turn_actions(seat))
-            return list(cached)
+            return cached
         if self.phase in (CLAIM, ROB_KONG):
             assert self.window is not None
             if seat in self.window.options and seat not in self.window.responses:
-                return list(self.window.options[seat])
-            return []
+                return tuple(self.window.options[seat])
+            return ()
         if self.phase == SANTAN:
             assert self.santan is not None
             if seat in self.santan.pending:
-                return [Action(CONTINUE, seat), Action(FOLD, seat)]
-        return []
+                return (_plain_action(CONTINUE, seat), _plain_action(FOLD, seat))
+        return ()
 
     def _turn_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
@@ -433,7 +467,7 @@ class Round:
         if not self.after_claim and seat not in self.folded:
             drawn = self.drawn[seat]
             if drawn is not None and self._scored_win(seat, "self_draw", drawn, None):
-                actions.append(Action(WIN, seat))
+                actions.append(_plain_action(WIN, seat))
             if self.wall.drawable > 0:
                 for kind in range(NUM_KINDS):
                     if hand[kind] == 4 and kind != self.wild:
@@ -443,7 +477,7 @@ class Round:
                         actions.append(Action(KONG, seat, tile=meld.kind))
         for kind in range(NUM_KINDS):
             if hand[kind]:
-                actions.append(Action(DISCARD, seat, tile=kind))
+                actions.append(_discard_action(seat, kind))
         return actions
 
     def _claim_options(self, seat: int, tile: int, discarder: int, final: bool) -> list[Action]:
@@ -455,14 +489,14 @@ class Round:
             and tile not in self.skipped_win[seat]
             and self._scored_win(seat, "discard", tile, discarder, final)
         ):
-            options.append(Action(WIN, seat))
+            options.append(_plain_action(WIN, seat))
         if final:
-            return [*options, Action(PASS, seat)] if options else []
+            return [*options, _plain_action(PASS, seat)] if options else []
         natural = self._natural(seat, tile)
         if natural >= 2:
-            options.append(Action(PUNG, seat))
+            options.append(_plain_action(PUNG, seat))
         if natural >= 3 and self.wall.drawable > 0:
-            options.append(Action(KONG, seat))
+            options.append(_plain_action(KONG, seat))
         chow_kind = self._chow_kind(tile)
         if seat == (discarder + 1) % self.num_seats and chow_kind is not None:
             base = chow_kind - chow_kind % 9
@@ -471,7 +505,7 @@ class Round:
                 if self._chow_source(seat, chow, chow_kind) is not None:
                     options.append(Action(CHOW, seat, tiles=chow))
         if options:
-            options.append(Action(PASS, seat))
+            options.append(_plain_action(PASS, seat))
         return options
 
     def _chow_kind(self, tile: int) -> int | None:
@@ -506,9 +540,9 @@ class Round:
         """Apply one legal action; raise ``IllegalAction`` (state unchanged) otherwise."""
         if self.phase == ENDED:
             raise IllegalAction("the hand is over")
-        legal = self.legal_actions(action.seat)
+        legal = self._legal(action.seat)
         if action not in legal:
-            raise IllegalAction(self._why_illegal(action, legal))
+            raise IllegalAction(self._why_illegal(action, list(legal)))
         events: list[Event] = []
         self.actions.append(action)
         self.turn_id += 1
@@ -920,16 +954,19 @@ class Round:
         liable = tuple(
             sorted({b if a == seat else a for a, b in self.santan_pairs if seat in (a, b)})
         )
-        return SeatView(
-            seat=seat,
-            seat_wind=self.seat_wind(seat),
-            is_dealer=seat == self.dealer,
-            concealed_count=sum(self.hands[seat]),
-            melds=melds,
-            discards=self._discard_views(seat),
-            folded=seat in self.folded,
-            score=self.scores[seat],
-            liable_with=liable,
+        return built(
+            SeatView,
+            {
+                "seat": seat,
+                "seat_wind": self.seat_wind(seat),
+                "is_dealer": seat == self.dealer,
+                "concealed_count": sum(self.hands[seat]),
+                "melds": melds,
+                "discards": self._discard_views(seat),
+                "folded": seat in self.folded,
+                "score": self.scores[seat],
+                "liable_with": liable,
+            },
         )
 
     def _discard_views(self, seat: int) -> tuple[DiscardView, ...]:
@@ -950,45 +987,62 @@ class Round:
     def public_view(self, *, round_index: int = 0, turn_id: int | None = None) -> PublicView:
         """``round_index`` and ``turn_id`` are the match's (``Match.public_view``), passed
         in rather than replaced afterwards: one view built per call, not two."""
-        return PublicView(
-            variant=self.variant.name,
-            num_seats=self.num_seats,
-            hand_number=self.hand_number,
-            dealer=self.dealer,
-            prevailing_wind=self.prevailing_wind,
-            round_index=round_index,
-            indicator=self.indicator,
-            wild=self.wild,
-            dice=self.wall.dice,
-            tiles_left=self.wall.drawable,
-            carried_fan=self.carried_fan,
-            phase=self.phase,
-            current_seat=self.current_seat if self.phase == TURN else None,
-            waiting_on=self.public_waiting_on,
-            last_discard=self.last_discard,
-            seats=tuple(self._seat_view(s) for s in range(self.num_seats)),
-            turn_id=self.turn_id if turn_id is None else turn_id,
-            result=self.result,
+        seat_view = self._seat_view
+        return built(
+            PublicView,
+            {
+                "variant": self.variant.name,
+                "num_seats": self.num_seats,
+                "hand_number": self.hand_number,
+                "dealer": self.dealer,
+                "prevailing_wind": self.prevailing_wind,
+                "round_index": round_index,
+                "indicator": self.indicator,
+                "wild": self.wild,
+                "dice": self.wall.dice,
+                "tiles_left": self.wall.drawable,
+                "carried_fan": self.carried_fan,
+                "phase": self.phase,
+                "current_seat": self.current_seat if self.phase == TURN else None,
+                "waiting_on": self.public_waiting_on,
+                "last_discard": self.last_discard,
+                "seats": tuple([seat_view(seat) for seat in range(self.num_seats)]),
+                "turn_id": self.turn_id if turn_id is None else turn_id,
+                "result": self.result,
+            },
         )
 
     def player_view(self, seat: int, public: PublicView | None = None) -> PlayerView:
-        counts = list(self.hands[seat])
+        hand = self.hands[seat]
         drawn = self.drawn[seat] if self.phase == TURN and self.current_seat == seat else None
-        if drawn is not None:
-            counts[drawn] -= 1
-        concealed = tuple(from_counts(counts))
-        waits = tuple(self.waits(seat))
+        # A seat's tiles and waits are asked again and again between its moves (every
+        # claim window, every view): kept by what they are computed from, the tiles.
+        melded = bool(self.melds[seat])
+        key = (bytes(hand), drawn, melded, self.wild)
+        tiles = self._hand_views.get(key)
+        if tiles is None:
+            counts = list(hand)
+            if drawn is not None:
+                counts[drawn] -= 1
+            tiles = (tuple(from_counts(counts)), tuple(self.waits(seat)))
+            if len(self._hand_views) >= 512:
+                self._hand_views.clear()
+            self._hand_views[key] = tiles
         claim_tile = self.window.tile if self.window is not None else None
-        return PlayerView(
-            seat=seat,
-            public=public or self.public_view(),
-            concealed=concealed,
-            drawn=drawn,
-            legal=tuple(self.legal_actions(seat)),
-            melds=tuple(self.melds[seat]),
-            skipped_win=tuple(sorted(self.skipped_win[seat])),
-            claim_tile=claim_tile,
-            waits=waits,
+        skipped = self.skipped_win[seat]
+        return built(
+            PlayerView,
+            {
+                "seat": seat,
+                "public": public or self.public_view(),
+                "concealed": tiles[0],
+                "drawn": drawn,
+                "legal": self._legal(seat),
+                "melds": tuple(self.melds[seat]),
+                "skipped_win": tuple(sorted(skipped)) if skipped else (),
+                "claim_tile": claim_tile,
+                "waits": tiles[1],
+            },
         )
 
     # ------------------------------------------------------------------ integrity

@@ -8,8 +8,28 @@ and hides the kind of concealed kongs; a ``PlayerView`` adds only its own seat's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from .types import Action, HandResult, Meld, Phase
+
+_View = TypeVar("_View")
+_new_object = object.__new__
+
+
+def built(cls: type[_View], fields: dict[str, Any]) -> _View:
+    """A frozen view from every one of its fields (none left to its default), equal in
+    every way to ``cls(**fields)``.
+
+    Why: the round builds a public view, a player view and a seat view or two for every
+    action, at a thousand tables a second, and a frozen dataclass's ``__init__`` sets
+    each field through ``object.__setattr__`` (about 1.5 µs for a seat view, 3 µs for a
+    public view); filling the instance dictionary at once costs a fifth of that. The
+    object is the same (same fields, still frozen to its consumers). Only the engine,
+    which knows every field, calls this.
+    """
+    view = _new_object(cls)
+    view.__dict__.update(fields)
+    return view
 
 
 @dataclass(frozen=True)
