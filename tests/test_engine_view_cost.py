@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -88,7 +89,7 @@ def test_an_edited_hand_shows_in_the_next_view() -> None:
 
 
 def test_built_views_are_frozen_and_equal_to_constructed_ones() -> None:
-    fields = {
+    fields: dict[str, Any] = {
         "seat": 2,
         "seat_wind": 29,
         "is_dealer": False,
