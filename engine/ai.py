@@ -48,6 +48,7 @@ from .shapes import (
     count_hand,
     finish_combined,
     group_entry,
+    merge_entry,
     shanten,
     shanten_of_entries,
     shanten_pungs,
@@ -202,6 +203,7 @@ def _target_shanten_of(target: _Target, counts: list[int], wilds: int) -> int:
 
 
 _GROUP_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))  # the kinds of each suit and the honors
+_ALL_GROUPS: tuple[int, ...] = (0, 1, 2, 3)
 _SPANS = tuple(enumerate(_GROUP_SPANS))
 
 
@@ -712,11 +714,14 @@ def _easy_discards(
     Why it can stop early: a discard from a group a target does not read leaves that
     target's shanten at its floor exactly (the other groups are unchanged and a hand
     of 3n+2 tiles asks for as many sets as one of 3n+1), so such a candidate is tied
-    without any work; a candidate inside a lowest-floor target is tied as soon as one
-    of those targets keeps its floor, and that target's value is one table read (one
-    group), a short merge with the other group's entry (a half flush), the shared merge
-    of the three other groups (any shape) or the all-pungs memo. When no candidate
-    keeps the lowest floor the general loop answers.
+    without any work. A candidate inside a lowest-floor target is tied as soon as one
+    of those targets keeps its floor. For a target over several groups that is a look
+    at a few numbers: the floor is the least of (the other groups' merge + this group's
+    need) over the ways to split the sets and the pair between them, and a discard
+    never lowers a need, so it keeps the floor exactly when it leaves this group's need
+    unchanged in one of the splits that reach the floor. A one-group target is one
+    table read; all pungs asks its memo. When no candidate keeps the lowest floor the
+    general loop answers.
     """
     packed = bytes(counts)
     total = sum(packed) - 1  # natural tiles after the discard
@@ -725,90 +730,119 @@ def _easy_discards(
     sets = (total + wilds) // 3
     at = NEED_BASE + 2 * sets + 1  # an entry's tiles needed for ``sets`` sets and the pair
     groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
+    kind_groups = [_KIND_GROUP[kind] for kind in candidates]
     floors: list[int] = []
     reads: list[tuple[int, ...]] = []  # the groups each target reads
+    # per target over several groups: group -> the other groups' merge, as asked
+    rests: list[dict[int, tuple[list[int], list[int]]] | None] = []
     for target in targets:
-        if target.pungs_only:
-            if target.mask != ALL_KINDS:
-                return _easy_discards_by_floors(counts, wilds, targets, candidates)
-            floors.append(_target_shanten(target, counts, wilds, packed))
-            reads.append(_ALL_GROUPS)
-            continue
-        if target.mask == ALL_KINDS:
-            needed = finish_combined(_other_groups(groups, 3, sets), groups[3], sets)
-            target_reads = _ALL_GROUPS
-        else:
-            spans = _MEMO_SPANS.get(target.mask)
-            if spans is None:
-                spans = _MEMO_SPANS[target.mask] = _memo_spans(target.mask)
-            if not spans:
-                return _easy_discards_by_floors(counts, wilds, targets, candidates)
-            target_reads = tuple(start // 9 for start, _ in spans)
-            if len(target_reads) == 1:
-                needed = groups[target_reads[0]][at]
-            else:
+        plan = _PLANS.get((target.mask, target.pungs_only))
+        if plan is None:
+            plan = _PLANS[(target.mask, target.pungs_only)] = _plan(target)
+        target_reads = plan[1]
+        if plan[0] == _ONE_GROUP:
+            value = groups[target_reads[0]][at] - wilds - 1
+            floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
+            rests.append(None)
+        elif plan[0] == _SOME_GROUPS:
+            key = (wilds, total + 1, *[id(groups[group]) for group in target_reads])
+            memo = _SHANTEN_MEMO.get((target.mask, False))
+            if memo is None:
+                memo = _SHANTEN_MEMO[(target.mask, False)] = {}
+            value = memo.get(key, -2)
+            if value == -2:
                 entries = [groups[group] for group in target_reads]
                 needed = finish_combined(combine_entries(entries[:-1], sets), entries[-1], sets)
-        value = needed - wilds - 1
-        floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
+                value = needed - wilds - 1
+                value = -1 if value < -1 else value if value < _FAR else _FAR
+                if len(memo) >= _SHANTEN_MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = value
+            floors.append(value)
+            rests.append({})
+        elif plan[0] == _WHOLE_HAND:
+            group = kind_groups[0]
+            merged = _other_groups(groups, group, sets)
+            value = finish_combined(merged, groups[group], sets) - wilds - 1
+            floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
+            rests.append({group: merged})
+        elif plan[0] == _PUNGS:
+            floors.append(_target_shanten(target, counts, wilds, packed))
+            rests.append(None)
+        else:
+            return _easy_discards_by_floors(counts, wilds, targets, candidates)
         reads.append(target_reads)
     lowest = min(floors)
-    chosen = [index for index, floor in enumerate(floors) if floor == lowest]
+    # the cheapest checks first: one group, then several, all pungs last
+    chosen = sorted(
+        (index for index, floor in enumerate(floors) if floor == lowest),
+        key=lambda index: 2 if targets[index].pungs_only else rests[index] is not None,
+    )
     tied: list[int] = []
-    inside: list[int] = []
-    for kind in candidates:
-        group = kind // 9 if kind < 27 else 3
+    inside: list[tuple[int, int]] = []
+    for kind, group in zip(candidates, kind_groups, strict=True):
         for index in chosen:
             if group not in reads[index]:
                 tied.append(kind)
                 break
         else:
-            inside.append(kind)
+            inside.append((kind, group))
     if inside:
-        pung_memo = _SHANTEN_MEMO.get((ALL_KINDS, True))
+        # A value below the floor is impossible, so "reaches the floor" is "keeps it";
+        # at -1 (clamped) or _FAR (capped) the need itself may move: compare values.
+        exact = -1 < lowest < _FAR
+        slots_of: dict[tuple[int, int], list[int]] = {}
+        pung_memo = _SHANTEN_MEMO.get((ALL_KINDS, True), {})
         histogram = [packed.count(copies) for copies in range(5)]
         plain_histogram = sum(copies * histogram[copies] for copies in range(5)) == total + 1
-        others: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-        for kind in inside:
-            group = kind // 9 if kind < 27 else 3
+        for kind, group in inside:
             start, stop = _GROUP_SPANS[group]
             counts[kind] -= 1
             moved = group_entry(group, bytes(counts[start:stop]))
             for index in chosen:
                 target = targets[index]
-                target_reads = reads[index]
                 if target.pungs_only:
-                    value = -2  # not looked up yet
-                    if plain_histogram and pung_memo is not None:
+                    # ``_target_shanten``'s memo key for the hand after the discard
+                    value = -2
+                    if plain_histogram:
                         held = packed[kind]
-                        key = (
-                            wilds,
-                            total,
-                            histogram[1] + (held == 2) - (held == 1),
-                            histogram[2] + (held == 3) - (held == 2),
-                            histogram[3] + (held == 4) - (held == 3),
-                            histogram[4] - (held == 4),
+                        value = pung_memo.get(
+                            (
+                                wilds,
+                                total,
+                                histogram[1] + (held == 2) - (held == 1),
+                                histogram[2] + (held == 3) - (held == 2),
+                                histogram[3] + (held == 4) - (held == 3),
+                                histogram[4] - (held == 4),
+                            ),
+                            -2,
                         )
-                        value = pung_memo.get(key, -2)
                     if value == -2:
                         value = _target_shanten(target, counts, wilds)
                     if value == lowest:
                         break
                     continue
-                if len(target_reads) == 1:
-                    needed = moved[at]
-                else:
-                    rest = others.get((index, group))
-                    if rest is None:
-                        if target.mask == ALL_KINDS:
-                            rest = _other_groups(groups, group, sets)
-                        else:
-                            entries = [groups[g] for g in target_reads if g != group]
-                            rest = combine_entries(entries, sets)
-                        others[(index, group)] = rest
-                    needed = finish_combined(rest, moved, sets)
-                # never below the floor, so reaching it is keeping it (capped at _FAR)
-                if needed - wilds - 1 <= lowest or lowest == _FAR:
+                rest = rests[index]
+                if rest is None:  # one group: its need for every set and the pair
+                    value = moved[at] - wilds - 1
+                    if value <= lowest or lowest == _FAR:
+                        break
+                    continue
+                entry = groups[group]
+                others = rest.get(group)
+                if others is None:
+                    others = rest[group] = _other_groups(groups, group, sets, reads[index])
+                if exact:
+                    slots = slots_of.get((index, group))
+                    if slots is None:
+                        slots = slots_of[(index, group)] = _floor_slots(
+                            others, entry, sets, lowest + wilds + 1
+                        )
+                    if any(moved[slot] == entry[slot] for slot in slots):
+                        break
+                    continue
+                value = finish_combined(others, moved, sets) - wilds - 1
+                if value <= lowest or lowest == _FAR:
                     break
             else:
                 counts[kind] += 1
@@ -821,26 +855,79 @@ def _easy_discards(
     return lowest, tied
 
 
-_ALL_GROUPS: tuple[int, ...] = (0, 1, 2, 3)
+# How ``_easy_discards`` reads a target: one group's need, a merge of some groups, the
+# whole hand (any shape), the all-pungs memo, or (a target of part of a group) the
+# general loop; with the groups it reads.
+_ONE_GROUP, _SOME_GROUPS, _WHOLE_HAND, _PUNGS, _GENERAL = range(5)
+_PLANS: dict[tuple[int, bool], tuple[int, tuple[int, ...]]] = {}
+_KIND_GROUP = tuple(kind // 9 if kind < 27 else 3 for kind in range(NUM_KINDS))
+
+
+def _plan(target: _Target) -> tuple[int, tuple[int, ...]]:
+    if target.pungs_only:
+        return (_PUNGS if target.mask == ALL_KINDS else _GENERAL), _ALL_GROUPS
+    if target.mask == ALL_KINDS:
+        return _WHOLE_HAND, _ALL_GROUPS
+    spans = _memo_spans(target.mask)
+    if not spans:
+        return _GENERAL, _ALL_GROUPS
+    reads = tuple(start // 9 for start, _ in spans)
+    return (_ONE_GROUP if len(reads) == 1 else _SOME_GROUPS), reads
+
+
+def _floor_slots(
+    rest: tuple[list[int], list[int]], entry: tuple[int, ...], sets: int, needed: int
+) -> list[int]:
+    """The positions in ``entry`` (the sets and pair its group takes) of the splits that
+    need exactly ``needed`` tiles with the other groups' merge ``rest``."""
+    no_pair, with_pair = rest
+    slots = []
+    position = NEED_BASE + 2 * sets
+    for own in range(sets + 1):  # the other groups take ``own`` sets
+        if no_pair[own] + entry[position + 1] == needed:
+            slots.append(position + 1)
+        if with_pair[own] + entry[position] == needed:
+            slots.append(position)
+        position -= 2
+    return slots
 
 
 def _other_groups(
-    groups: list[tuple[int, ...]], group: int, sets: int
+    groups: list[tuple[int, ...]],
+    group: int,
+    sets: int,
+    reads: tuple[int, ...] = _ALL_GROUPS,
 ) -> tuple[list[int], list[int]]:
-    """``shapes.combine_entries`` of every group but ``group``, memoised by the three
-    entries (a seat's next turn usually changes only one or two of its groups)."""
-    rest = [entry for index, entry in enumerate(groups) if index != group]
-    key = (sets, id(rest[0]), id(rest[1]), id(rest[2]))
-    combined = _OTHER_GROUPS.get(key)
-    if combined is None:
-        if len(_OTHER_GROUPS) >= _SHANTEN_MEMO_LIMIT:
-            _OTHER_GROUPS.clear()
-        combined = _OTHER_GROUPS[key] = combine_entries(rest, sets)
-    return combined
+    """``shapes.combine_entries`` of the groups in ``reads`` but ``group``. For the whole
+    hand it is one merge onto a memoised pair (characters and dots, or bamboo and
+    honors): a seat's next turn usually leaves one of the two pairs as it was."""
+    if len(reads) != 4:
+        return combine_entries([groups[g] for g in reads if g != group], sets)
+    if group < 2:
+        return _merge_onto(_pair_merge(groups[2], groups[3], sets), groups[1 - group], sets)
+    return _merge_onto(_pair_merge(groups[0], groups[1], sets), groups[5 - group], sets)
 
 
-# (sets, ids of three group entries) -> their merge; entries live as long as the process
-_OTHER_GROUPS: dict[tuple[int, int, int, int], tuple[list[int], list[int]]] = {}
+def _pair_merge(
+    first: tuple[int, ...], second: tuple[int, ...], sets: int
+) -> tuple[list[int], list[int]]:
+    key = (sets, id(first), id(second))
+    merged = _PAIR_MERGES.get(key)
+    if merged is None:
+        if len(_PAIR_MERGES) >= _SHANTEN_MEMO_LIMIT:
+            _PAIR_MERGES.clear()
+        merged = _PAIR_MERGES[key] = combine_entries((first, second), sets)
+    return merged
+
+
+def _merge_onto(
+    merged: tuple[list[int], list[int]], entry: tuple[int, ...], sets: int
+) -> tuple[list[int], list[int]]:
+    return merge_entry(merged[0], merged[1], entry, sets)
+
+
+# (sets, ids of two group entries) -> their merge; entries live as long as the process
+_PAIR_MERGES: dict[tuple[int, int, int], tuple[list[int], list[int]]] = {}
 
 
 def _best_discard(

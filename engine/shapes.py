@@ -478,13 +478,14 @@ def combine_entries(entries: Sequence[Sequence[int]], sets: int) -> tuple[list[i
     no_pair = [first[base + 2 * m] for m in range(sets + 1)]
     with_pair = [first[base + 2 * m + 1] for m in range(sets + 1)]
     for entry in entries[1:]:
-        no_pair, with_pair = _merge(no_pair, with_pair, entry, sets)
+        no_pair, with_pair = merge_entry(no_pair, with_pair, entry, sets)
     return no_pair, with_pair
 
 
-def _merge(
+def merge_entry(
     no_pair: list[int], with_pair: list[int], entry: Sequence[int], sets: int
 ) -> tuple[list[int], list[int]]:
+    """One more group (``entry``) merged into ``combine_entries``' lists."""
     base = NEED_BASE
     merged_no_pair = []
     merged_with_pair = []
