@@ -787,71 +787,55 @@ def _easy_discards(
                 break
         else:
             inside.append((kind, group))
-    if inside:
-        # A value below the floor is impossible, so "reaches the floor" is "keeps it";
-        # at -1 (clamped) or _FAR (capped) the need itself may move: compare values.
-        exact = -1 < lowest < _FAR
-        slots_of: dict[tuple[int, int], list[int]] = {}
-        pung_memo = _SHANTEN_MEMO.get((ALL_KINDS, True), {})
-        histogram = [packed.count(copies) for copies in range(5)]
-        plain_histogram = sum(copies * histogram[copies] for copies in range(5)) == total + 1
-        for kind, group in inside:
-            start, stop = _GROUP_SPANS[group]
-            counts[kind] -= 1
-            moved = group_entry(group, bytes(counts[start:stop]))
-            for index in chosen:
-                target = targets[index]
+    if inside and -1 < lowest < _FAR:
+        # No clamping or capping at this floor: a target keeps it exactly when its
+        # tiles needed stay the same, which is decided per group (a mask of the ranks
+        # whose discard keeps a split that reaches the floor) and, for all pungs, per
+        # number of copies held.
+        needed = lowest + wilds + 1
+        undecided = inside
+        for index in chosen:
+            target = targets[index]
+            rest = rests[index]
+            kept: dict[int, int] = {}  # group (or copies held, for all pungs) -> keeps
+            still: list[tuple[int, int]] = []
+            for kind, group in undecided:
                 if target.pungs_only:
-                    # ``_target_shanten``'s memo key for the hand after the discard
-                    value = -2
-                    if plain_histogram:
-                        held = packed[kind]
-                        value = pung_memo.get(
-                            (
-                                wilds,
-                                total,
-                                histogram[1] + (held == 2) - (held == 1),
-                                histogram[2] + (held == 3) - (held == 2),
-                                histogram[3] + (held == 4) - (held == 3),
-                                histogram[4] - (held == 4),
-                            ),
-                            -2,
-                        )
-                    if value == -2:
-                        value = _target_shanten(target, counts, wilds)
-                    if value == lowest:
-                        break
+                    held = packed[kind]
+                    keeps = kept.get(held)
+                    if keeps is None:
+                        counts[kind] -= 1
+                        keeps = kept[held] = _target_shanten(target, counts, wilds) == lowest
+                        counts[kind] += 1
+                    if keeps:
+                        tied.append(kind)
+                    else:
+                        still.append((kind, group))
                     continue
-                rest = rests[index]
-                if rest is None:  # one group: its need for every set and the pair
-                    value = moved[at] - wilds - 1
-                    if value <= lowest or lowest == _FAR:
-                        break
-                    continue
-                entry = groups[group]
-                others = rest.get(group)
-                if others is None:
-                    others = rest[group] = _other_groups(groups, group, sets, reads[index])
-                if exact:
-                    slots = slots_of.get((index, group))
-                    if slots is None:
-                        slots = slots_of[(index, group)] = _floor_slots(
-                            others, entry, sets, lowest + wilds + 1
-                        )
-                    if any(moved[slot] == entry[slot] for slot in slots):
-                        break
-                    continue
-                value = finish_combined(others, moved, sets) - wilds - 1
-                if value <= lowest or lowest == _FAR:
-                    break
-            else:
-                counts[kind] += 1
-                continue
-            counts[kind] += 1
-            tied.append(kind)
+                mask = kept.get(group)
+                if mask is None:
+                    entry = groups[group]
+                    if rest is None:
+                        slots: tuple[int, ...] = (at,)
+                    else:
+                        others = rest.get(group)
+                        if others is None:
+                            others = rest[group] = _other_groups(groups, group, sets, reads[index])
+                        slots = _floor_slots(others, entry, sets, needed)
+                    start, stop = _GROUP_SPANS[group]
+                    mask = kept[group] = _keeping_ranks(group, packed[start:stop], entry, slots)
+                if mask >> (kind - 9 * group) & 1:
+                    tied.append(kind)
+                else:
+                    still.append((kind, group))
+            undecided = still
+            if not undecided:
+                break
         if not tied:
             return _easy_discards_by_floors(counts, wilds, targets, candidates)
         tied.sort()
+    elif inside:
+        return _easy_discards_by_floors(counts, wilds, targets, candidates)
     return lowest, tied
 
 
@@ -877,7 +861,7 @@ def _plan(target: _Target) -> tuple[int, tuple[int, ...]]:
 
 def _floor_slots(
     rest: tuple[list[int], list[int]], entry: tuple[int, ...], sets: int, needed: int
-) -> list[int]:
+) -> tuple[int, ...]:
     """The positions in ``entry`` (the sets and pair its group takes) of the splits that
     need exactly ``needed`` tiles with the other groups' merge ``rest``."""
     no_pair, with_pair = rest
@@ -889,7 +873,41 @@ def _floor_slots(
         if with_pair[own] + entry[position] == needed:
             slots.append(position)
         position -= 2
-    return slots
+    return tuple(slots)
+
+
+def _keeping_ranks(
+    group: int, pattern: bytes, entry: tuple[int, ...], slots: tuple[int, ...]
+) -> int:
+    """Bit r set when discarding rank r of ``pattern`` (a group's counts, whose entry is
+    ``entry``) leaves its tiles needed unchanged at one of ``slots``. A pure function of
+    the pattern and the slots, memoised: a group's counts and the splits reaching the
+    floor recur across turns, seats and tables."""
+    key = (pattern, slots)
+    mask = _KEEPING.get(key)
+    if mask is None:
+        mask = 0
+        fewer = bytearray(pattern)
+        for rank, copies in enumerate(pattern):
+            if not copies:
+                continue
+            fewer[rank] -= 1
+            moved = group_entry(group, bytes(fewer))
+            fewer[rank] += 1
+            for slot in slots:
+                if moved[slot] == entry[slot]:
+                    mask |= 1 << rank
+                    break
+        if len(_KEEPING) >= _MERGE_MEMO_LIMIT:
+            _KEEPING.clear()
+        _KEEPING[key] = mask
+    return mask
+
+
+# (a group's counts, entry positions) -> ranks whose discard keeps one of them. This and
+# the pair merges below hold small values; 50,000 of each is a few megabytes.
+_MERGE_MEMO_LIMIT = 50_000
+_KEEPING: dict[tuple[bytes, tuple[int, ...]], int] = {}
 
 
 def _other_groups(
@@ -914,7 +932,7 @@ def _pair_merge(
     key = (sets, id(first), id(second))
     merged = _PAIR_MERGES.get(key)
     if merged is None:
-        if len(_PAIR_MERGES) >= _SHANTEN_MEMO_LIMIT:
+        if len(_PAIR_MERGES) >= _MERGE_MEMO_LIMIT:
             _PAIR_MERGES.clear()
         merged = _PAIR_MERGES[key] = combine_entries((first, second), sets)
     return merged
