@@ -197,9 +197,10 @@ class Round:
         # discard can still be claimed), so a public view does not rebuild whole rivers.
         self._settled_discard_views: list[tuple[DiscardView, ...]] = [() for _ in range(seats)]
         self._seat_views: dict[int, tuple[tuple[Any, ...], SeatView]] = {}
-        # (a seat's tile counts, its drawn tile, whether it has melds, the wild) ->
-        # (its concealed tiles without the drawn one, its waits), for ``player_view``
-        self._hand_views: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # (a seat's tile counts, its drawn tile) -> its concealed tiles without the drawn
+        # one, for ``player_view``; (its counts, has melds, the wild) -> its waits
+        self._hand_views: dict[tuple[bytes, int | None], tuple[int, ...]] = {}
+        self._waits: dict[tuple[bytes, bool, int | None], tuple[int, ...]] = {}
         self.drawn: list[int | None] = [None] * seats
         self.folded: set[int] = set()
         self.claim_counts: dict[tuple[int, int], int] = {}
@@ -327,6 +328,28 @@ class Round:
             seven_pairs=self._seven_pairs_allowed(seat),
             white_stands_in=self.variant.white_substitutes_wild,
         )
+
+    def _hand_waits(self, seat: int) -> tuple[int, ...]:
+        """``waits(seat)``, kept by what it is computed from (the seat's tiles, whether
+        it has melds, the wild): every view and every discard of the others asks it."""
+        key = (bytes(self.hands[seat]), bool(self.melds[seat]), self.wild)
+        waits = self._waits.get(key)
+        if waits is None:
+            if len(self._waits) >= 512:
+                self._waits.clear()
+            waits = self._waits[key] = tuple(self.waits(seat))
+        return waits
+
+    def _may_win_on(self, seat: int, tile: int) -> bool:
+        """False only when ``tile`` cannot complete the seat's hand: a cheap gate before
+        ``_shape_ok`` on another seat's discard. A tile that makes some reading win is
+        a wait of that reading (``hand_waits`` takes the union over the same readings,
+        with a White standing in for the wild's kind), so a tile outside the waits of
+        a 3n+1 hand never wins; any other hand size is left to ``_shape_ok``."""
+        tiles = sum(self.hands[seat])
+        if tiles % 3 != 1 or tiles > 13:
+            return True
+        return tile in self._hand_waits(seat)
 
     def _natural_counts(self, seat: int, extra: int | None = None) -> tuple[list[int], int]:
         """(natural counts, wilds) of ``seat``'s concealed tiles, plus ``extra`` if given."""
@@ -469,15 +492,18 @@ class Round:
             if drawn is not None and self._scored_win(seat, "self_draw", drawn, None):
                 actions.append(_plain_action(WIN, seat))
             if self.wall.drawable > 0:
-                for kind in range(NUM_KINDS):
-                    if hand[kind] == 4 and kind != self.wild:
-                        actions.append(Action(KONG, seat, tile=kind))
+                if 4 in hand:
+                    for kind in range(NUM_KINDS):
+                        if hand[kind] == 4 and kind != self.wild:
+                            actions.append(Action(KONG, seat, tile=kind))
                 for meld in self.melds[seat]:
                     if meld.type == PUNG and self._natural(seat, meld.kind) >= 1:
                         actions.append(Action(KONG, seat, tile=meld.kind))
-        for kind in range(NUM_KINDS):
-            if hand[kind]:
-                actions.append(_discard_action(seat, kind))
+        if seat < _SHARED_SEATS:
+            discards = _DISCARD_ACTIONS[seat]
+            actions += [discards[kind] for kind in range(NUM_KINDS) if hand[kind]]
+        else:
+            actions += [Action(DISCARD, seat, tile=kind) for kind in range(NUM_KINDS) if hand[kind]]
         return actions
 
     def _claim_options(self, seat: int, tile: int, discarder: int, final: bool) -> list[Action]:
@@ -487,6 +513,7 @@ class Round:
         if (
             self.variant.discard_wins
             and tile not in self.skipped_win[seat]
+            and self._may_win_on(seat, tile)
             and self._scored_win(seat, "discard", tile, discarder, final)
         ):
             options.append(_plain_action(WIN, seat))
@@ -948,11 +975,17 @@ class Round:
         return view
 
     def _new_seat_view(self, seat: int) -> SeatView:
-        melds = tuple(
-            Meld(m.type, (), concealed=True) if m.concealed else m for m in self.melds[seat]
+        own = self.melds[seat]
+        melds = (
+            tuple(Meld(m.type, (), concealed=True) if m.concealed else m for m in own)
+            if own
+            else ()
         )
-        liable = tuple(
-            sorted({b if a == seat else a for a, b in self.santan_pairs if seat in (a, b)})
+        pairs = self.santan_pairs
+        liable = (
+            tuple(sorted({b if a == seat else a for a, b in pairs if seat in (a, b)}))
+            if pairs
+            else ()
         )
         return built(
             SeatView,
@@ -1017,17 +1050,15 @@ class Round:
         drawn = self.drawn[seat] if self.phase == TURN and self.current_seat == seat else None
         # A seat's tiles and waits are asked again and again between its moves (every
         # claim window, every view): kept by what they are computed from, the tiles.
-        melded = bool(self.melds[seat])
-        key = (bytes(hand), drawn, melded, self.wild)
-        tiles = self._hand_views.get(key)
-        if tiles is None:
+        key = (bytes(hand), drawn)
+        concealed = self._hand_views.get(key)
+        if concealed is None:
             counts = list(hand)
             if drawn is not None:
                 counts[drawn] -= 1
-            tiles = (tuple(from_counts(counts)), tuple(self.waits(seat)))
             if len(self._hand_views) >= 512:
                 self._hand_views.clear()
-            self._hand_views[key] = tiles
+            concealed = self._hand_views[key] = tuple(from_counts(counts))
         claim_tile = self.window.tile if self.window is not None else None
         skipped = self.skipped_win[seat]
         return built(
@@ -1035,13 +1066,13 @@ class Round:
             {
                 "seat": seat,
                 "public": public or self.public_view(),
-                "concealed": tiles[0],
+                "concealed": concealed,
                 "drawn": drawn,
                 "legal": self._legal(seat),
                 "melds": tuple(self.melds[seat]),
                 "skipped_win": tuple(sorted(skipped)) if skipped else (),
                 "claim_tile": claim_tile,
-                "waits": tiles[1],
+                "waits": self._hand_waits(seat),
             },
         )
 

@@ -20,7 +20,7 @@ from engine.ai import choose_action
 from engine.match import Match
 from engine.round import Round
 from engine.tiles import from_counts
-from engine.types import Action
+from engine.types import Action, Meld
 from engine.views import PlayerView, PublicView, SeatView, built
 
 
@@ -122,3 +122,51 @@ def test_what_a_view_hands_out_cannot_be_changed_in_place() -> None:
     listed.clear()  # the caller's own list
     assert match.player_view(seat).legal == view.legal
     assert Action("discard", seat, tile=view.concealed[0]) in match.legal_actions(seat)
+
+
+def _near_win(rng: random.Random, tiles: int, wild: int | None) -> list[int]:
+    """Counts (the wild kind and Whites included) of ``tiles`` tiles, most of them one
+    tile from a win: sets and a pair, or seven pairs, less a tile, now and then a tile
+    swapped, jokers and Whites sprinkled in."""
+    hand = [0] * 34
+    if tiles == 13 and rng.random() < 0.3:
+        for kind in rng.sample(range(34), 7):
+            hand[kind] += 2
+    else:
+        for _ in range(tiles // 3):
+            if rng.random() < 0.5:
+                low = rng.randrange(3) * 9 + rng.randrange(7)
+                for kind in (low, low + 1, low + 2):
+                    hand[kind] += 1
+            else:
+                hand[rng.randrange(34)] += 3
+        hand[rng.randrange(34)] += 2
+    for _ in range(rng.choice((0, 0, 1, 2, 3))):
+        held = [kind for kind in range(34) if hand[kind]]
+        hand[rng.choice(held)] -= 1
+        hand[rng.choice((wild if wild is not None else 31, 31, rng.randrange(34)))] += 1
+    while sum(hand) > tiles:
+        held = [kind for kind in range(34) if hand[kind]]
+        hand[rng.choice(held)] -= 1
+    return hand if max(hand) <= 4 else _near_win(rng, tiles, wild)
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_a_discard_outside_the_waits_never_wins(variant: str) -> None:
+    """``Round._may_win_on`` may skip the shape check of another seat's discard only when
+    the check would fail: every tile that completes some reading is a wait."""
+    round_ = Round(variant, seed="gate")
+    rng = random.Random(f"gate:{variant}")
+    wins = 0
+    for _ in range(1500):
+        seat = rng.randrange(4)
+        round_.wild = rng.choice((None, 31, 13, 27, rng.randrange(34)))
+        melds = rng.randrange(3)
+        round_.melds[seat] = [Meld("pung", (33, 33, 33))] * melds
+        round_.hands[seat] = _near_win(rng, 13 - 3 * melds, round_.wild)
+        for tile in range(34):
+            wins_on_it = round_._shape_ok(seat, tile)
+            wins += wins_on_it
+            if wins_on_it:
+                assert round_._may_win_on(seat, tile), (round_.hands[seat], round_.wild, tile)
+    assert wins > 300  # the check met many winning tiles
