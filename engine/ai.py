@@ -778,15 +778,17 @@ def _easy_discards(
         (index for index, floor in enumerate(floors) if floor == lowest),
         key=lambda index: 2 if targets[index].pungs_only else rests[index] is not None,
     )
-    tied: list[int] = []
-    inside: list[tuple[int, int]] = []
-    for kind, group in zip(candidates, kind_groups, strict=True):
-        for index in chosen:
-            if group not in reads[index]:
-                tied.append(kind)
-                break
-        else:
-            inside.append((kind, group))
+    read_by_all = set(reads[chosen[0]]).intersection(*[reads[index] for index in chosen[1:]])
+    tied = [
+        kind
+        for kind, group in zip(candidates, kind_groups, strict=True)
+        if group not in read_by_all
+    ]
+    inside = [
+        (kind, group)
+        for kind, group in zip(candidates, kind_groups, strict=True)
+        if group in read_by_all
+    ]
     if inside and -1 < lowest < _FAR:
         # No clamping or capping at this floor: a target keeps it exactly when its
         # tiles needed stay the same, which is decided per group (a mask of the ranks
