@@ -13,6 +13,7 @@ a kind, and check the two facts on the shipped shape tables.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -112,3 +113,9 @@ def test_combining_groups_in_any_order_gives_the_whole_hand_shanten() -> None:
         rng.shuffle(rest)
         needed = shapes.finish_combined(shapes.combine_entries(rest, sets), entries[last], sets)
         assert max(needed - wilds - 1, -1) == shapes.shanten(counts, wilds)
+
+
+def test_a_table_after_a_claim_copies_every_field() -> None:
+    """``_with_melds`` builds the table by hand; a field added to ``_Table`` must be
+    copied there too."""
+    assert tuple(field.name for field in dataclasses.fields(ai._Table)) == ai._TABLE_FIELDS
