@@ -332,7 +332,10 @@ class Round:
     def _hand_waits(self, seat: int) -> tuple[int, ...]:
         """``waits(seat)``, kept by what it is computed from (the seat's tiles, whether
         it has melds, the wild): every view and every discard of the others asks it."""
-        key = (bytes(self.hands[seat]), bool(self.melds[seat]), self.wild)
+        hand = self.hands[seat]
+        if sum(hand) % 3 != 1:
+            return ()  # only a 3n+1 hand waits (``hand_waits``): a seat in its turn
+        key = (bytes(hand), bool(self.melds[seat]), self.wild)
         waits = self._waits.get(key)
         if waits is None:
             if len(self._waits) >= 512:
