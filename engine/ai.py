@@ -735,10 +735,12 @@ def _easy_discards(
     reads: list[tuple[int, ...]] = []  # the groups each target reads
     # per target over several groups: group -> the other groups' merge, as asked
     rests: list[dict[int, tuple[list[int], list[int]]] | None] = []
-    for target in targets:
-        plan = _PLANS.get((target.mask, target.pungs_only))
-        if plan is None:
-            plan = _PLANS[(target.mask, target.pungs_only)] = _plan(target)
+    plans = _TARGET_PLANS.get(id(targets))
+    if plans is None or plans[0] is not targets:
+        if len(_TARGET_PLANS) >= 256:  # tuples filtered by melds: one per hand, let go
+            _TARGET_PLANS.clear()
+        plans = _TARGET_PLANS[id(targets)] = (targets, tuple(_plan(t) for t in targets))
+    for target, plan in zip(targets, plans[1], strict=True):
         target_reads = plan[1]
         if plan[0] == _ONE_GROUP:
             value = groups[target_reads[0]][at] - wilds - 1
@@ -845,7 +847,10 @@ def _easy_discards(
 # whole hand (any shape), the all-pungs memo, or (a target of part of a group) the
 # general loop; with the groups it reads.
 _ONE_GROUP, _SOME_GROUPS, _WHOLE_HAND, _PUNGS, _GENERAL = range(5)
-_PLANS: dict[tuple[int, bool], tuple[int, tuple[int, ...]]] = {}
+# id of a targets tuple -> (that tuple, kept alive so the id stays its own; their plans)
+_TARGET_PLANS: dict[
+    int, tuple[tuple[_Target, ...], tuple[tuple[int, tuple[int, ...]], ...]]
+] = {}  # fmt: skip
 _KIND_GROUP = tuple(kind // 9 if kind < 27 else 3 for kind in range(NUM_KINDS))
 
 
