@@ -1020,6 +1020,23 @@ def _best_discard(
     return best_kind, best_score
 
 
+def _easy_discard(
+    counts: list[int],
+    wilds: int,
+    wild: int | None,
+    targets: tuple[_Target, ...],
+    rng: random.Random,
+) -> int:
+    """``_best_discard``'s kind at ``easy``, from what it reads at that level."""
+    candidates = [kind for kind in range(NUM_KINDS) if counts[kind]]
+    if not candidates:
+        assert wild is not None
+        return wild
+    if not targets:
+        return rng.choice(candidates)
+    return rng.choice(_easy_discards(counts, wilds, targets, candidates)[1])
+
+
 def _current_value(counts: list[int], wilds: int, table: _Table, precise: bool) -> float:
     return _hand_value(counts, wilds, table, _shantens(counts, wilds, table), precise)
 
@@ -1233,6 +1250,10 @@ def choose_action(
     types = {a.type for a in legal}
     wild = view.public.wild
     counts, wilds = count_hand(view.all_concealed, wild)
+    if level == "easy" and CONTINUE not in types and DISCARD in types and KONG not in types:
+        # ``_choose_turn`` without a kong to weigh: only the targets are read
+        targets = _targets_for(view.public.variant, counts, view.melds)
+        return Action(DISCARD, view.seat, tile=_easy_discard(counts, wilds, wild, targets, rng))
     table = _read_table(view, counts)
     if level == "hard":
         from . import ai_hard  # imports this module's helpers, so imported late
