@@ -241,7 +241,13 @@ def to_counts(kinds: Iterable[int]) -> list[int]:
 
 
 def from_counts(counts: list[int]) -> list[int]:
-    return [kind for kind in range(NUM_KINDS) for _ in range(counts[kind])]
+    """The kinds of a count vector in order (every player view lists its tiles so)."""
+    tiles: list[int] = []
+    for kind in range(NUM_KINDS):
+        copies = counts[kind]
+        if copies:
+            tiles += (kind,) * copies  # half the time of a nested comprehension
+    return tiles
 
 
 def check_copies(kinds: Iterable[int], what: str = "tiles") -> None:
