@@ -170,3 +170,10 @@ def test_a_discard_outside_the_waits_never_wins(variant: str) -> None:
             if wins_on_it:
                 assert round_._may_win_on(seat, tile), (round_.hands[seat], round_.wild, tile)
     assert wins > 300  # the check met many winning tiles
+
+
+def test_from_counts_lists_every_copy_in_kind_order() -> None:
+    rng = random.Random("from_counts")
+    for _ in range(3000):
+        counts = [rng.choice((0, 0, 0, 1, 2, 3, 4, 5)) for _ in range(34)]
+        assert from_counts(counts) == [kind for kind in range(34) for _ in range(counts[kind])]
