@@ -706,7 +706,11 @@ def _easy_discards_by_floors(
 
 
 def _easy_discards(
-    counts: list[int], wilds: int, targets: tuple[_Target, ...], candidates: list[int]
+    counts: list[int],
+    wilds: int,
+    targets: tuple[_Target, ...],
+    candidates: list[int],
+    below: int | None = None,
 ) -> tuple[int, list[int]]:
     """``_easy_discards_by_floors`` without its general loop, for the usual case: some
     target at the lowest floor keeps it after a discard.
@@ -722,6 +726,10 @@ def _easy_discards(
     unchanged in one of the splits that reach the floor. A one-group target is one
     table read; all pungs asks its memo. When no candidate keeps the lowest floor the
     general loop answers.
+
+    With ``below`` (a claim asks whether it gets below the shanten it has), a hand
+    whose lowest floor is not below it answers (that floor, no candidates) at once:
+    no discard can get below a floor.
     """
     packed = bytes(counts)
     total = sum(packed) - 1  # natural tiles after the discard
@@ -775,6 +783,8 @@ def _easy_discards(
             return _easy_discards_by_floors(counts, wilds, targets, candidates)
         reads.append(target_reads)
     lowest = min(floors)
+    if below is not None and lowest >= below:
+        return lowest, []
     # the cheapest checks first: one group, then several, all pungs last
     chosen = sorted(
         (index for index, floor in enumerate(floors) if floor == lowest),
@@ -1146,7 +1156,9 @@ def _choose_claim(
             held = [kind for kind in range(NUM_KINDS) if new_counts[kind]]
             if level == "easy":  # only the best shanten matters, not each discard's
                 after_best = (
-                    _easy_discards(new_counts, wilds, new_table.targets, held)[0] if held else _FAR
+                    _easy_discards(new_counts, wilds, new_table.targets, held, below=now_best)[0]
+                    if held
+                    else _FAR
                 )
             else:
                 after_discard = _after_each_discard(new_counts, wilds, new_table.targets, held)

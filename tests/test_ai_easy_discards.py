@@ -73,6 +73,11 @@ def test_easy_discards_equal_the_full_pass(variant: str) -> None:
         expected = _plain_easy(counts, wilds, targets, candidates)
         assert ai._easy_discards(counts, wilds, targets, candidates) == expected, (counts, wilds)
         assert ai._easy_discards_by_floors(counts, wilds, targets, candidates) == expected
+        # a claim asks only whether the hand gets below its shanten: answered exactly
+        # when it does, and never as below when it does not
+        below = expected[0] + rng.choice((-1, 0, 1))
+        answer = ai._easy_discards(counts, wilds, targets, candidates, below=below)
+        assert answer == expected if expected[0] < below else answer[0] >= below
         assert counts == before  # the hand is given back as it came
         floors = [ai._target_shanten(t, counts, wilds) for t in targets]
         fallbacks += expected[0] > min(floors)
