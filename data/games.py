@@ -422,7 +422,7 @@ class GamesPart(StoreBase):
                 # Nothing else writes in between: the store's lock and BEGIN IMMEDIATE.
                 connection.execute(_APPEND_BATCH_INSERT, (json.dumps(fresh), now))
 
-        await self._write(body)
+        await self._write_inline(body)  # bounded: four statements, whatever the batch
         return [outcome if outcome is not None else False for outcome in outcomes]
 
     async def load_actions(
