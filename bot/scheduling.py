@@ -311,19 +311,21 @@ class SchedulingMixin:
         ):
             self._due.clear()
             return
-        waiting = set(match.round.waiting_on)
+        waiting = match.round.waiting_on
         signature = stage_signature(match)
         now = self.clock.now()
-        for seat in list(self._due):
-            if seat not in waiting:
-                del self._due[seat]
+        dues = self._due
+        for seat in [seat for seat in dues if seat not in waiting]:
+            del dues[seat]
+        seats = self._seats
         for seat in waiting:
-            machine = self._ai_controlled(seat)
+            info = seats[seat]
+            machine = info.is_ai or info.autoplay  # ``_ai_controlled``
             # A human whose own shortcut answers this (auto-pass, auto-win, tsumogiri)
             # is played at once: the table does not wait for them.
             shortcut = not machine and self._auto_action(seat) is not None
             ai = machine or shortcut
-            due = self._due.get(seat)
+            due = dues.get(seat)
             if due is not None and due.signature == signature and due.ai == ai:
                 continue
             if shortcut:
@@ -338,7 +340,7 @@ class SchedulingMixin:
                 at = now + timeout
             same_stage = due is not None and due.signature == signature
             since = due.since_turn if same_stage and due is not None else match.turn_id
-            self._due[seat] = Due(signature, ai, at, since)
+            dues[seat] = Due(signature, ai, at, since)
         self._dues_turn = match.turn_id
 
     async def _after_change(self) -> None:

@@ -80,6 +80,53 @@ async def test_one_write_in_flight_and_what_arrives_meanwhile_goes_in_the_next()
     assert (journal.batches, journal.rows) == (2, 3)
 
 
+async def test_group_commits_start_at_least_the_commit_interval_apart() -> None:
+    """The bot spaces its commits (``BOT_COMMIT_INTERVAL``) so that a batch fills up: what
+    arrives within the interval after a commit started waits for the next one, and a
+    lone first append is not delayed at all."""
+    gated = GatedStore()
+    gated.gate.set()
+    interval = 0.05
+    journal = ActionJournal(gated, commit_interval=interval)  # type: ignore[arg-type]
+    loop = asyncio.get_running_loop()
+    starts: list[float] = []
+    real_append = gated.append_actions
+
+    async def timed(rows: list[Row]) -> list[bool | Exception]:
+        starts.append(loop.time())
+        gated.gate.set()
+        return await real_append(rows)
+
+    gated.append_actions = timed  # type: ignore[method-assign]
+    began = loop.time()
+    assert await journal.append("A", 0, discard(0, "1m"), 0) is True
+    assert starts[0] - began < interval / 2  # nothing to wait for
+    followers = [
+        asyncio.ensure_future(journal.append(game_id, 1, discard(1, "2m"), 0))
+        for game_id in ("A", "B", "C")
+    ]
+    assert await asyncio.gather(*followers) == [True] * 3
+    assert len(starts) == 2  # the three went in one commit, an interval after the first
+    assert starts[1] - starts[0] >= interval * 0.99
+    with pytest.raises(ValueError):
+        ActionJournal(gated, commit_interval=-1)  # type: ignore[arg-type]
+
+
+async def test_appends_waiting_out_the_interval_are_cancelled_not_stranded() -> None:
+    """The loop going away while a batch waits for its commit slot: every caller hears
+    it (cancelled) instead of waiting forever."""
+    gated = GatedStore()
+    gated.gate.set()
+    journal = ActionJournal(gated, commit_interval=10.0)  # type: ignore[arg-type]
+    assert await journal.append("A", 0, discard(0, "1m"), 0) is True
+    waiting = asyncio.ensure_future(journal.append("B", 0, discard(0, "1m"), 0))
+    await _spin()
+    assert journal._flusher is not None
+    journal._flusher.cancel()
+    await _spin()
+    assert waiting.cancelled()
+
+
 async def test_a_conflicting_row_fails_only_its_own_table(store: Store) -> None:
     await store.append_action("A", 0, discard(0, "1m"), 0)
     journal = ActionJournal(store)
