@@ -422,13 +422,13 @@ class GamesPart(StoreBase):
             # insert of each key's first row is the cheapest transaction. It fails as a
             # whole (and is rolled back) if some key is stored already or some game is
             # missing; the careful transaction below then tells each row's outcome.
-            firsts = [
+            plain_rows = [
                 (game_id, seq, key_rows[0][1], key_rows[0][2], now)
                 for (game_id, seq), key_rows in by_key.items()
             ]
 
             def insert_firsts(connection: sqlite3.Connection) -> None:
-                connection.executemany(_APPEND_ROW_INSERT, firsts)
+                connection.executemany(_APPEND_ROW_INSERT, plain_rows)
 
             try:
                 await self._write_inline(insert_firsts)
