@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -33,6 +34,14 @@ if TYPE_CHECKING:
     from .tables import TableManager
 
 log = logging.getLogger(__name__)
+
+# A table's timer wakes at the next multiple of this (seconds) at or after its deadline.
+# Why: with a thousand tables, each due at its own instant, every move costs a pass of the
+# event loop of its own (a poll, the timer heap); woken on a 5 ms grid, the moves due
+# within 5 ms share one pass, and their journal rows one commit. Measured at 1,000 AI
+# tables: ~6 % less CPU per move, ~2.5 ms more latency on average; a move never runs
+# before it is due, and the pace of the game is counted from when it was due.
+WAKE_GRAIN = 0.005
 
 
 class DecisionRandom(random.Random):
@@ -244,7 +253,8 @@ class SchedulingMixin:
         call_at = getattr(self.clock, "call_at", None)
         if call_at is not None:  # a loop timer, not a sleeping task (``SystemClock``)
             self._timer = _Wake(self)
-            self._timer.handle = call_at(wake, self._timer.fire)
+            on_grid = math.ceil(wake / WAKE_GRAIN) * WAKE_GRAIN
+            self._timer.handle = call_at(on_grid, self._timer.fire)
             return
         self._timer = asyncio.get_running_loop().create_task(self._sleep_then_tick(wake))
 
