@@ -59,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import bot.journal  # noqa: E402
 import data  # noqa: E402
 from bot.presenter import LobbyInfo, PrivatePrompt, TableStatus, Text  # noqa: E402
 from bot.session import SystemClock, TableManager, tune_runtime  # noqa: E402
@@ -100,6 +101,9 @@ class CountingPresenter:
     async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
         self.calls += 1
 
+    async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
+        self.calls += 1
+
     async def error(self, user_id: int, text: Text) -> None:
         self.calls += 1
 
@@ -134,6 +138,7 @@ async def run_tables(
     ai_jitter: float,
     tune: bool,
     db: str | None = None,
+    commit_interval: float | None = None,
     process_index: int = 0,
     id_base: int = 0,
 ) -> dict[str, Any]:
@@ -143,6 +148,10 @@ async def run_tables(
         guild = GUILD + process_index
         first_id = id_base + process_index * ID_STRIDE
         presenter = CountingPresenter()
+        # The journal's group-commit interval as the bot sets it (a tree without one: none).
+        spacing: dict[str, float] = (
+            {"journal_commit_interval": commit_interval} if commit_interval is not None else {}
+        )
         manager = TableManager(
             store,
             presenter,
@@ -150,6 +159,7 @@ async def run_tables(
             ai_delay=1.0,
             ai_level=ai_level,
             ai_delay_jitter=ai_jitter,
+            **spacing,
         )
         latencies: list[float] = []
         window = {"start": float("inf"), "end": float("inf")}
@@ -233,6 +243,7 @@ def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             ai_jitter=args.ai_jitter,
             tune=not args.no_tune,
             db=args.db,
+            commit_interval=args.commit_interval,
             process_index=args.process_index,
             id_base=args.id_base,
         )
@@ -307,6 +318,8 @@ def run_processes(args: argparse.Namespace, tables: int) -> dict[str, Any]:
             "--ai-level", args.ai_level, "--variant", args.variant,
             "--synchronous", args.synchronous, "--ai-jitter", str(args.ai_jitter),
         ]  # fmt: skip
+        if args.commit_interval is not None:
+            command += ["--commit-interval", str(args.commit_interval)]
         if args.no_tune:
             command.append("--no-tune")
         id_base = secrets.randbelow(1 << 30) * ID_STRIDE * 64
@@ -386,6 +399,12 @@ def main(argv: list[str] | None = None) -> int:
         help="run this many OS processes of 1,000 tables (or --only) against one --db and "
         "report p99_ms_<N>x<tables> (the worst process)",
     )
+    parser.add_argument(
+        "--commit-interval",
+        type=float,
+        default=getattr(bot.journal, "BOT_COMMIT_INTERVAL", None),
+        help="least seconds between two journal group commits (default: the bot's)",
+    )
     parser.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--id-base", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -399,6 +418,11 @@ def main(argv: list[str] | None = None) -> int:
         f"bench_sessions: 4 AI seats per table ({args.ai_level}), {args.variant}, one action per "
         f"table per second, {database}, {args.seconds:g} s measured "
         f"after {args.warmup:g} s warm-up, AI pause jitter ±{args.ai_jitter:g}, "
+        + (
+            f"journal commits ≥ {args.commit_interval * 1000:g} ms apart, "
+            if args.commit_interval
+            else ""
+        )
         + ("interpreter defaults" if args.no_tune else "tune_runtime()"),
         flush=True,
     )
@@ -429,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         "ai_level": args.ai_level,
         "synchronous": args.synchronous,
         "ai_jitter": args.ai_jitter,
+        "commit_interval": args.commit_interval,
         "tune_runtime": not args.no_tune,
         "runs": {
             str(k): {key: round(v, 3) if isinstance(v, float) else v for key, v in row.items()}

@@ -37,6 +37,7 @@ from bot.discord_review import REVIEW_ITEMS
 from bot.discord_views import DYNAMIC_ITEMS
 from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
+from bot.journal import BOT_COMMIT_INTERVAL
 from bot.leases import Leases, StoreLeases
 from bot.routing import InProcessRouter, RoutedClick, Router
 from bot.rules_flow import RULES_ITEMS
@@ -121,7 +122,13 @@ class MahjongBot(commands.Bot):
         self.presenter = DiscordPresenter(
             self, store, clock=self.clock, renderer=renderer, min_interval=min_interval
         )
-        self.manager = TableManager(store, self.presenter, self.clock, ai_delay=ai_delay)
+        self.manager = TableManager(
+            store,
+            self.presenter,
+            self.clock,
+            ai_delay=ai_delay,
+            journal_commit_interval=BOT_COMMIT_INTERVAL,
+        )
         self.manager.owns_guild = self.shard_plan.owns
         self.sync_guild = sync_guild
         self.sync_global = sync_global

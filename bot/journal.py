@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
 
 from data import Store
 
-__all__ = ["ActionJournal"]
+__all__ = ["BOT_COMMIT_INTERVAL", "ActionJournal"]
+
+# The bot's least time between two group commits of the journal (``ActionJournal``).
+BOT_COMMIT_INTERVAL = 0.002
 
 
 class ActionJournal:
@@ -25,8 +29,22 @@ class ActionJournal:
     (a test double, say) is written to row by row, as before.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, commit_interval: float = 0.0) -> None:
+        """``commit_interval``: the least time between the starts of two group commits
+        (seconds; 0: commit as soon as the previous one is done).
+
+        Why: a commit has a fixed cost whatever it holds (a round trip to SQLite's thread,
+        which wakes the event loop when it answers, and the transaction itself): measured
+        ~230 µs of CPU for one row, ~50 µs a row for ten. At 1,000 AI tables that start
+        their moves evenly over each second, "as soon as possible" commits one to three
+        rows at a time; waiting a couple of milliseconds lets the batch fill, at the price
+        of that much latency per move, which nobody at a table can see.
+        """
+        if commit_interval < 0:
+            raise ValueError("commit_interval must not be negative")
         self.store = store
+        self.commit_interval = float(commit_interval)
+        self._last_commit_start = -math.inf
         self._pending: list[tuple[str, int, dict[str, Any], int, asyncio.Future[bool]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.batches = 0
@@ -48,7 +66,18 @@ class ActionJournal:
         return await future
 
     async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._pending:
+            wait = self._last_commit_start + self.commit_interval - loop.time()
+            if wait > 0:
+                try:
+                    await asyncio.sleep(wait)
+                except BaseException:  # cancelled (the loop is going away): nobody may hang
+                    for *_, future in self._pending:
+                        future.cancel()
+                    self._pending = []
+                    raise
+            self._last_commit_start = loop.time()
             batch, self._pending = self._pending, []
             rows = [(game_id, seq, action, hand) for game_id, seq, action, hand, _ in batch]
             try:

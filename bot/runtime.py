@@ -12,7 +12,7 @@ import sys
 __all__ = ["GC_THRESHOLDS", "GIL_SWITCH_INTERVAL", "tune_runtime"]
 
 GIL_SWITCH_INTERVAL = 0.0005  # seconds; CPython's default is 0.005
-GC_THRESHOLDS = (50_000, 20, 10)  # CPython's default is (700, 10, 10)
+GC_THRESHOLDS = (10_000, 20, 10)  # CPython's default is (700, 10, 10)
 
 
 def tune_runtime() -> None:
@@ -23,10 +23,13 @@ def tune_runtime() -> None:
       restored matches) out of the collector's sight, and the higher generation-0
       threshold makes collections rarer. Matches allocate many short-lived objects per
       action; with the default thresholds a full collection walks every live match and
-      showed up as pauses of up to ~150 ms at 1,000 tables. Measured with these
-      thresholds at 1,000 tables: a young collection every few seconds (under 30 ms), a
-      full one (~50 ms at 1,000 live tables) only every ~200 of those. Nothing here
-      relies on cycles being freed promptly; they are still collected, only less often.
+      showed up as pauses of up to ~150 ms at 1,000 tables. A young collection's pause
+      grows with the threshold: measured at 1,000 all-AI tables, 50,000 allocations
+      gave one every ~2 s pausing 30-70 ms (with a busy neighbour core), the largest
+      single cause of the action p99; 10,000 gives one every ~0.3 s pausing 11-30 ms, for
+      ~0.01 ms more CPU per action; 2,000 brings in older-generation passes of ~20 ms. A
+      full collection (~50 ms at 1,000 live tables) is rarer still. Nothing here relies
+      on cycles being freed promptly; they are still collected, only less often.
     * ``sys.setswitchinterval(0.5 ms)``: SQLite runs on aiosqlite's thread and hands the
       GIL back and forth around every statement. While the event loop is busy, each
       hand-back waits up to one switch interval (5 ms by default), which is what made a

@@ -41,6 +41,7 @@ class TableManager:
         ai_delay: float = 0.0,
         ai_level: str = "normal",
         ai_delay_jitter: float = 0.0,
+        journal_commit_interval: float = 0.0,
     ) -> None:
         """``ai_delay_jitter`` (0..1) spreads each AI pause uniformly over
         ``ai_delay × (1 ± jitter)``. Why: with a fixed pause, tables whose actions were
@@ -53,7 +54,7 @@ class TableManager:
         self.ai_delay_jitter = float(ai_delay_jitter)
         self.store = store
         self.ai_level = ai_level  # for seats filled at start and seats taken over
-        self.journal = ActionJournal(store)
+        self.journal = ActionJournal(store, commit_interval=journal_commit_interval)
         self.presenter = presenter
         self.clock: Clock = clock or SystemClock()
         self.ai_delay = float(ai_delay)

@@ -31,6 +31,11 @@ _APPEND_BATCH_CHECK = """
           WHERE NOT EXISTS (SELECT 1 FROM games AS g WHERE g.game_id = json_extract(j.value, '$[0]')))
 """
 
+_APPEND_ROW_INSERT = (
+    "INSERT INTO game_actions (game_id, seq, hand_number, action, created_at)"
+    " VALUES (?, ?, ?, ?, ?)"
+)
+
 _APPEND_BATCH_INSERT = """
     INSERT INTO game_actions (game_id, seq, hand_number, action, created_at)
     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
@@ -341,7 +346,9 @@ class GamesPart(StoreBase):
         hand-back can wait a whole switch interval (``sys.getswitchinterval()``), so a
         statement per row would make a big batch slow exactly when it is big. On
         PostgreSQL the check and the insert are one statement, which is its own
-        transaction: one round trip per batch.
+        transaction: one round trip per batch. Where the store commits on the loop's own
+        thread (``StoreBase._write_inline``) there is no hand-back to pay, and a plain
+        insert of the rows comes first; only a batch it refuses takes the careful path.
 
         Per-row outcome, in order, with exactly ``append_action``'s semantics:
 
@@ -410,6 +417,30 @@ class GamesPart(StoreBase):
             if written != len(fresh):  # the statement and ``judge`` disagree: a bug
                 raise StoreError(f"append_actions wrote {written} rows, expected {len(fresh)}")
             return [outcome if outcome is not None else False for outcome in outcomes]
+        if getattr(self, "_inline", None) is not None:
+            # On the loop's own thread no statement hands the GIL over, so the plain
+            # insert of each key's first row is the cheapest transaction. It fails as a
+            # whole (and is rolled back) if some key is stored already or some game is
+            # missing; the careful transaction below then tells each row's outcome.
+            plain_rows = [
+                (game_id, seq, key_rows[0][1], key_rows[0][2], now)
+                for (game_id, seq), key_rows in by_key.items()
+            ]
+
+            def insert_firsts(connection: sqlite3.Connection) -> None:
+                connection.executemany(_APPEND_ROW_INSERT, plain_rows)
+
+            try:
+                await self._write_inline(insert_firsts)
+            except sqlite3.IntegrityError:
+                pass
+            else:
+                for (game_id, seq), key_rows in by_key.items():
+                    index, _, kept = key_rows[0]
+                    outcomes[index] = True
+                    for index, _, text in key_rows[1:]:
+                        outcomes[index] = False if text == kept else _conflict(game_id, seq, kept)
+                return [outcome if outcome is not None else False for outcome in outcomes]
         payload = json.dumps([[game_id, seq] for game_id, seq in keys])
 
         def body(connection: sqlite3.Connection) -> None:
@@ -422,7 +453,7 @@ class GamesPart(StoreBase):
                 # Nothing else writes in between: the store's lock and BEGIN IMMEDIATE.
                 connection.execute(_APPEND_BATCH_INSERT, (json.dumps(fresh), now))
 
-        await self._write(body)
+        await self._write_inline(body)  # bounded: four statements, whatever the batch
         return [outcome if outcome is not None else False for outcome in outcomes]
 
     async def load_actions(

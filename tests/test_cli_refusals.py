@@ -110,3 +110,43 @@ def test_a_read_only_database_is_refused_at_start(tmp_path: Path, command: str) 
     assert "Traceback" not in result.stderr
     assert "database" in result.stderr  # refused for the database, not for a missing token
     assert after == before and digest_after == digest  # nothing touched
+
+
+def test_run_takes_sqlite_durability_from_flag_then_environment_then_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``run --sqlite-sync NORMAL`` (or ``MAHJONG_SQLITE_SYNC``) is how an operator runs
+    the configuration the session benchmark measures; FULL stays the default."""
+    import argparse
+    import io
+
+    from bot.commands.run import add_arguments, sqlite_sync
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    monkeypatch.delenv("MAHJONG_SQLITE_SYNC", raising=False)
+    assert sqlite_sync(parser.parse_args([])) == "FULL"
+    assert sqlite_sync(parser.parse_args(["--sqlite-sync", "normal"])) == "NORMAL"
+    monkeypatch.setenv("MAHJONG_SQLITE_SYNC", "normal")
+    assert sqlite_sync(parser.parse_args([])) == "NORMAL"
+    assert sqlite_sync(parser.parse_args(["--sqlite-sync", "FULL"])) == "FULL"
+    monkeypatch.setenv("MAHJONG_SQLITE_SYNC", "OFF")
+    err = io.StringIO()
+    assert sqlite_sync(parser.parse_args([]), err) is None
+    assert "FULL" in err.getvalue() and "'OFF'" in err.getvalue()
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--sqlite-sync", "off"])
+
+
+async def test_the_opened_store_commits_moves_on_the_loop_only_when_normal(
+    tmp_path: Path,
+) -> None:
+    from bot.commands.database import open_store_or_explain
+
+    for mode, inline in (("FULL", False), ("NORMAL", True)):
+        store = await open_store_or_explain(str(tmp_path / f"{mode}.db"), synchronous=mode)
+        assert store is not None
+        try:
+            assert (store._inline is not None) is inline
+        finally:
+            await store.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,53 @@ async def test_one_write_in_flight_and_what_arrives_meanwhile_goes_in_the_next()
     assert [future.result() for future in later] == [True, True]
     assert gated.most_in_flight == 1
     assert (journal.batches, journal.rows) == (2, 3)
+
+
+async def test_group_commits_start_at_least_the_commit_interval_apart() -> None:
+    """The bot spaces its commits (``BOT_COMMIT_INTERVAL``) so that a batch fills up: what
+    arrives within the interval after a commit started waits for the next one, and a
+    lone first append is not delayed at all."""
+    gated = GatedStore()
+    gated.gate.set()
+    interval = 0.05
+    journal = ActionJournal(gated, commit_interval=interval)  # type: ignore[arg-type]
+    loop = asyncio.get_running_loop()
+    starts: list[float] = []
+    real_append = gated.append_actions
+
+    async def timed(rows: list[Row]) -> list[bool | Exception]:
+        starts.append(loop.time())
+        gated.gate.set()
+        return await real_append(rows)
+
+    gated.append_actions = timed  # type: ignore[method-assign]
+    began = loop.time()
+    assert await journal.append("A", 0, discard(0, "1m"), 0) is True
+    assert starts[0] - began < interval / 2  # nothing to wait for
+    followers = [
+        asyncio.ensure_future(journal.append(game_id, 1, discard(1, "2m"), 0))
+        for game_id in ("A", "B", "C")
+    ]
+    assert await asyncio.gather(*followers) == [True] * 3
+    assert len(starts) == 2  # the three went in one commit, an interval after the first
+    assert starts[1] - starts[0] >= interval * 0.99
+    with pytest.raises(ValueError):
+        ActionJournal(gated, commit_interval=-1)  # type: ignore[arg-type]
+
+
+async def test_appends_waiting_out_the_interval_are_cancelled_not_stranded() -> None:
+    """The loop going away while a batch waits for its commit slot: every caller hears
+    it (cancelled) instead of waiting forever."""
+    gated = GatedStore()
+    gated.gate.set()
+    journal = ActionJournal(gated, commit_interval=10.0)  # type: ignore[arg-type]
+    assert await journal.append("A", 0, discard(0, "1m"), 0) is True
+    waiting = asyncio.ensure_future(journal.append("B", 0, discard(0, "1m"), 0))
+    await _spin()
+    assert journal._flusher is not None
+    journal._flusher.cancel()
+    await _spin()
+    assert waiting.cancelled()
 
 
 async def test_a_conflicting_row_fails_only_its_own_table(store: Store) -> None:
@@ -199,4 +247,51 @@ async def test_a_timer_tick_does_not_walk_the_seats_again(store: Store) -> None:
     assert moves >= 20
     assert refreshes <= moves + 2  # about one per move (a hand's end may add one)
     assert len(await store.load_actions(table.table_id)) == table.match.turn_id
+    await manager.shutdown()
+
+
+class GridClock(FakeClock):
+    """A FakeClock that, like ``SystemClock``, can call back at a time (a loop timer),
+    and remembers every time asked for."""
+
+    def __init__(self) -> None:
+        super().__init__(start=1_800_000_000.0012)  # off the grid
+        self.asked: list[float] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def call_at(self, when: float, callback: Any) -> asyncio.TimerHandle:
+        self.asked.append(when)
+
+        async def later() -> None:
+            await self.sleep_until(when)
+            callback()
+
+        task = asyncio.get_running_loop().create_task(later())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return asyncio.get_running_loop().call_later(3600, lambda: None)  # a handle only
+
+
+async def test_timers_wake_on_the_grid_and_never_before_a_move_is_due(store: Store) -> None:
+    """Tables' timers wake on a 5 ms grid (``WAKE_GRAIN``), so moves due within 5 ms share
+    a pass of the loop; a move still never runs before it is due, and the game's pace
+    is counted from the due time, not from the later wake."""
+    from bot.scheduling import WAKE_GRAIN
+
+    clock = GridClock()
+    manager = TableManager(store, RecordingPresenter(), clock, ai_delay=1.0, ai_level="easy")
+    moves: list[tuple[float, float]] = []
+    manager.action_observer = lambda _table, due, done: moves.append((due, done))
+    table = await manager.create_table(
+        GUILD, 9, HOST, "Host", variant="jiaxing", seed=9, seat_host=False
+    )
+    assert (await table.start(HOST)).ok
+    await manager.wait_idle()
+    await clock.advance(12)
+    assert len(moves) >= 8
+    assert all(done >= due for due, done in moves)
+    assert all(done - due < WAKE_GRAIN + 1e-6 for due, done in moves)
+    assert all(abs(when / WAKE_GRAIN - round(when / WAKE_GRAIN)) < 1e-6 for when in clock.asked)
+    dues = [due for due, _ in moves]
+    assert all(b - a == pytest.approx(1.0) for a, b in itertools.pairwise(dues))
     await manager.shutdown()

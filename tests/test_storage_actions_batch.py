@@ -4,7 +4,10 @@ append_action's idempotency per row and one bad row never costing the others the
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -21,10 +24,12 @@ def discard(seat: int, tile: str) -> dict[str, Any]:
     return {"type": "discard", "seat": seat, "tile": tile}
 
 
-@pytest.fixture
-async def store(db: BackendDB) -> AsyncIterator[Store]:
-    """Three games on this test's database (each test runs on SQLite and PostgreSQL)."""
-    opened = await db.open()
+@pytest.fixture(params=["FULL", "NORMAL"])
+async def store(db: BackendDB, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """Three games on this test's database (each test runs on SQLite and PostgreSQL; on
+    SQLite both with ``synchronous=FULL``, where the batch commits on the writer's thread,
+    and with NORMAL, where it commits on the event loop's thread: the same outcomes)."""
+    opened = await db.open(synchronous=request.param)
     for game_id in ("A", "B", "C"):
         await opened.create_game(game_id, GUILD, None, "jiaxing", {}, [], 1)
     yield opened
@@ -178,3 +183,74 @@ async def test_on_postgresql_a_batch_is_one_statement_not_a_transaction(
     assert outcomes[:2] == [False, False] and outcomes[3] is True
     assert isinstance(outcomes[2], ActionConflictError)
     assert isinstance(outcomes[4], UnknownGameError)
+
+
+# ----------------------------------------------------------- SQLite: where a batch commits
+
+
+async def _sqlite_store(tmp_path: Path, synchronous: str) -> Store:
+    opened = await Store.open(tmp_path / "inline.db", synchronous=synchronous)
+    for game_id in ("A", "B"):
+        await opened.create_game(game_id, GUILD, None, "jiaxing", {}, [], 1)
+    return opened
+
+
+@pytest.mark.parametrize(("synchronous", "on_loop"), [("NORMAL", True), ("FULL", False)])
+async def test_a_batch_commits_on_the_loop_thread_only_without_an_fsync_per_commit(
+    tmp_path: Path, synchronous: str, on_loop: bool
+) -> None:
+    """NORMAL never waits for the disk at COMMIT, so the batch commits right on the
+    event loop's thread (no round trip to SQLite's thread); FULL fsyncs every commit,
+    which must not block the loop, so it stays on the writer's thread."""
+    store = await _sqlite_store(tmp_path, synchronous)
+    threads: list[int] = []
+    store._fault_hook = lambda _stage: threads.append(threading.get_ident())
+    try:
+        assert await store.append_actions([("A", 0, discard(0, "1m"), 0)]) == [True]
+    finally:
+        store._fault_hook = None
+        await store.close()
+    assert (threads == [threading.get_ident()]) is on_loop
+    assert len(threads) == 1
+
+
+async def test_a_batch_waits_off_the_loop_while_another_process_holds_the_lock(
+    tmp_path: Path,
+) -> None:
+    """Another program writing the file (a ``db`` command, say) holds SQLite's write lock:
+    the inline commit does not spin on the loop, it hands the batch to the writer's
+    thread, which waits (busy timeout) and commits once the lock is free."""
+    store = await _sqlite_store(tmp_path, "NORMAL")
+    other = sqlite3.connect(tmp_path / "inline.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        pending = asyncio.ensure_future(store.append_actions([("A", 0, discard(0, "1m"), 0)]))
+        await asyncio.sleep(0.2)
+        assert not pending.done()  # waiting for the lock, and the loop still runs
+        other.execute("COMMIT")
+        assert await asyncio.wait_for(pending, 10) == [True]
+        assert await store.load_actions("A") == [discard(0, "1m")]
+    finally:
+        other.close()
+        await store.close()
+
+
+async def test_inline_commits_are_checkpointed_so_the_wal_stays_small(tmp_path: Path) -> None:
+    """The inline connection never checkpoints by itself (a checkpoint syncs the disk);
+    the store runs passive checkpoints on the writer's thread instead, so the WAL is
+    reused rather than growing with every move ever played."""
+    store = await _sqlite_store(tmp_path, "NORMAL")
+    wal = tmp_path / "inline.db-wal"
+    big = {"type": "discard", "seat": 0, "tile": "1m", "note": "x" * 3000}  # ~a page a row
+    sizes = []
+    try:
+        for seq in range(6 * 256):
+            await store.append_actions([("A", seq, big, 0)])
+            await asyncio.sleep(0.001)  # the loop runs other work between commits
+            if seq % 256 == 255:
+                sizes.append(wal.stat().st_size)
+        assert len(await store.load_actions("A")) == 6 * 256
+    finally:
+        await store.close()
+    # Without them the WAL would hold every row: six times the first size at the end.
+    assert max(sizes) <= sizes[0] * 1.25, sizes

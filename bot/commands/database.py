@@ -28,11 +28,14 @@ def describe_target(target: str) -> str:
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
 
 
-async def open_store_or_explain(path: str, err: TextIO | None = None) -> Store | None:
+async def open_store_or_explain(
+    path: str, err: TextIO | None = None, *, synchronous: str = "FULL"
+) -> Store | None:
     """The opened store, or None after printing why not on ``err`` (stderr).
 
     ``path`` is a SQLite file or a ``postgresql://`` URL (``data.open_store``); a server
-    that cannot be reached or refuses the login is explained the same way."""
+    that cannot be reached or refuses the login is explained the same way. ``synchronous``
+    is SQLite's durability (``Store.open``); PostgreSQL has its own."""
     stream = err if err is not None else sys.stderr
     problem: str | None
     if is_postgres_target(path):
@@ -48,7 +51,7 @@ async def open_store_or_explain(path: str, err: TextIO | None = None) -> Store |
         problem = check_database(path)
         if problem is None:
             try:
-                return await Store.open(path)
+                return await Store.open(path, synchronous=synchronous)
             except (sqlite3.Error, SchemaError, OSError) as error:
                 problem = f"cannot open {path}: {error}"
     print(f"mahjong-bot: 数据库不可用 / database unusable: {problem}", file=stream)

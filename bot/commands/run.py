@@ -22,7 +22,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from bot.shards import ShardPlan, ShardPlanError
 
@@ -40,6 +40,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="SQLite file or postgresql:// URL (default: $MAHJONG_DB or ./mahjong.db)",
     )
     parser.add_argument(
+        "--sqlite-sync",
+        choices=("FULL", "NORMAL"),
+        type=str.upper,
+        default=None,
+        help="SQLite durability (default: $MAHJONG_SQLITE_SYNC or FULL): FULL survives a "
+        "power cut; NORMAL survives a killed process and costs the loop less per move "
+        "(see README, Scaling)",
+    )
+    parser.add_argument(
         "--env-file", default=".env", help="file with DISCORD_TOKEN=... (default .env)"
     )
     parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
@@ -49,6 +58,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="total number of shards across all processes (see README, Scaling)")  # fmt: skip
     parser.add_argument("--shards", default=None, metavar="IDS",
                         help="the shards this process runs, e.g. 0,1 (default: all N)")  # fmt: skip
+
+
+def sqlite_sync(args: argparse.Namespace, err: TextIO | None = None) -> str | None:
+    """``--sqlite-sync``, else ``MAHJONG_SQLITE_SYNC``, else FULL; None (after one line on
+    ``err``) for a value the environment gives that SQLite's store does not take."""
+    value = args.sqlite_sync or os.environ.get("MAHJONG_SQLITE_SYNC") or "FULL"
+    if value.upper() not in ("FULL", "NORMAL"):
+        print(
+            f"mahjong-bot: MAHJONG_SQLITE_SYNC 只能是 FULL 或 NORMAL / must be FULL or NORMAL,"
+            f" not {value!r}",
+            file=err if err is not None else sys.stderr,
+        )
+        return None
+    return value.upper()
 
 
 def shard_setup(args: argparse.Namespace, db_target: str) -> ShardPlan:
@@ -126,7 +149,10 @@ async def serve(args: argparse.Namespace, token: str) -> int:
     from bot.routing import PostgresRouter
 
     db_path = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
-    store = await open_store_or_explain(db_path)
+    synchronous = sqlite_sync(args)
+    if synchronous is None:
+        return 2
+    store = await open_store_or_explain(db_path, synchronous=synchronous)
     if store is None:
         return 2
     log.info("database %s", describe_target(db_path))
