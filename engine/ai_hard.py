@@ -40,6 +40,7 @@ from dataclasses import replace
 
 from . import ai as base
 from . import ai_hard_core as core
+from . import ai_hard_sample as sample
 from .tiles import DRAGONS
 from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, PUNG, Action
 from .variants import get_rules
@@ -58,6 +59,9 @@ _FOLD_WEIGHT = 6.0
 # a discard); paired runs (300 deals each) ranked 0.7 < 1.0 < 1.3 ≈ 1.6 > 2.0 by wins and
 # score, and 1.3 held up on fresh deals.
 _HORIZON_SCALE = {"jiaxing": 1.3}
+# How much of a shortlisted hand's value is the sampled playout estimate
+# (``engine.ai_hard_sample``) rather than the analytic one, per rule set.
+_SAMPLED_WEIGHT = {"jiaxing": 0.5, "taizhou": 0.5}
 
 
 # --------------------------------------------------------------------------- defence
@@ -203,6 +207,7 @@ def choose(
         table = replace(table, draws_left=max(1.0, table.draws_left * horizon))
     if CONTINUE in types:
         return base._choose_santan(view, counts, wilds, table, "normal")
+    sampled = _sampled_estimate(view, counts, wilds, table, cache, rng)
     if DISCARD in types:
         extra = None
         if get_rules(table.variant).discard_wins:  # folding only pays where discards win
@@ -212,7 +217,9 @@ def choose(
                     return 0.0
                 return _FOLD_WEIGHT * _taizhou_danger(view, table, kind, False, 0.0)
 
-        kind, discard_value = core.best_discard(view, counts, wilds, table, cache, extra, race)
+        kind, discard_value = core.best_discard(
+            view, counts, wilds, table, cache, extra, race, sampled
+        )
         kongs = [a for a in view.legal if a.type == KONG and a.tile is not None]
         if kongs:
             # A kong is weighed on the analytic scale: the calibration never saw the
@@ -230,8 +237,41 @@ def choose(
                 return action
         return Action(DISCARD, view.seat, tile=kind)
     if PASS in types:
-        return choose_claim(view, counts, wilds, table, cache, race)
+        return choose_claim(view, counts, wilds, table, cache, race, sampled)
     return view.legal[0]
+
+
+def _sampled_estimate(
+    view: PlayerView,
+    counts: list[int],
+    wilds: int,
+    table: base._Table,
+    cache: core.ShantenCache,
+    rng: random.Random,
+) -> core.Sampled | None:
+    """The blend of the analytic value with the sampled playouts, for this decision's
+    hands (None where the rule set gives the playouts no weight). One draw from ``rng``
+    seeds every guess of the decision."""
+    weight = _SAMPLED_WEIGHT.get(table.variant, 0.0)
+    if weight <= 0.0 or not table.targets:
+        return None
+    if min(base._shantens(counts, wilds, table)) > sample.MAX_SHANTEN:
+        return None  # far from ready: playouts rarely complete, the analytic rate rules
+    ready = [_ready_chance(s) for s in view.public.seats if s.seat != view.seat and not s.folded]
+    seed = rng.getrandbits(64)
+    samplers: list[sample.Sampler] = []  # built on first use: most claim windows pass
+
+    def blended(
+        counts: list[int], wilds: int, hand_table: base._Table, shantens: list[int], value: float
+    ) -> float:
+        if not samplers:
+            samplers.append(
+                sample.Sampler(view, table, cache, random.Random(seed), ready, _READY_PER_DISCARD)
+            )
+        playouts = samplers[0].value(counts, wilds, hand_table, shantens)
+        return (1.0 - weight) * value + weight * playouts
+
+    return blended
 
 
 def choose_claim(
@@ -241,6 +281,7 @@ def choose_claim(
     table: base._Table,
     cache: core.ShantenCache,
     race: core.Race,
+    sampled: core.Sampled | None = None,
 ) -> Action:
     """``normal``'s claim rule (a claim must move the hand on and look better than
     passing; a 三摊 third claim only when it leaves us one step from ready) valued with
@@ -288,15 +329,20 @@ def choose_claim(
             continue
         if action.type == KONG:
             shantens = base._shantens(new_counts, wilds, new_table)
-            value = base._KONG_BONUS * core.hand_value(
-                new_counts, wilds, new_table, shantens, cache, race
-            )
+            value = core.hand_value(new_counts, wilds, new_table, shantens, cache, race)
+            if sampled is not None:
+                value = sampled(new_counts, wilds, new_table, shantens, value)
+            value *= base._KONG_BONUS
         else:
-            _, value = core.best_discard(view, new_counts, wilds, new_table, cache, None, race)
+            _, value = core.best_discard(
+                view, new_counts, wilds, new_table, cache, None, race, sampled
+            )
         if value > best_value:
             best_value, best_action = value, action
     if best_action is passing:
         return passing
     baseline = core.hand_value(counts, wilds, table, now, cache, race)
+    if sampled is not None:
+        baseline = sampled(counts, wilds, table, now, baseline)
     margin = rules.ai_profile.claim_margin
     return best_action if best_value > baseline * margin + 1e-9 else passing

@@ -46,6 +46,11 @@ CALIBRATION: dict[str, dict[str, tuple[float, ...]]] = {
 # paired runs it did no better than the analytic chance.
 
 
+# A second estimate of a 3n+1 hand's value, given (counts, jokers, table, shantens, the
+# analytic value): ``hard`` blends its sampled estimate in through it.
+Sampled = Callable[[list[int], int, base._Table, list[int], float], float]
+
+
 @dataclass(frozen=True)
 class Race:
     """What the calibration reads from the table besides our hand: how far the
@@ -231,10 +236,12 @@ def best_discard(
     cache: ShantenCache,
     extra_danger: Callable[[int, int], float] | None = None,
     race: Race | None = None,
+    sampled: Sampled | None = None,
 ) -> tuple[int, float]:
     """(kind, expected value after it) for a 3n+2 hand: ``normal``'s search and danger,
     ``hand_value`` for the shortlisted discards. ``extra_danger(kind, distance)`` adds a
-    cost per discard given our best shanten after the discard (``hard``'s folding)."""
+    cost per discard given our best shanten after the discard (``hard``'s folding);
+    ``sampled`` blends in a second estimate of each shortlisted hand's value."""
     candidates = [kind for kind in range(NUM_KINDS) if counts[kind]]
     if not candidates:
         assert table.wild is not None
@@ -267,6 +274,8 @@ def best_discard(
     for kind in shortlist:
         counts[kind] -= 1
         value = hand_value(counts, wilds, table, per_kind[kind], cache, race)
+        if sampled is not None:
+            value = sampled(counts, wilds, table, per_kind[kind], value)
         counts[kind] += 1
         score = value - dangers[kind]
         if score > best_score + 1e-12:
