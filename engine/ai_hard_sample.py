@@ -5,8 +5,8 @@ analytic chance sees one step of real outs (two at most) and typical counts afte
 treats the wall as a stream of independent draws, and cannot see a ready Taizhou hand
 winning on the tiles the others throw away. A playout over one concrete guess of the
 hidden tiles sees the hand's real shape at every step (a wild drawn, a second step whose
-outs are already gone), and its end: our completion races the others' (a simple hazard
-per opponent from how ready it looks). Averaged over a few dozen guesses it is a
+outs are already gone), and its end: our completion races the others' (the caller's
+chance per round that somebody else wins). Averaged over a few dozen guesses it is a
 sampled chance times the value of the hand actually completed.
 
 What it may read: only the seat's ``PlayerView``. The hidden tiles are what this seat
@@ -27,6 +27,7 @@ decision.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import ai as base
@@ -39,14 +40,10 @@ SAMPLES = 24  # guesses of the hidden tiles per decision
 # Decisions whose best hand is further from ready than this keep the analytic estimate:
 # a playout of a far hand rarely completes, and its improve-only policy plays it badly.
 MAX_SHANTEN = 2
-# A playout that reaches ready takes the expected outcome of its wait over the rounds it
-# has left instead of drawing it out (``Sampler._finish``).
-EXPECTED_FINISH = True
 # Playouts follow one target each; a candidate keeps its best few (by analytic worth).
 TARGETS_PER_CANDIDATE = 2
-# A ready opponent's outs (typical), and the chance an opponent throws away the tile it
-# just drew: what lets a ready hand win on a discard (Taizhou) in the playout.
-_OPPONENT_OUTS = 5.0
+# The chance an opponent throws away the tile it just drew: what lets a ready hand win
+# on a discard (Taizhou) besides its own draws.
 _DISCARDED_DRAW = 0.4
 
 
@@ -99,11 +96,9 @@ def determinise(view: PlayerView, pool: list[int], rng: random.Random) -> Determ
 
 @dataclass(frozen=True)
 class _Playout:
-    """What one guess means for our next draws: per round, the tiles the others draw
-    before us (and whether each is thrown away at once), our own draw, and the round in
-    which an opponent wins (the hand ends before our draw in it)."""
+    """What one guess means for us: our own next draws, and the round in which another
+    seat wins (the hand ends before our draw in it)."""
 
-    others: tuple[tuple[int, ...], ...]
     own: tuple[int, ...]
     end: int
 
@@ -153,7 +148,10 @@ class _HandState:
 
 
 class Sampler:
-    """The sampled value of hands for one decision (one set of guesses for all of them)."""
+    """The sampled value of hands for one decision (one set of guesses for all of them).
+
+    ``end_hazard(r)`` is the chance that another seat wins in our ``r``-th round from now
+    (before our draw in it): each guess draws when the hand ends for us from it."""
 
     def __init__(
         self,
@@ -161,8 +159,7 @@ class Sampler:
         table: base._Table,
         cache: core.ShantenCache,
         rng: random.Random,
-        ready_chances: list[float],
-        ready_step: float,
+        end_hazard: Callable[[int], float],
         samples: int = SAMPLES,
     ) -> None:
         self.table = table
@@ -185,39 +182,24 @@ class Sampler:
             before = active - 1
         pool = hidden_pool(view)
         hidden_total = max(1, len(pool))
-        # A ready opponent completes when it draws one of its outs or (where discards
-        # win) sees one thrown away: per round, its own draw and the others' discards.
+        # What a ready hand of ours sees per round: its own draw and, where discards win,
+        # the tiles the others throw away.
         seen_per_round = 1.0 + (_DISCARDED_DRAW * (active - 1) if self.discard_wins else 0.0)
         self.seen_per_round = seen_per_round
         self.hidden_total = hidden_total
-        win_hazard = min(0.9, _OPPONENT_OUTS / hidden_total * seen_per_round)
         generator = random.Random(rng.getrandbits(64))
         self.playouts: list[_Playout] = []
         for _ in range(samples):
             guess = determinise(view, pool, generator)
             wall = guess.wall
-            own: list[int] = []
-            others: list[tuple[int, ...]] = []
-            position = 0
-            count = before
-            while position + count < len(wall):
-                drawn = wall[position : position + count]
-                position += count
-                thrown = tuple(t for t in drawn if generator.random() < _DISCARDED_DRAW)
-                others.append(thrown if self.discard_wins else ())
-                own.append(wall[position])
-                position += 1
-                count = active - 1
-            rounds = len(own)
-            end = rounds
-            for chance in ready_chances:
-                ready = chance
-                for index in range(end):
-                    if generator.random() < ready * win_hazard:
-                        end = index
-                        break
-                    ready = min(0.95, ready + ready_step)
-            self.playouts.append(_Playout(tuple(others), tuple(own), end))
+            # Our draws: after ``before`` tiles, every ``active``-th tile of the wall.
+            own = wall[before::active]
+            end = len(own)
+            for index in range(len(own)):
+                if generator.random() < end_hazard(index):
+                    end = index
+                    break
+            self.playouts.append(_Playout(own, end))
         # Memo shared by every candidate: hands met in a playout (their shanten and which
         # draws improve them, tested as they are drawn), and the hand after a draw.
         self._states: dict[tuple[str, bytes, int], _HandState] = {}
@@ -286,40 +268,33 @@ class Sampler:
         wild = self.wild
         start = self._state(target, packed, wilds)
         values: dict[bytes, float] = {}
-        finishes: dict[bytes, tuple[float, float]] = {}
-        discard_wins = self.discard_wins
+        finishes: dict[tuple[bytes, int], tuple[float, float]] = {}
         for playout in self.playouts:
             state = start
-            others, own, end = playout.others, playout.own, playout.end
+            own, end = playout.own, playout.end
             for round_index in range(end):
                 if state.current >= end - round_index:
                     break  # more steps to go than draws left
-                if EXPECTED_FINISH and state.current == 0:
-                    finish = finishes.get(state.packed + bytes((state.wilds,)))
+                if state.current == 0:
+                    key = (state.packed, state.wilds)
+                    finish = finishes.get(key)
                     if finish is None:
-                        finish = self._finish(state, table, index)
-                        finishes[state.packed + bytes((state.wilds,))] = finish
+                        finish = finishes[key] = self._finish(state, table, index)
                     per_round, ready_value = finish
                     total += ready_value * (1.0 - (1.0 - per_round) ** (end - round_index))
                     break
-                won: bytes | None = None
-                if discard_wins and state.current == 0:
-                    for tile in others[round_index]:
-                        if tile != wild and state.improves(tile):
-                            won = self._step(target, state.packed, state.wilds, tile)[0]
-                            break
-                if won is None:
-                    tile = own[round_index]
-                    if tile != wild and not state.improves(tile):
-                        continue
-                    hand, jokers, after = self._step(target, state.packed, state.wilds, tile)
-                    if after >= 0:
-                        state = self._state(target, hand, jokers)
-                        continue
-                    won = hand
-                value = values.get(won)
+                tile = own[round_index]
+                if tile != wild and not state.improves(tile):
+                    continue
+                hand, jokers, after = self._step(target, state.packed, state.wilds, tile)
+                if after >= 0:
+                    state = self._state(target, hand, jokers)
+                    continue
+                # Completed from one step away (a joker, or a hand whose shanten drops
+                # by two).
+                value = values.get(hand)
                 if value is None:
-                    value = values[won] = base._target_values(list(won), table)[index]
+                    value = values[hand] = base._target_values(list(hand), table)[index]
                 total += value
                 break
         return total / max(1, len(self.playouts))
