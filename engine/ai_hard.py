@@ -23,18 +23,30 @@ close players. ``hard`` is ``normal`` plus:
   a tile it let pass since its last draw, fewer on what it threw away, honors by copies
   left, off-suit tiles against a flush), plus the 全包 liability cases.
 
+- **Sampled playouts** (``engine.ai_hard_sample``, Jiaxing): the analytic chance sees
+  at most two steps of real outs; playouts over guesses of the hidden tiles see every
+  step of the hand's own shape, racing hands that end at the rate measured for the rule
+  set. They only *rank* the shortlisted discards (their spread, rescaled, moves the
+  analytic values): taken as they are they rate ready hands lower than the analytic
+  chance, and ``normal``'s danger costs, tuned against the analytic scale, then weighed
+  too much. In Taizhou every sampled weight lost in paired deals (fewer wins, see
+  ``_SAMPLED_WEIGHT``); it keeps the analytic values there. Why is open: the playouts
+  draw only for us (no claims, which make Taizhou hands fast), and a cheap hand's real
+  worth there includes what non-winners settle among themselves, which neither estimate
+  counts.
+
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
 opponent already threw away, a lower claim margin, a heavier Jiaxing feeding cost and a
 shorter horizon. None beat ``normal`` beyond the noise of fresh deals.
 
-Every estimate is deterministic (the calibration was fitted offline), so the ``rng`` a
-caller passes is not drawn from and a seeded game replays exactly.
+Replayable: the calibration was fitted offline, and the playouts' guesses come from one
+draw of the ``rng`` the caller passes (``AIPlayer`` seeds it from the seat, hand and
+turn), so a seeded game replays exactly.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -203,8 +215,8 @@ def choose(
     rng: random.Random,
 ) -> Action:
     """``hard``'s decision once ``engine.ai.choose_action`` has handled wins. 三摊
-    continue/fold is ``normal``'s; ``rng`` is accepted for the common signature and not
-    drawn from (every estimate here is deterministic)."""
+    continue/fold is ``normal``'s; ``rng`` seeds the sampled playouts (one draw, where
+    the rule set uses them and the hand is near ready)."""
     types = {a.type for a in view.legal}
     cache = core.ShantenCache()
     race = core.Race(
@@ -352,7 +364,7 @@ def choose_claim(
     discarder = public.last_discard[0] if public.last_discard else None
     now = base._shantens(counts, wilds, table)
     now_best = min(now) if now else base._FAR
-    best_value, best_action = -math.inf, passing
+    options: list[tuple[Action, core.Hand]] = []
     for action in claims:
         after = base._after_claim(view, action, counts, claimed)
         if after is None:
@@ -387,14 +399,25 @@ def choose_claim(
             value = base._KONG_BONUS * core.hand_value(
                 new_counts, wilds, new_table, shantens, cache, race
             )
+            hand: core.Hand = (new_counts, wilds, new_table, shantens, value)
         else:
-            _, value = core.best_discard(
+            kind, value = core.best_discard(
                 view, new_counts, wilds, new_table, cache, None, race, sampled
             )
-        if value > best_value:
-            best_value, best_action = value, action
-    if best_action is passing:
+            new_counts[kind] -= 1
+            shantens = base._shantens(new_counts, wilds, new_table)
+            hand = (new_counts, wilds, new_table, shantens, value)
+        options.append((action, hand))
+    if not options:
         return passing
     baseline = core.hand_value(counts, wilds, table, now, cache, race)
+    values = [hand[4] for _, hand in options]
+    if sampled is not None:
+        # Claiming and passing ranked on the same guesses, like two discards.
+        adjusted = sampled([(counts, wilds, table, now, baseline), *(h for _, h in options)])
+        baseline, values = adjusted[0], adjusted[1:]
+    best_value, best_action = max(
+        zip(values, (a for a, _ in options), strict=True), key=lambda item: item[0]
+    )
     margin = rules.ai_profile.claim_margin
     return best_action if best_value > baseline * margin + 1e-9 else passing

@@ -9,6 +9,14 @@ outs are already gone), and its end: our completion races the others' (the calle
 chance per round that somebody else wins). Averaged over a few dozen guesses it is a
 sampled chance times the value of the hand actually completed.
 
+Why a ready playout stops drawing: whether one of a ready hand's few outs turns up in
+the rounds left is most of a playout's noise, and its expectation is known (the live
+outs among the hidden tiles, on our draws and, where discards win, in the others'
+discards), so the playout takes that expectation from there on. The playouts are
+greedy and draw only for us (keep a draw that lowers the shanten, throw the least
+connected tile that keeps it; no claims), which is why ``hard`` uses them to rank its
+candidates rather than as values in their own right (``engine.ai_hard``).
+
 What it may read: only the seat's ``PlayerView``. The hidden tiles are what this seat
 cannot see (4 copies of each kind minus every visible copy), dealt at random into the
 opponents' concealed hands (and their hidden concealed kongs), the drawable wall and the
