@@ -23,23 +23,37 @@ close players. ``hard`` is ``normal`` plus:
   a tile it let pass since its last draw, fewer on what it threw away, honors by copies
   left, off-suit tiles against a flush), plus the 全包 liability cases.
 
+- **Sampled playouts** (``engine.ai_hard_sample``, Jiaxing): the analytic chance sees
+  at most two steps of real outs; playouts over guesses of the hidden tiles see every
+  step of the hand's own shape, racing hands that end at the rate measured for the rule
+  set. They only *rank* the shortlisted discards (their spread, rescaled, moves the
+  analytic values): taken as they are they rate ready hands lower than the analytic
+  chance, and ``normal``'s danger costs, tuned against the analytic scale, then weighed
+  too much. In Taizhou every sampled weight lost in paired deals (fewer wins, see
+  ``_SAMPLED_WEIGHT``); it keeps the analytic values there. Why is open: the playouts
+  draw only for us (no claims, which make Taizhou hands fast), and a cheap hand's real
+  worth there includes what non-winners settle among themselves, which neither estimate
+  counts.
+
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
 opponent already threw away, a lower claim margin, a heavier Jiaxing feeding cost and a
 shorter horizon. None beat ``normal`` beyond the noise of fresh deals.
 
-Every estimate is deterministic (the calibration was fitted offline), so the ``rng`` a
-caller passes is not drawn from and a seeded game replays exactly.
+Replayable: the calibration was fitted offline, and the playouts' guesses come from one
+draw of the ``rng`` the caller passes (``AIPlayer`` seeds it from the seat, hand and
+turn), so a seeded game replays exactly.
 """
 
 from __future__ import annotations
 
-import math
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 from . import ai as base
 from . import ai_hard_core as core
+from . import ai_hard_sample as sample
 from .tiles import DRAGONS
 from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, PUNG, Action
 from .variants import get_rules
@@ -58,6 +72,20 @@ _FOLD_WEIGHT = 6.0
 # a discard); paired runs (300 deals each) ranked 0.7 < 1.0 < 1.3 ≈ 1.6 > 2.0 by wins and
 # score, and 1.3 held up on fresh deals.
 _HORIZON_SCALE = {"jiaxing": 1.3}
+# How far the sampled playouts (``engine.ai_hard_sample``) move the analytic values of
+# the shortlisted discards, per rule set; measured with paired deals against weight 0
+# (hard as it was): Jiaxing 0.5 scored +0.55 (-0.26..1.37) and +0.67 (-0.59..1.93) per
+# deal on two sets of 300 deals and won 58 and 81 hands against 47 and 74 (1.0: +0.30).
+# Taizhou lost with every weight and form tried (0.5: -1.7, 1.0: -1.9 and, taken as
+# they are, -3.7 per deal over 300 deals; also far fewer wins), so it keeps the
+# analytic values.
+_SAMPLED_WEIGHT = {"jiaxing": 0.5}
+# How fast hands end, measured over 200 hands of ``normal`` self-play per rule set: the
+# chance per round that somebody wins rises about linearly with the round's number
+# (start, slope, cap): Taizhou 0.10 at round 5, 0.33 at round 8, 0.35-0.5 after;
+# Jiaxing (27 % of hands drawn) 0.02 at round 9, 0.05 at 14, 0.10-0.15 after 17.
+_END_RATE = {"taizhou": (3.5, 0.07, 0.45), "jiaxing": (6.0, 0.008, 0.15)}
+_READY_OUTS = 5.0  # a ready opponent's outs, where no rate was measured
 
 
 # --------------------------------------------------------------------------- defence
@@ -187,8 +215,8 @@ def choose(
     rng: random.Random,
 ) -> Action:
     """``hard``'s decision once ``engine.ai.choose_action`` has handled wins. 三摊
-    continue/fold is ``normal``'s; ``rng`` is accepted for the common signature and not
-    drawn from (every estimate here is deterministic)."""
+    continue/fold is ``normal``'s; ``rng`` seeds the sampled playouts (one draw, where
+    the rule set uses them and the hand is near ready)."""
     types = {a.type for a in view.legal}
     cache = core.ShantenCache()
     race = core.Race(
@@ -203,6 +231,7 @@ def choose(
         table = replace(table, draws_left=max(1.0, table.draws_left * horizon))
     if CONTINUE in types:
         return base._choose_santan(view, counts, wilds, table, "normal")
+    sampled = _sampled_estimate(view, counts, wilds, table, cache, rng)
     if DISCARD in types:
         extra = None
         if get_rules(table.variant).discard_wins:  # folding only pays where discards win
@@ -212,7 +241,9 @@ def choose(
                     return 0.0
                 return _FOLD_WEIGHT * _taizhou_danger(view, table, kind, False, 0.0)
 
-        kind, discard_value = core.best_discard(view, counts, wilds, table, cache, extra, race)
+        kind, discard_value = core.best_discard(
+            view, counts, wilds, table, cache, extra, race, sampled
+        )
         kongs = [a for a in view.legal if a.type == KONG and a.tile is not None]
         if kongs:
             # A kong is weighed on the analytic scale: the calibration never saw the
@@ -230,8 +261,84 @@ def choose(
                 return action
         return Action(DISCARD, view.seat, tile=kind)
     if PASS in types:
-        return choose_claim(view, counts, wilds, table, cache, race)
+        return choose_claim(view, counts, wilds, table, cache, race, sampled)
     return view.legal[0]
+
+
+def _end_hazard(view: PlayerView, table: base._Table) -> Callable[[int], float]:
+    """The chance that another seat wins in our ``r``-th round from now.
+
+    Where measured (``_END_RATE``) it is the rule set's rate at that round of the hand:
+    the playouts first raced opponents made ready by ``_ready_chance``, and those hands
+    ran twice as long as real ones (Taizhou hands with ``normal`` players end in about
+    five rounds), so every far hand looked twice as likely to finish. Elsewhere each
+    opponent wins at a ready hand's rate (a few outs among the unseen tiles, met on its
+    draw and, where discards win, in the others' discards) once ready."""
+    public = view.public
+    active = max(1, sum(1 for s in public.seats if not s.folded))
+    others_share = (active - 1) / active
+    turn = len(public.seats[view.seat].discards)
+    fitted = _END_RATE.get(table.variant)
+    if fitted is not None:
+        start, slope, cap = fitted
+
+        def measured(ahead: int) -> float:
+            return others_share * min(cap, max(0.0, slope * (turn + ahead - start)))
+
+        return measured
+    rules = get_rules(table.variant)
+    seen = 1.0 + (0.4 * (active - 1) if rules.discard_wins else 0.0)
+    win_rate = min(0.9, _READY_OUTS / table.unseen_total * seen)
+    chances = [_ready_chance(s) for s in public.seats if s.seat != view.seat and not s.folded]
+
+    def modelled(ahead: int) -> float:
+        survive = 1.0
+        for chance in chances:
+            survive *= 1.0 - min(0.95, chance + _READY_PER_DISCARD * ahead) * win_rate
+        return 1.0 - survive
+
+    return modelled
+
+
+def _sampled_estimate(
+    view: PlayerView,
+    counts: list[int],
+    wilds: int,
+    table: base._Table,
+    cache: core.ShantenCache,
+    rng: random.Random,
+) -> core.Sampled | None:
+    """The blend of the analytic value with the sampled playouts, for this decision's
+    hands (None where the rule set gives the playouts no weight). One draw from ``rng``
+    seeds every guess of the decision."""
+    weight = _SAMPLED_WEIGHT.get(table.variant, 0.0)
+    if weight <= 0.0 or not table.targets:
+        return None
+    if min(base._shantens(counts, wilds, table)) > sample.MAX_SHANTEN:
+        return None  # far from ready: playouts rarely complete, the analytic rate rules
+    end_hazard = _end_hazard(view, table)
+    seed = rng.getrandbits(64)
+    samplers: list[sample.Sampler] = []  # built on first use: most claim windows pass
+
+    def blended(hands: list[core.Hand]) -> list[float]:
+        if not samplers:
+            samplers.append(sample.Sampler(view, table, cache, random.Random(seed), end_hazard))
+        sampler = samplers[0]
+        analytic = [hand[4] for hand in hands]
+        playouts = [sampler.value(c, w, t, shantens) for c, w, t, shantens, _ in hands]
+        # The playouts rank the hands; the analytic values keep the level that the
+        # danger costs were tuned against (playouts rate ready hands lower, so taken as
+        # they are they made every discard look dangerous by comparison).
+        mean_playouts = sum(playouts) / len(playouts)
+        if mean_playouts <= 0.0:
+            return analytic
+        scale = sum(analytic) / len(analytic) / mean_playouts
+        return [
+            a + weight * scale * (p - mean_playouts)
+            for a, p in zip(analytic, playouts, strict=True)
+        ]
+
+    return blended
 
 
 def choose_claim(
@@ -241,6 +348,7 @@ def choose_claim(
     table: base._Table,
     cache: core.ShantenCache,
     race: core.Race,
+    sampled: core.Sampled | None = None,
 ) -> Action:
     """``normal``'s claim rule (a claim must move the hand on and look better than
     passing; a 三摊 third claim only when it leaves us one step from ready) valued with
@@ -256,7 +364,7 @@ def choose_claim(
     discarder = public.last_discard[0] if public.last_discard else None
     now = base._shantens(counts, wilds, table)
     now_best = min(now) if now else base._FAR
-    best_value, best_action = -math.inf, passing
+    options: list[tuple[Action, core.Hand]] = []
     for action in claims:
         after = base._after_claim(view, action, counts, claimed)
         if after is None:
@@ -291,12 +399,25 @@ def choose_claim(
             value = base._KONG_BONUS * core.hand_value(
                 new_counts, wilds, new_table, shantens, cache, race
             )
+            hand: core.Hand = (new_counts, wilds, new_table, shantens, value)
         else:
-            _, value = core.best_discard(view, new_counts, wilds, new_table, cache, None, race)
-        if value > best_value:
-            best_value, best_action = value, action
-    if best_action is passing:
+            kind, value = core.best_discard(
+                view, new_counts, wilds, new_table, cache, None, race, sampled
+            )
+            new_counts[kind] -= 1
+            shantens = base._shantens(new_counts, wilds, new_table)
+            hand = (new_counts, wilds, new_table, shantens, value)
+        options.append((action, hand))
+    if not options:
         return passing
     baseline = core.hand_value(counts, wilds, table, now, cache, race)
+    values = [hand[4] for _, hand in options]
+    if sampled is not None:
+        # Claiming and passing ranked on the same guesses, like two discards.
+        adjusted = sampled([(counts, wilds, table, now, baseline), *(h for _, h in options)])
+        baseline, values = adjusted[0], adjusted[1:]
+    best_value, best_action = max(
+        zip(values, (a for a, _ in options), strict=True), key=lambda item: item[0]
+    )
     margin = rules.ai_profile.claim_margin
     return best_action if best_value > baseline * margin + 1e-9 else passing

@@ -46,6 +46,13 @@ CALIBRATION: dict[str, dict[str, tuple[float, ...]]] = {
 # paired runs it did no better than the analytic chance.
 
 
+# A second estimate of the values of the hands one decision compares, given each hand as
+# (counts, jokers, table, shantens, its analytic value): ``hard`` blends its sampled
+# estimate in through it.
+Hand = tuple[list[int], int, base._Table, list[int], float]
+Sampled = Callable[[list[Hand]], list[float]]
+
+
 @dataclass(frozen=True)
 class Race:
     """What the calibration reads from the table besides our hand: how far the
@@ -231,10 +238,12 @@ def best_discard(
     cache: ShantenCache,
     extra_danger: Callable[[int, int], float] | None = None,
     race: Race | None = None,
+    sampled: Sampled | None = None,
 ) -> tuple[int, float]:
     """(kind, expected value after it) for a 3n+2 hand: ``normal``'s search and danger,
     ``hand_value`` for the shortlisted discards. ``extra_danger(kind, distance)`` adds a
-    cost per discard given our best shanten after the discard (``hard``'s folding)."""
+    cost per discard given our best shanten after the discard (``hard``'s folding);
+    ``sampled`` blends in a second estimate of each shortlisted hand's value."""
     candidates = [kind for kind in range(NUM_KINDS) if counts[kind]]
     if not candidates:
         assert table.wild is not None
@@ -263,12 +272,21 @@ def best_discard(
     if any(dangers.values()):
         safer = sorted(candidates, key=lambda k: (dangers[k], -rough[k], k))[:2]
         shortlist += [k for k in safer if k not in shortlist]
-    best_kind, best_score = shortlist[0], -math.inf
+    values: dict[int, float] = {}
     for kind in shortlist:
         counts[kind] -= 1
-        value = hand_value(counts, wilds, table, per_kind[kind], cache, race)
+        values[kind] = hand_value(counts, wilds, table, per_kind[kind], cache, race)
         counts[kind] += 1
-        score = value - dangers[kind]
+    if sampled is not None and len(shortlist) > 1:
+        hands = []
+        for kind in shortlist:
+            counts[kind] -= 1
+            hands.append((list(counts), wilds, table, per_kind[kind], values[kind]))
+            counts[kind] += 1
+        values = dict(zip(shortlist, sampled(hands), strict=True))
+    best_kind, best_score = shortlist[0], -math.inf
+    for kind in shortlist:
+        score = values[kind] - dangers[kind]
         if score > best_score + 1e-12:
             best_kind, best_score = kind, score
     return best_kind, best_score
