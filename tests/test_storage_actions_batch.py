@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from data import ActionConflictError, Store, UnknownGameError
+from data import ActionConflictError, Store, UnknownGameError, connection
 
 if TYPE_CHECKING:
     from conftest import BackendDB
@@ -235,22 +235,28 @@ async def test_a_batch_waits_off_the_loop_while_another_process_holds_the_lock(
         await store.close()
 
 
-async def test_inline_commits_are_checkpointed_so_the_wal_stays_small(tmp_path: Path) -> None:
+async def test_inline_commits_are_checkpointed_so_the_wal_stays_small(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The inline connection never checkpoints by itself (a checkpoint syncs the disk);
-    the store runs passive checkpoints on the writer's thread instead, so the WAL is
+    the store runs passive checkpoints on the writer's thread instead, one in
+    ``_INLINE_RESTART_EVERY`` holding the write lock so that the WAL starts over: it is
     reused rather than growing with every move ever played."""
+    monkeypatch.setattr(connection, "_INLINE_CHECKPOINT_EVERY", 32)
+    monkeypatch.setattr(connection, "_INLINE_RESTART_EVERY", 4)
     store = await _sqlite_store(tmp_path, "NORMAL")
     wal = tmp_path / "inline.db-wal"
     big = {"type": "discard", "seat": 0, "tile": "1m", "note": "x" * 3000}  # ~a page a row
+    cycle = 32 * 4  # commits from one restart to the next
     sizes = []
     try:
-        for seq in range(6 * 256):
+        for seq in range(8 * cycle):
             await store.append_actions([("A", seq, big, 0)])
             await asyncio.sleep(0.001)  # the loop runs other work between commits
-            if seq % 256 == 255:
+            if seq % cycle == cycle - 1:
                 sizes.append(wal.stat().st_size)
-        assert len(await store.load_actions("A")) == 6 * 256
+        assert len(await store.load_actions("A")) == 8 * cycle
     finally:
         await store.close()
-    # Without them the WAL would hold every row: six times the first size at the end.
-    assert max(sizes) <= sizes[0] * 1.25, sizes
+    # Without restarts the WAL would hold every row: eight times the first size at the end.
+    assert max(sizes) <= sizes[1] * 1.25, sizes
