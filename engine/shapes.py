@@ -544,40 +544,7 @@ def _combine_active(entries: Sequence[Sequence[int]], sets: int) -> int:
     if len(entries) == 1:
         value = last[base + 2 * sets + 1]
         return value if value < INFEASIBLE else INFEASIBLE
-    first = entries[0]
-    no_pair = [first[base + 2 * m] for m in range(sets + 1)]
-    with_pair = [first[base + 2 * m + 1] for m in range(sets + 1)]
-    for entry in entries[1:-1]:
-        merged_no_pair = []
-        merged_with_pair = []
-        for total in range(sets + 1):
-            best_no_pair = INFEASIBLE
-            best_with_pair = INFEASIBLE
-            for own in range(total + 1):
-                at = base + 2 * (total - own)
-                value = no_pair[own] + entry[at]
-                if value < best_no_pair:
-                    best_no_pair = value
-                value = no_pair[own] + entry[at + 1]
-                if value < best_with_pair:
-                    best_with_pair = value
-                value = with_pair[own] + entry[at]
-                if value < best_with_pair:
-                    best_with_pair = value
-            merged_no_pair.append(best_no_pair)
-            merged_with_pair.append(best_with_pair)
-        no_pair = merged_no_pair
-        with_pair = merged_with_pair
-    best = INFEASIBLE
-    for own in range(sets + 1):
-        at = base + 2 * (sets - own)
-        value = no_pair[own] + last[at + 1]
-        if value < best:
-            best = value
-        value = with_pair[own] + last[at]
-        if value < best:
-            best = value
-    return best
+    return finish_combined(combine_entries(entries[:-1], sets), last, sets)
 
 
 def shanten_pungs(counts: Sequence[int], wilds: int) -> int:
