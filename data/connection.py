@@ -187,14 +187,7 @@ class StoreBase:
                 inline.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError:  # locked by another process: wait off the loop
                 return await self._writer._execute(self._transaction, body)
-            try:
-                result = body(inline)
-                self._fault("before_commit")
-                inline.execute("COMMIT")
-            except BaseException:
-                if inline.in_transaction:
-                    inline.execute("ROLLBACK")
-                raise
+            result = self._commit_or_roll_back(inline, body)
         self._inline_commits += 1
         if self._inline_commits % _INLINE_CHECKPOINT_EVERY == 0 and (
             self._checkpointing is None or self._checkpointing.done()
@@ -233,6 +226,13 @@ class StoreBase:
     def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         connection = self._writer._conn
         connection.execute("BEGIN IMMEDIATE")
+        return self._commit_or_roll_back(connection, body)
+
+    def _commit_or_roll_back(
+        self, connection: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]
+    ) -> T:
+        """Run ``body`` in the transaction ``connection`` has begun, and commit it, or
+        roll it back if anything fails (the fault hook runs just before the COMMIT)."""
         try:
             result = body(connection)
             self._fault("before_commit")
