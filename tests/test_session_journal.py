@@ -295,3 +295,40 @@ async def test_timers_wake_on_the_grid_and_never_before_a_move_is_due(store: Sto
     dues = [due for due, _ in moves]
     assert all(b - a == pytest.approx(1.0) for a, b in itertools.pairwise(dues))
     await manager.shutdown()
+
+
+async def test_a_fired_table_timer_is_freed_without_the_garbage_collector() -> None:
+    """A table re-arms its timer after every move; a fired timer must be freed by its
+    reference count. Left in a reference cycle (handle → callback → timer → handle), a
+    thousand tables' timers filled the collector's middle generation, whose pauses set
+    the action p99."""
+    import gc
+
+    from bot.scheduling import _Wake
+
+    class Table:
+        ticks = 0
+
+        def _tick_now(self) -> None:
+            Table.ticks += 1
+
+    loop = asyncio.get_running_loop()
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(20):
+            wake = _Wake(Table())  # type: ignore[arg-type]
+            wake.handle = loop.call_at(loop.time(), wake.fire)
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+            assert wake.done()
+        del wake
+        gc.collect()
+        cyclic = [item for item in gc.garbage if isinstance(item, _Wake)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert Table.ticks == 20
+    assert cyclic == []
