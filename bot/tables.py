@@ -21,6 +21,7 @@ from .journal import ActionJournal
 from .messages import msg
 from .presenter import Presenter, SeatInfo
 from .refusals import CHANNEL_BUSY, SEATED_ELSEWHERE, SessionError
+from .scheduling import WakeGrid
 from .session import ActionObserver, TableSession
 from .settlement import Obligations, settle_hand_points, settlement_entries
 from .table_options import AI_LEVELS, TableOptions, TableOptionsError
@@ -57,6 +58,9 @@ class TableManager:
         self.journal = ActionJournal(store, commit_interval=journal_commit_interval)
         self.presenter = presenter
         self.clock: Clock = clock or SystemClock()
+        # Tables' timers share loop timers on a grid where the clock can call back.
+        call_at = getattr(self.clock, "call_at", None)
+        self.wake_grid: WakeGrid | None = WakeGrid(call_at) if call_at is not None else None
         self.ai_delay = float(ai_delay)
         self._tables: dict[str, TableSession] = {}
         # table id -> the channel its thread hangs off, for tables that live in a thread

@@ -299,12 +299,12 @@ async def test_timers_wake_on_the_grid_and_never_before_a_move_is_due(store: Sto
 
 async def test_a_fired_table_timer_is_freed_without_the_garbage_collector() -> None:
     """A table re-arms its timer after every move; a fired timer must be freed by its
-    reference count. Left in a reference cycle (handle → callback → timer → handle), a
+    reference count. Left in a reference cycle (handle -> callback -> timer -> handle), a
     thousand tables' timers filled the collector's middle generation, whose pauses set
     the action p99."""
     import gc
 
-    from bot.scheduling import _Wake
+    from bot.scheduling import WakeGrid, _Wake
 
     class Table:
         ticks = 0
@@ -313,22 +313,60 @@ async def test_a_fired_table_timer_is_freed_without_the_garbage_collector() -> N
             Table.ticks += 1
 
     loop = asyncio.get_running_loop()
+    grid = WakeGrid(lambda when, callback: loop.call_soon(callback))
     gc.collect()
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
-        for _ in range(20):
+        for step in range(20):
             wake = _Wake(Table())  # type: ignore[arg-type]
-            wake.handle = loop.call_at(loop.time(), wake.fire)
+            grid.add(step * 0.005, wake)
             await asyncio.sleep(0)
             await asyncio.sleep(0)
             assert wake.done()
         del wake
         gc.collect()
-        cyclic = [item for item in gc.garbage if isinstance(item, _Wake)]
+        cyclic = [item for item in gc.garbage if isinstance(item, (_Wake, WakeGrid))]
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
         gc.enable()
     assert Table.ticks == 20
     assert cyclic == []
+    assert grid.slots == 0
+
+
+async def test_tables_due_in_one_grid_slot_share_one_loop_timer() -> None:
+    """A thousand tables re-arm a thousand times a second: one loop timer per 5 ms slot,
+    not per table. A cancelled or superseded entry is skipped, and a table armed twice
+    in one slot (re-armed elsewhere and back) still ticks once."""
+    from bot.scheduling import WAKE_GRAIN, WakeGrid, _Wake
+
+    armed: list[tuple[float, Any]] = []
+    grid = WakeGrid(lambda when, callback: armed.append((when, callback)))
+
+    class Table:
+        def __init__(self) -> None:
+            self.ticks = 0
+
+        def _tick_now(self) -> None:
+            self.ticks += 1
+
+    tables = [Table() for _ in range(6)]
+    wakes = [_Wake(table) for table in tables]  # type: ignore[arg-type]
+    base = 1_800_000_000.0
+    for index, wake in enumerate(wakes):
+        grid.add(base + 0.0001 + index * 0.0005, wake)  # all within the slot after ``base``
+    assert len(armed) == 1
+    when, fire = armed[0]
+    assert when == pytest.approx(base + WAKE_GRAIN) and when >= base + 0.0026
+    wakes[1].cancel()
+    again = wakes[2]
+    grid.add(base + 1.0, again)  # a second slot, then back into the first
+    grid.add(base + 0.001, again)
+    assert len(armed) == 2 and grid.slots == 2
+    fire()
+    assert [table.ticks for table in tables] == [1, 0, 1, 1, 1, 1]
+    armed[1][1]()  # the later slot finds its only entry fired already
+    assert tables[2].ticks == 1
+    assert grid.slots == 0
