@@ -112,6 +112,22 @@ class Action:
     tile: int | None = None
     tiles: tuple[int, ...] | None = None
 
+    def __eq__(self, other: object) -> bool:
+        """The generated ``__eq__`` builds two tuples of all four fields per call; an
+        action is compared with the listed legal ones before every move (once by the
+        session, once by ``Round.apply``), and most differ in the tile, checked first."""
+        if self is other:
+            return True
+        if other.__class__ is not Action:
+            return NotImplemented
+        assert isinstance(other, Action)
+        return (
+            self.tile == other.tile
+            and self.type == other.type
+            and self.seat == other.seat
+            and self.tiles == other.tiles
+        )
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type, "seat": self.seat}
         if self.tile is not None:
