@@ -160,7 +160,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._timer_at: float | None = None
         self._stopped = False
         self.pending = 0  # queued or in-progress items
-        self._public_cache: tuple[tuple[int, int, bool], PublicView] | None = None
+        # The public view of the position (turn id, hand number, finished) it was built for.
+        self._public_cache: PublicView | None = None
+        self._public_for = (-1, -1, False)
         self._label_cache: tuple[tuple[str, int, int], Text] | None = None
         # Draws the AI seats' pauses when the manager asks for jitter (seeded: replayable).
         self._pause_rng = random.Random(f"{seed}:pause")
@@ -249,10 +251,18 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         """The match's public view, built once per accepted action (announcing it and
         every AI decision until the next action share it)."""
         assert self.match is not None
-        key = (self.match.turn_id, self.match.hand_number, self.match.finished)
-        if self._public_cache is None or self._public_cache[0] != key:
-            self._public_cache = (key, self.match.public_view())
-        return self._public_cache[1]
+        match = self.match
+        turn_id, hand_number, finished = self._public_for
+        view = self._public_cache
+        if (
+            view is None
+            or turn_id != match.turn_id
+            or hand_number != match.hand_number
+            or finished != match.finished
+        ):
+            view = self._public_cache = match.public_view()
+            self._public_for = (match.turn_id, match.hand_number, match.finished)
+        return view
 
     def table_status(self) -> TableStatus | None:
         if self.match is None:
