@@ -31,7 +31,10 @@ from 1,000 or halving down, then a bisection between the last good and first bad
 counts). ``--json`` prints one JSON object on the last line with ``p99_ms_100``,
 ``p99_ms_1000``, ``actions_per_s_1000``, ``max_tables_p99_100ms`` and
 ``cpu_ms_per_action`` (the process's CPU time over the 1,000-table window, every thread,
-divided by the actions finished in it: robust to a shared machine, unlike latency).
+divided by the actions finished in it: robust to a shared machine, unlike latency),
+beside ``host_ref_us``, the µs this host took for ``sum(range(10000))`` around the run
+(the host's own speed varies by a third between hours here; compare CPU figures only
+with similar references).
 
 ``--processes N --db TARGET`` runs N OS processes of 1,000 tables each (``--only`` sets
 another count) against one database, as sharded bot processes share one (issue 15):
@@ -52,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 from pathlib import Path
 from typing import Any
 
@@ -231,7 +235,16 @@ async def run_tables(
     }
 
 
+def host_reference_us() -> float:
+    """µs for a fixed piece of pure Python (``sum(range(10000))``, best of five): the
+    host's speed at the time of a run. Why: this shared machine's speed varies by a
+    third between hours, and CPU per action moves with it; a figure is comparable with
+    another only beside this one."""
+    return min(timeit.repeat("sum(range(10000))", number=200, repeat=5)) / 200 * 1e6
+
+
 def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    reference_before = host_reference_us()
     row = asyncio.run(
         run_tables(
             tables,
@@ -248,13 +261,14 @@ def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             id_base=args.id_base,
         )
     )
+    row["host_ref_us"] = (reference_before + host_reference_us()) / 2
     print(
         f"{row['tables']:>6} tables  {row['actions_per_s']:>8.1f} actions/s  "
         f"p50 {row['p50_ms']:>8.2f} ms  p99 {row['p99_ms']:>8.2f} ms  "
         f"cpu {row['cpu_ms_per_action']:.3f} ms/action  "
         f"max {row['max_ms']:>8.2f} ms  ({row['rows_per_commit']:.1f} rows/commit, "
         f"{row['hands_settled']} hands settled, "
-        f"setup {row['setup_s']:.1f} s)",
+        f"setup {row['setup_s']:.1f} s, host reference {row['host_ref_us']:.0f} µs)",
         flush=True,
     )
     return row
@@ -449,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         "actions_per_s_1000": round(known[1000]["actions_per_s"], 1),
         "cpu_ms_per_action": round(known[1000]["cpu_ms_per_action"], 4),
         "cpu_ms_per_action_100": round(known[100]["cpu_ms_per_action"], 4),
+        "host_ref_us": round(known[1000]["host_ref_us"], 1),
         "max_tables_p99_100ms": best,
         "ai_level": args.ai_level,
         "synchronous": args.synchronous,
