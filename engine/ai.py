@@ -317,11 +317,26 @@ def _targets_for(variant: str, counts: list[int], melds: Sequence[Meld]) -> tupl
         chow = chow or meld.type == CHOW
         for kind in meld.tiles:
             used |= 1 << kind
-    return tuple(t for t in targets if not used & ~t.mask and not (chow and t.pungs_only))
+    # One tuple per (rule set, kinds in melds, chow): ``_easy_discards`` keeps its plans
+    # by the tuple's identity, so a new tuple per decision would plan every target again.
+    key = (variant, used, chow)
+    filtered = _FILTERED_TARGETS.get(key)
+    if filtered is None or filtered[0] is not targets:
+        if len(_FILTERED_TARGETS) >= _FILTERED_TARGETS_LIMIT:
+            _FILTERED_TARGETS.clear()
+        filtered = _FILTERED_TARGETS[key] = (
+            targets,
+            tuple(t for t in targets if not used & ~t.mask and not (chow and t.pungs_only)),
+        )
+    return filtered[1]
 
 
 # rule set name -> (its AI profile, its targets): built once, a decision only filters them
 _TARGETS: dict[str, tuple[object, tuple[_Target, ...]]] = {}
+# (rule set name, kinds in melds as bits, a chow among them) -> (the rule set's targets
+# they were filtered from, the targets left); bounded, as meld kinds vary without end
+_FILTERED_TARGETS: dict[tuple[str, int, bool], tuple[tuple[_Target, ...], tuple[_Target, ...]]] = {}
+_FILTERED_TARGETS_LIMIT = 4096
 
 
 def _variant_targets(profile: AIProfile) -> tuple[_Target, ...]:
@@ -745,7 +760,7 @@ def _easy_discards(
     rests: list[dict[int, tuple[list[int], list[int]]] | None] = []
     plans = _TARGET_PLANS.get(id(targets))
     if plans is None or plans[0] is not targets:
-        if len(_TARGET_PLANS) >= 256:  # tuples filtered by melds: one per hand, let go
+        if len(_TARGET_PLANS) >= _FILTERED_TARGETS_LIMIT + 16:  # ``_targets_for``'s tuples
             _TARGET_PLANS.clear()
         plans = _TARGET_PLANS[id(targets)] = (targets, tuple(_plan(t) for t in targets))
     for target, plan in zip(targets, plans[1], strict=True):
@@ -1132,7 +1147,7 @@ def _choose_claim(
     legal = view.legal
     claimed = view.claim_tile
     claims = [a for a in legal if a.type in (CHOW, PUNG, KONG)]
-    passing = Action(PASS, view.seat)
+    passing = next((a for a in legal if a.type == PASS), None) or Action(PASS, view.seat)
     if claimed is None or not claims:
         return passing
     public = view.public
@@ -1265,7 +1280,13 @@ def choose_action(
     if level == "easy" and CONTINUE not in types and DISCARD in types and KONG not in types:
         # ``_choose_turn`` without a kong to weigh: only the targets are read
         targets = _targets_for(view.public.variant, counts, view.melds)
-        return Action(DISCARD, view.seat, tile=_easy_discard(counts, wilds, wild, targets, rng))
+        kind = _easy_discard(counts, wilds, wild, targets, rng)
+        # The listed action itself, not an equal new one: it is kept in the match's
+        # record, and a thousand tables' records are what the collector walks.
+        for action in legal:
+            if action.tile == kind and action.type == DISCARD:
+                return action
+        return Action(DISCARD, view.seat, tile=kind)
     table = _read_table(view, counts)
     if level == "hard":
         from . import ai_hard  # imports this module's helpers, so imported late

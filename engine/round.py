@@ -43,7 +43,7 @@ from .types import (
     WinInfo,
 )
 from .variants import OptionError, Variant, variant_for
-from .views import DiscardView, PlayerView, PublicView, SeatView, built
+from .views import DiscardView, PlayerView, PublicView, SeatView, maker
 from .wall import Wall
 
 TURN: Final = "turn"
@@ -87,6 +87,24 @@ def _plain_action(kind: Any, seat: int) -> Action:
     return Action(kind, seat)
 
 
+# Every discard's view, shared: a river's views are values, and one object per discard
+# of every table would be that many more objects for the collector to walk.
+_DISCARD_VIEWS = {
+    (tile, claimed, by_seat): DiscardView(tile, claimed, by_seat)
+    for tile in range(NUM_KINDS)
+    for claimed in (False, True)
+    for by_seat in (None, *range(_SHARED_SEATS))
+}
+_make_seat_view = maker(SeatView)
+_make_public_view = maker(PublicView)
+_make_player_view = maker(PlayerView)
+
+
+def _discard_view(discard: _Discard) -> DiscardView:
+    view = _DISCARD_VIEWS.get((discard.tile, discard.claimed, discard.by_seat))
+    return view or DiscardView(discard.tile, discard.claimed, discard.by_seat)
+
+
 # Keys of a private event (one carrying ``"private": seat``) that only that seat may see.
 PRIVATE_KEYS = frozenset({"tile", "tiles"})
 
@@ -111,7 +129,7 @@ def events_for(events: list[Event], seat: int | None) -> list[Event]:
     return visible
 
 
-@dataclass
+@dataclass(slots=True)
 class _Discard:
     tile: int
     claimed: bool = False
@@ -196,7 +214,8 @@ class Round:
         # Views of each river's settled discards (all but the last: only a seat's latest
         # discard can still be claimed), so a public view does not rebuild whole rivers.
         self._settled_discard_views: list[tuple[DiscardView, ...]] = [() for _ in range(seats)]
-        self._seat_views: dict[int, tuple[tuple[Any, ...], SeatView]] = {}
+        # seat -> (its view, what the view was built from: see ``_seat_view``)
+        self._seat_views: dict[int, tuple[Any, ...]] = {}
         # (a seat's tile counts, its drawn tile) -> its concealed tiles without the drawn
         # one, for ``player_view``; (its counts, has melds, the wild) -> its waits
         self._hand_views: dict[tuple[bytes, int | None], tuple[int, ...]] = {}
@@ -959,22 +978,40 @@ class Round:
         view is built after every action, and most actions change one seat or none."""
         river = self.discards[seat]
         last = river[-1] if river else None
-        key = (
-            tuple(self.melds[seat]),
-            sum(self.hands[seat]),
+        melds = self.melds[seat]
+        pairs = self.santan_pairs
+        # What the view shows, compared field by field with what it was built from (no
+        # key object per call; no melds and no pairs compare as the shared empty tuple).
+        cached = self._seat_views.get(seat)
+        if (
+            cached is not None
+            and cached[1] == len(river)
+            and cached[2] is last
+            and (last is None or (cached[3] == last.claimed and cached[4] == last.by_seat))
+            and cached[5] == sum(self.hands[seat])
+            and cached[6] == (seat in self.folded)
+            and cached[7] == self.scores[seat]
+            and cached[8] == (tuple(melds) if melds else ())
+            and cached[9] == (tuple(pairs) if pairs else ())
+            and cached[10] == self.dealer
+            and cached[11] == self.num_seats
+        ):
+            return cached[0]
+        view = self._new_seat_view(seat)
+        self._seat_views[seat] = (
+            view,
             len(river),
-            None if last is None else (last.tile, last.claimed, last.by_seat),
-            seat in self.folded,
-            self.scores[seat],
-            tuple(self.santan_pairs),
+            last,
+            None if last is None else last.claimed,
+            None if last is None else last.by_seat,
+            view.concealed_count,
+            view.folded,
+            view.score,
+            tuple(melds) if melds else (),
+            tuple(pairs) if pairs else (),
             self.dealer,
             self.num_seats,
         )
-        cached = self._seat_views.get(seat)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        view = self._new_seat_view(seat)
-        self._seat_views[seat] = (key, view)
         return view
 
     def _new_seat_view(self, seat: int) -> SeatView:
@@ -990,19 +1027,16 @@ class Round:
             if pairs
             else ()
         )
-        return built(
-            SeatView,
-            {
-                "seat": seat,
-                "seat_wind": self.seat_wind(seat),
-                "is_dealer": seat == self.dealer,
-                "concealed_count": sum(self.hands[seat]),
-                "melds": melds,
-                "discards": self._discard_views(seat),
-                "folded": seat in self.folded,
-                "score": self.scores[seat],
-                "liable_with": liable,
-            },
+        return _make_seat_view(
+            seat=seat,
+            seat_wind=self.seat_wind(seat),
+            is_dealer=seat == self.dealer,
+            concealed_count=sum(self.hands[seat]),
+            melds=melds,
+            discards=self._discard_views(seat),
+            folded=seat in self.folded,
+            score=self.scores[seat],
+            liable_with=liable,
         )
 
     def _discard_views(self, seat: int) -> tuple[DiscardView, ...]:
@@ -1013,39 +1047,33 @@ class Round:
             return ()
         settled = self._settled_discard_views[seat]
         if len(settled) < len(river) - 1:
-            settled += tuple(
-                DiscardView(d.tile, d.claimed, d.by_seat) for d in river[len(settled) : -1]
-            )
+            settled += tuple([_discard_view(d) for d in river[len(settled) : -1]])
             self._settled_discard_views[seat] = settled
-        last = river[-1]
-        return (*settled, DiscardView(last.tile, last.claimed, last.by_seat))
+        return (*settled, _discard_view(river[-1]))
 
     def public_view(self, *, round_index: int = 0, turn_id: int | None = None) -> PublicView:
         """``round_index`` and ``turn_id`` are the match's (``Match.public_view``), passed
         in rather than replaced afterwards: one view built per call, not two."""
         seat_view = self._seat_view
-        return built(
-            PublicView,
-            {
-                "variant": self.variant.name,
-                "num_seats": self.num_seats,
-                "hand_number": self.hand_number,
-                "dealer": self.dealer,
-                "prevailing_wind": self.prevailing_wind,
-                "round_index": round_index,
-                "indicator": self.indicator,
-                "wild": self.wild,
-                "dice": self.wall.dice,
-                "tiles_left": self.wall.drawable,
-                "carried_fan": self.carried_fan,
-                "phase": self.phase,
-                "current_seat": self.current_seat if self.phase == TURN else None,
-                "waiting_on": self.public_waiting_on,
-                "last_discard": self.last_discard,
-                "seats": tuple([seat_view(seat) for seat in range(self.num_seats)]),
-                "turn_id": self.turn_id if turn_id is None else turn_id,
-                "result": self.result,
-            },
+        return _make_public_view(
+            variant=self.variant.name,
+            num_seats=self.num_seats,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            prevailing_wind=self.prevailing_wind,
+            round_index=round_index,
+            indicator=self.indicator,
+            wild=self.wild,
+            dice=self.wall.dice,
+            tiles_left=self.wall.drawable,
+            carried_fan=self.carried_fan,
+            phase=self.phase,
+            current_seat=self.current_seat if self.phase == TURN else None,
+            waiting_on=self.public_waiting_on,
+            last_discard=self.last_discard,
+            seats=tuple([seat_view(seat) for seat in range(self.num_seats)]),
+            turn_id=self.turn_id if turn_id is None else turn_id,
+            result=self.result,
         )
 
     def player_view(self, seat: int, public: PublicView | None = None) -> PlayerView:
@@ -1064,19 +1092,17 @@ class Round:
             concealed = self._hand_views[key] = tuple(from_counts(counts))
         claim_tile = self.window.tile if self.window is not None else None
         skipped = self.skipped_win[seat]
-        return built(
-            PlayerView,
-            {
-                "seat": seat,
-                "public": public or self.public_view(),
-                "concealed": concealed,
-                "drawn": drawn,
-                "legal": self._legal(seat),
-                "melds": tuple(self.melds[seat]),
-                "skipped_win": tuple(sorted(skipped)) if skipped else (),
-                "claim_tile": claim_tile,
-                "waits": self._hand_waits(seat),
-            },
+        melds = self.melds[seat]
+        return _make_player_view(
+            seat=seat,
+            public=public or self.public_view(),
+            concealed=concealed,
+            drawn=drawn,
+            legal=self._legal(seat),
+            melds=tuple(melds) if melds else (),
+            skipped_win=tuple(sorted(skipped)) if skipped else (),
+            claim_tile=claim_tile,
+            waits=self._hand_waits(seat),
         )
 
     # ------------------------------------------------------------------ integrity

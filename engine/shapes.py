@@ -276,7 +276,9 @@ def is_win_reading(
     wins"); scoring maximises over exactly these readings, so a shape this accepts is
     one scoring can read.
     """
-    readings = white_readings(counts, wild_kind) if white_stands_in else [counts]
+    if not white_stands_in or wild_kind is None or wild_kind == WHITE or not counts[WHITE]:
+        return is_win_counts(counts, wilds, seven_pairs)  # the one reading: the hand itself
+    readings = white_readings(counts, wild_kind)
     return any(is_win_counts(reading, wilds, seven_pairs) for reading in readings)
 
 

@@ -7,39 +7,56 @@ and hides the kind of concealed kongs; a ``PlayerView`` adds only its own seat's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from .types import Action, HandResult, Meld, Phase
 
 _View = TypeVar("_View")
 _new_object = object.__new__
+_MAKERS: dict[type, Callable[..., Any]] = {}
 
 
-def built(cls: type[_View], fields: dict[str, Any]) -> _View:
-    """A frozen view from every one of its fields (none left to its default), equal in
-    every way to ``cls(**fields)``.
+def maker(cls: type[_View]) -> Callable[..., _View]:
+    """A constructor of the frozen view class ``cls`` that takes every field by keyword
+    (none left to its default) and gives an object equal in every way to ``cls(**fields)``.
 
     Why: the round builds a public view, a player view and a seat view or two for every
     action, at a thousand tables a second, and a frozen dataclass's ``__init__`` sets
-    each field through ``object.__setattr__`` (about 1.5 µs for a seat view, 3 µs for a
-    public view); filling the instance dictionary at once costs a fifth of that. The
-    object is the same (same fields, still frozen to its consumers). Only the engine,
-    which knows every field, calls this.
+    each field through ``object.__setattr__`` (about 1.7 µs for a seat view). This one
+    is generated for the class: it stores each field through its slot's descriptor,
+    in less than half the time, and the views have slots, so an object is one block
+    for the collector to walk, not an object and its dictionary. Only the engine, which
+    knows every field, calls this.
     """
-    view = _new_object(cls)
-    view.__dict__.update(fields)
-    return view
+    made = _MAKERS.get(cls)
+    if made is None:
+        names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+        namespace: dict[str, Any] = {"_new": _new_object, "_cls": cls}
+        lines = [f"def make(*, {', '.join(names)}):", "    view = _new(_cls)"]
+        for name in names:
+            namespace[f"_set_{name}"] = getattr(cls, name).__set__
+            lines.append(f"    _set_{name}(view, {name})")
+        lines.append("    return view")
+        exec("\n".join(lines), namespace)  # the names are the class's own fields
+        made = _MAKERS[cls] = namespace["make"]
+    return made
 
 
-@dataclass(frozen=True)
+def built(cls: type[_View], values: dict[str, Any]) -> _View:
+    """``maker(cls)`` called with a dictionary of every field."""
+    return maker(cls)(**values)
+
+
+@dataclass(frozen=True, slots=True)
 class DiscardView:
     tile: int
     claimed: bool = False  # taken by another seat's meld (drawn greyed in the river)
     by_seat: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """The public face of one seat."""
 
@@ -54,7 +71,7 @@ class SeatView:
     liable_with: tuple[int, ...] = ()  # Jiaxing three-claim liability partners
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PublicView:
     variant: str
     num_seats: int
@@ -76,7 +93,7 @@ class PublicView:
     result: HandResult | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     """One seat's private view: the public table plus its own concealed tiles and choices."""
 

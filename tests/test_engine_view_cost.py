@@ -11,17 +11,20 @@ consumer gets may be changed in place.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.ai import choose_action
 from engine.match import Match
 from engine.round import Round
 from engine.tiles import from_counts
 from engine.types import Action, Meld
-from engine.views import PlayerView, PublicView, SeatView, built
+from engine.views import DiscardView, PlayerView, PublicView, SeatView, built
 
 
 def _plain_player_view(round_: Round, seat: int, public: PublicView) -> PlayerView:
@@ -177,3 +180,94 @@ def test_from_counts_lists_every_copy_in_kind_order() -> None:
     for _ in range(3000):
         counts = [rng.choice((0, 0, 0, 1, 2, 3, 4, 5)) for _ in range(34)]
         assert from_counts(counts) == [kind for kind in range(34) for _ in range(counts[kind])]
+
+
+def _scratch_public_view(match: Match) -> PublicView:
+    """The match's public view with every view cache of the round forgotten first."""
+    round_ = match.round
+    round_._seat_views.clear()
+    round_._settled_discard_views = [() for _ in range(round_.num_seats)]
+    return match.public_view()
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=10**6),
+    variant=st.sampled_from(["jiaxing", "taizhou"]),
+    level=st.sampled_from(["easy", "random"]),
+)
+def test_views_kept_between_actions_equal_views_built_from_scratch(
+    seed: int, variant: str, level: str
+) -> None:
+    """The seat views kept from one action to the next (``Round._seat_view``) and the
+    shared discard views give exactly what a round with no kept views gives, after
+    every action of a seeded game, a claim and a hand's end included; a view built
+    after ``apply`` never shows the position before it."""
+    match = Match(variant, None, f"kept-views:{seed}")
+    rng = random.Random(seed)
+    for _ in range(160):
+        if match.finished:
+            break
+        kept = match.public_view()
+        assert kept.turn_id == match.turn_id
+        scratch = _scratch_public_view(match)
+        assert kept == scratch and repr(kept) == repr(scratch)
+        for seat_view, fresh in zip(kept.seats, scratch.seats, strict=True):
+            assert seat_view.discards == fresh.discards
+        seat = match.round.waiting_on[0]
+        match.apply(choose_action(match.player_view(seat), level, rng))
+        after = match.public_view()
+        assert after != kept and after == _scratch_public_view(match)
+
+
+def test_a_seat_view_follows_edits_of_what_it_shows() -> None:
+    """Each thing a seat view shows, changed by hand with no cache cleared, shows in the
+    next public view: the latest discard claimed, the seat's tiles, its fold, its score,
+    its melds, a liability pair, the dealer."""
+    match = Match("jiaxing", None, "seat-view-edits")
+    for _ in range(8):
+        seat = match.round.waiting_on[0]
+        match.apply(match.round.default_action(seat))  # type: ignore[arg-type]
+    round_ = match.round
+    seat = next(s for s in range(4) if round_.discards[s])
+    edits = [
+        lambda: setattr(round_.discards[seat][-1], "claimed", True),
+        lambda: setattr(round_.discards[seat][-1], "by_seat", (seat + 1) % 4),
+        lambda: round_.hands[seat].__setitem__(33, round_.hands[seat][33] + 1),
+        lambda: round_.folded.add(seat),
+        lambda: round_.scores.__setitem__(seat, round_.scores[seat] + 5),
+        lambda: round_.melds[seat].append(Meld("pung", (33, 33, 33), from_seat=0, claimed=33)),
+        lambda: round_.santan_pairs.append((seat, (seat + 1) % 4)),
+        lambda: setattr(round_, "dealer", (round_.dealer + 1) % 4),
+    ]
+    for edit in edits:
+        before = match.public_view()
+        edit()
+        after = match.public_view()
+        assert after.seats[seat] != before.seats[seat]
+        assert after == _scratch_public_view(match)
+
+
+def test_views_have_slots_and_survive_pickling() -> None:
+    """A view is one object (no instance dictionary) and still a plain frozen value."""
+    match = Match("taizhou", None, "views-slots")
+    for _ in range(30):
+        seat = match.round.waiting_on[0]
+        match.apply(match.round.default_action(seat))  # type: ignore[arg-type]
+    seat = match.round.waiting_on[0]
+    view = match.player_view(seat)
+    river_seat = next(s.seat for s in view.public.seats if s.discards)
+    river = view.public.seats[river_seat].discards
+    for value in (view, view.public, view.public.seats[0], river[0]):
+        assert not hasattr(value, "__dict__")
+        again = pickle.loads(pickle.dumps(value))
+        assert again == value and hash(again) == hash(value)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, dataclasses.fields(value)[0].name, 3)
+    assert dataclasses.replace(view.public, turn_id=7).turn_id == 7
+    # one shared object per (tile, claimed, by whom): rivers of every table share them
+    other = Match("jiaxing", None, "views-slots-other")
+    fresh_river = _scratch_public_view(match).seats[river_seat].discards
+    assert all(shared is fresh for shared, fresh in zip(river, fresh_river, strict=True))
+    assert DiscardView(river[0].tile, river[0].claimed, river[0].by_seat) == river[0]
+    assert other.public_view().seats[0].discards == ()
