@@ -112,6 +112,20 @@ class Action:
     tile: int | None = None
     tiles: tuple[int, ...] | None = None
 
+    def __eq__(self, other: object) -> bool:
+        """The generated comparison's answer (every field, same class), field by field
+        with an early exit: ``action in legal`` compares an action with each listed
+        before it, several times per move at every table, and the generated one builds
+        two tuples per comparison."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.type == other.type
+            and self.seat == other.seat
+            and self.tile == other.tile
+            and self.tiles == other.tiles
+        )
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type, "seat": self.seat}
         if self.tile is not None:

@@ -271,3 +271,28 @@ def test_views_have_slots_and_survive_pickling() -> None:
     assert all(shared is fresh for shared, fresh in zip(river, fresh_river, strict=True))
     assert DiscardView(river[0].tile, river[0].claimed, river[0].by_seat) == river[0]
     assert other.public_view().seats[0].discards == ()
+
+
+def test_actions_compare_as_the_generated_comparison_does() -> None:
+    """``Action.__eq__`` is written out for speed; it answers as the dataclass one would:
+    equal exactly when the class and every field are, and consistent with the hash."""
+    rng = random.Random("action-eq")
+    kinds = ("discard", "chow", "pung", "kong", "win", "pass")
+    actions = [
+        Action(
+            rng.choice(kinds),  # type: ignore[arg-type]
+            rng.randrange(3),
+            tile=rng.choice((None, 0, 1)),
+            tiles=rng.choice((None, (0, 1, 2), (1, 2, 3))),
+        )
+        for _ in range(300)
+    ]
+    fields = [f.name for f in dataclasses.fields(Action)]
+    for first in actions:
+        for second in actions[:60]:
+            same = all(getattr(first, name) == getattr(second, name) for name in fields)
+            assert (first == second) is same and (first != second) is not same
+            if same:
+                assert hash(first) == hash(second)
+    assert Action("pass", 0) != ("pass", 0, None, None)
+    assert Action("pass", 0).__eq__(object()) is NotImplemented
