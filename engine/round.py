@@ -243,6 +243,7 @@ class Round:
         # The position's cache: scored wins and a turn's legal actions, keyed by turn_id
         # (and what else they read); edits of a position by hand (tests) clear it.
         self._win_cache: dict[tuple[Any, ...], Any] = {}
+        self._turn_key: tuple[Any, ...] = ()  # the key of the turn's legal actions in it
 
         self._deal()
         # Carried bonus fan (Jiaxing): added at the start of each hand.
@@ -493,6 +494,10 @@ class Round:
             )
             cached: tuple[Action, ...] | None = self._win_cache.get(key)
             if cached is None:
+                # Only the latest turn's list is ever asked again: the one before goes,
+                # rather than a hand's worth of lists staying for the collector to walk.
+                self._win_cache.pop(self._turn_key, None)
+                self._turn_key = key
                 cached = self._win_cache[key] = tuple(self._turn_actions(seat))
             return cached
         if self.phase in (CLAIM, ROB_KONG):

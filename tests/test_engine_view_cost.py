@@ -296,3 +296,20 @@ def test_actions_compare_as_the_generated_comparison_does() -> None:
                 assert hash(first) == hash(second)
     assert Action("pass", 0) != ("pass", 0, None, None)
     assert Action("pass", 0).__eq__(object()) is NotImplemented
+
+
+def test_the_round_keeps_only_the_latest_turns_legal_actions() -> None:
+    """A turn's legal actions are kept for that turn only: a hand does not pile up a
+    list per turn (each one more object for the collector), and the turn's list is
+    still the one handed out again and again within the turn."""
+    match = Match("jiaxing", None, "turn-legal-kept")
+    rng = random.Random(5)
+    for _ in range(60):
+        round_ = match.round
+        seat = round_.waiting_on[0]
+        view = match.player_view(seat)
+        if round_.phase == "turn":
+            assert round_._legal(seat) is view.legal
+        match.apply(choose_action(view, "easy", rng))
+        kept = [key for key in match.round._win_cache if key[0] == "turn"]
+        assert len(kept) <= 1
