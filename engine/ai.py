@@ -47,6 +47,7 @@ from .shapes import (
     combine_entries,
     count_hand,
     finish_combined,
+    group_entries,
     group_entry,
     merge_entry,
     shanten,
@@ -588,7 +589,7 @@ def _after_each_discard(
     """
     packed = bytes(counts)
     total = sum(packed) - 1  # tiles held after the discard
-    groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
+    groups = group_entries(packed)
     histogram = [packed.count(copies) for copies in range(5)]
     plain_histogram = sum(copies * histogram[copies] for copies in range(5)) == total + 1
     discarded_groups = {kind // 9 if kind < 27 else 3 for kind in candidates}
@@ -752,7 +753,7 @@ def _easy_discards(
         return _easy_discards_by_floors(counts, wilds, targets, candidates)
     sets = (total + wilds) // 3
     at = NEED_BASE + 2 * sets + 1  # an entry's tiles needed for ``sets`` sets and the pair
-    groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
+    groups = group_entries(packed)
     kind_groups = [_KIND_GROUP[kind] for kind in candidates]
     floors: list[int] = []
     reads: list[tuple[int, ...]] = []  # the groups each target reads
@@ -893,7 +894,7 @@ def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...])
     if (tiles + wilds) % 3 == 0 or tiles + wilds > 14:  # not a hand: as ``_shantens`` fails
         return min([_FAR, *(_target_shanten(t, counts, wilds, packed) for t in targets)])
     at = NEED_BASE + 2 * ((tiles + wilds) // 3) + 1  # ``sets`` sets and the pair
-    groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
+    groups = group_entries(packed)
     lowest = _FAR
     for target, (how, reads) in zip(targets, _plans(targets), strict=True):
         if how == _ONE_GROUP:
