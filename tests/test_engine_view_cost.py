@@ -199,7 +199,7 @@ def _scratch_public_view(match: Match) -> PublicView:
 def test_views_kept_between_actions_equal_views_built_from_scratch(
     seed: int, variant: str, level: str
 ) -> None:
-    """The seat views kept from one action to the next (``Round._seat_view``) and the
+    """The seat views kept from one action to the next (``Round._seat_views_now``) and the
     shared discard views give exactly what a round with no kept views gives, after
     every action of a seeded game, a claim and a hand's end included; a view built
     after ``apply`` never shows the position before it."""
