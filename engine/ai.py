@@ -819,6 +819,8 @@ def _easy_discards(
         # number of copies held.
         needed = lowest + wilds + 1
         undecided = inside
+        histogram: list[int] | None = None  # kinds held once, twice, ... (all pungs)
+        pungs_memo = _SHANTEN_MEMO.get((ALL_KINDS, True), {})
         for index in chosen:
             target = targets[index]
             rest = rests[index]
@@ -829,9 +831,27 @@ def _easy_discards(
                     held = packed[kind]
                     keeps = kept.get(held)
                     if keeps is None:
-                        counts[kind] -= 1
-                        keeps = kept[held] = _target_shanten(target, counts, wilds) == lowest
-                        counts[kind] += 1
+                        # ``_target_shanten``'s memo key after the discard, from the
+                        # histogram of counts (as ``_after_each_discard`` keys it)
+                        if histogram is None:
+                            histogram = [packed.count(copies) for copies in range(5)]
+                            if sum(c * histogram[c] for c in range(5)) != total + 1:
+                                pungs_memo = {}  # a count above four: not keyed so
+                        after: int | None = pungs_memo.get(
+                            (
+                                wilds,
+                                total,
+                                histogram[1] + (held == 2) - (held == 1),
+                                histogram[2] + (held == 3) - (held == 2),
+                                histogram[3] + (held == 4) - (held == 3),
+                                histogram[4] - (held == 4),
+                            )
+                        )
+                        if after is None:
+                            counts[kind] -= 1
+                            after = _target_shanten(target, counts, wilds)
+                            counts[kind] += 1
+                        keeps = kept[held] = after == lowest
                     if keeps:
                         tied.append(kind)
                     else:
