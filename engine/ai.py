@@ -797,11 +797,11 @@ def _easy_discards(
     if below is not None and lowest >= below:
         return lowest, []
     # the cheapest checks first: one group, then several, all pungs last
-    chosen = sorted(
-        (index for index, floor in enumerate(floors) if floor == lowest),
-        key=lambda index: 2 if targets[index].pungs_only else rests[index] is not None,
-    )
-    read_by_all = set(reads[chosen[0]]).intersection(*[reads[index] for index in chosen[1:]])
+    chosen = [index for index, floor in enumerate(floors) if floor == lowest]
+    read_by_all: tuple[int, ...] | set[int] = reads[chosen[0]]
+    if len(chosen) > 1:
+        chosen.sort(key=lambda index: 2 if targets[index].pungs_only else rests[index] is not None)
+        read_by_all = set(reads[chosen[0]]).intersection(*[reads[index] for index in chosen[1:]])
     tied = [
         kind
         for kind, group in zip(candidates, kind_groups, strict=True)
