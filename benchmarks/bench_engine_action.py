@@ -9,9 +9,16 @@ them shows up where it belongs. Figures are absolute (µs per action, means over
 action after a warm-up), not compared against anything.
 
     python benchmarks/bench_engine_action.py [--actions N] [--warmup N] [--level easy] [--json]
+    python benchmarks/bench_engine_action.py --tables 1000 [--actions N] ...
 
 With ``--json`` the last line is one JSON object: ``us_per_action`` per part and their
 ``sum``, per variant and over both.
+
+``--tables N`` plays N matches side by side instead of one after another, one action
+each in turn, with the bot's collector settings (``bot.runtime.tune_runtime``) and every
+table's latest views kept, as a process hosting N tables does: the parts then include
+their share of the collector's work (also reported alone, as ``gc``) and of the memory
+traffic of N live tables, which one table at a time hides.
 """
 
 from __future__ import annotations
@@ -74,29 +81,110 @@ def run_variant(variant: str, actions: int, warmup: int, level: str) -> dict[str
     return per_action
 
 
+def run_tables(
+    variant: str, tables: int, actions: int, warmup: int, level: str
+) -> dict[str, float]:
+    """``run_variant`` over ``tables`` live matches played in turn (see ``--tables``)."""
+    import gc
+
+    from bot.runtime import tune_runtime
+
+    clock = time.perf_counter
+    spent = dict.fromkeys((*PARTS, "gc"), 0.0)
+    started = [0.0]
+
+    def collector(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = clock()
+        elif measuring:
+            spent["gc"] += clock() - started[0]
+
+    matches = [Match(variant, None, f"{SEED}:{table}") for table in range(tables)]
+    kept: list[object] = [None] * tables  # each table's latest views, as a session keeps
+    thresholds = gc.get_threshold()
+    counted = 0
+    measuring = False
+    tune_runtime()
+    gc.callbacks.append(collector)
+    try:
+        while counted < actions:
+            for table, match in enumerate(matches):
+                if match.finished:
+                    matches[table] = match = Match(variant, None, f"{SEED}:{table}:again")
+                measuring = warmup <= 0
+                seat = match.round.waiting_on[0]
+                t0 = clock()
+                public = match.public_view()
+                t1 = clock()
+                view = match.round.player_view(seat, public=public)
+                t2 = clock()
+                rng = random.Random(f"{SEED}:{match.turn_id}:{seat}")
+                t3 = clock()
+                action = choose_action(view, level, rng)
+                t4 = clock()
+                legal = match.legal_actions(seat)
+                t5 = clock()
+                events = match.apply(action)
+                t6 = clock()
+                assert action in legal
+                kept[table] = (public, view, events)
+                if measuring:
+                    spent["public_view"] += t1 - t0
+                    spent["player_view"] += t2 - t1
+                    spent["rng"] += t3 - t2
+                    spent["choose_action"] += t4 - t3
+                    spent["legal_actions"] += t5 - t4
+                    spent["apply"] += t6 - t5
+                    counted += 1
+                    if counted >= actions:
+                        break
+                else:
+                    warmup -= 1
+    finally:
+        gc.callbacks.remove(collector)
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+    per_action = {part: value / counted * 1e6 for part, value in spent.items()}
+    per_action["sum"] = sum(per_action[part] for part in PARTS)  # gc is inside the parts
+    return per_action
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=20_000, help="timed actions per variant")
     parser.add_argument("--warmup", type=int, default=2_000, help="untimed actions first")
     parser.add_argument("--level", default="easy", help="every seat's AI level")
+    parser.add_argument(
+        "--tables", type=int, default=0, help="play this many matches side by side (0: one)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    results = {
-        variant: run_variant(variant, args.actions, args.warmup, args.level)
-        for variant in ("jiaxing", "taizhou")
-    }
+    if args.tables:
+        results = {
+            variant: run_tables(variant, args.tables, args.actions, args.warmup, args.level)
+            for variant in ("jiaxing", "taizhou")
+        }
+    else:
+        results = {
+            variant: run_variant(variant, args.actions, args.warmup, args.level)
+            for variant in ("jiaxing", "taizhou")
+        }
+    shown = (*PARTS, "gc", "sum") if args.tables else (*PARTS, "sum")
     both = {
-        part: sum(results[variant][part] for variant in results) / len(results)
-        for part in (*PARTS, "sum")
+        part: sum(results[variant][part] for variant in results) / len(results) for part in shown
     }
-    print(f"engine cost per action, four {args.level} AIs, {args.actions} actions per variant")
+    where = f", {args.tables} tables side by side" if args.tables else ""
+    print(
+        f"engine cost per action, four {args.level} AIs, {args.actions} actions per variant{where}"
+    )
     print(f"{'part':<15}" + "".join(f"{name:>10}" for name in (*results, "both")) + "  (µs)")
-    for part in (*PARTS, "sum"):
+    for part in shown:
         row = [results[variant][part] for variant in results] + [both[part]]
         print(f"{part:<15}" + "".join(f"{value:>10.1f}" for value in row))
     if args.json:
         summary = {
             "level": args.level,
+            "tables": args.tables or 1,
             "actions_per_variant": args.actions,
             "us_per_action": {part: round(value, 2) for part, value in both.items()},
             "variants": {

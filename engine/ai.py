@@ -47,6 +47,7 @@ from .shapes import (
     combine_entries,
     count_hand,
     finish_combined,
+    group_entries,
     group_entry,
     merge_entry,
     shanten,
@@ -588,7 +589,7 @@ def _after_each_discard(
     """
     packed = bytes(counts)
     total = sum(packed) - 1  # tiles held after the discard
-    groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
+    groups = group_entries(packed)
     histogram = [packed.count(copies) for copies in range(5)]
     plain_histogram = sum(copies * histogram[copies] for copies in range(5)) == total + 1
     discarded_groups = {kind // 9 if kind < 27 else 3 for kind in candidates}
@@ -752,18 +753,13 @@ def _easy_discards(
         return _easy_discards_by_floors(counts, wilds, targets, candidates)
     sets = (total + wilds) // 3
     at = NEED_BASE + 2 * sets + 1  # an entry's tiles needed for ``sets`` sets and the pair
-    groups = [group_entry(group, packed[start:stop]) for group, (start, stop) in _SPANS]
+    groups = group_entries(packed)
     kind_groups = [_KIND_GROUP[kind] for kind in candidates]
     floors: list[int] = []
     reads: list[tuple[int, ...]] = []  # the groups each target reads
     # per target over several groups: group -> the other groups' merge, as asked
     rests: list[dict[int, tuple[list[int], list[int]]] | None] = []
-    plans = _TARGET_PLANS.get(id(targets))
-    if plans is None or plans[0] is not targets:
-        if len(_TARGET_PLANS) >= _FILTERED_TARGETS_LIMIT + 16:  # ``_targets_for``'s tuples
-            _TARGET_PLANS.clear()
-        plans = _TARGET_PLANS[id(targets)] = (targets, tuple(_plan(t) for t in targets))
-    for target, plan in zip(targets, plans[1], strict=True):
+    for target, plan in zip(targets, _plans(targets), strict=True):
         target_reads = plan[1]
         if plan[0] == _ONE_GROUP:
             value = groups[target_reads[0]][at] - wilds - 1
@@ -801,11 +797,11 @@ def _easy_discards(
     if below is not None and lowest >= below:
         return lowest, []
     # the cheapest checks first: one group, then several, all pungs last
-    chosen = sorted(
-        (index for index, floor in enumerate(floors) if floor == lowest),
-        key=lambda index: 2 if targets[index].pungs_only else rests[index] is not None,
-    )
-    read_by_all = set(reads[chosen[0]]).intersection(*[reads[index] for index in chosen[1:]])
+    chosen = [index for index, floor in enumerate(floors) if floor == lowest]
+    read_by_all: tuple[int, ...] | set[int] = reads[chosen[0]]
+    if len(chosen) > 1:
+        chosen.sort(key=lambda index: 2 if targets[index].pungs_only else rests[index] is not None)
+        read_by_all = set(reads[chosen[0]]).intersection(*[reads[index] for index in chosen[1:]])
     tied = [
         kind
         for kind, group in zip(candidates, kind_groups, strict=True)
@@ -823,6 +819,8 @@ def _easy_discards(
         # number of copies held.
         needed = lowest + wilds + 1
         undecided = inside
+        histogram: list[int] | None = None  # kinds held once, twice, ... (all pungs)
+        pungs_memo = _SHANTEN_MEMO.get((ALL_KINDS, True), {})
         for index in chosen:
             target = targets[index]
             rest = rests[index]
@@ -833,9 +831,27 @@ def _easy_discards(
                     held = packed[kind]
                     keeps = kept.get(held)
                     if keeps is None:
-                        counts[kind] -= 1
-                        keeps = kept[held] = _target_shanten(target, counts, wilds) == lowest
-                        counts[kind] += 1
+                        # ``_target_shanten``'s memo key after the discard, from the
+                        # histogram of counts (as ``_after_each_discard`` keys it)
+                        if histogram is None:
+                            histogram = [packed.count(copies) for copies in range(5)]
+                            if sum(c * histogram[c] for c in range(5)) != total + 1:
+                                pungs_memo = {}  # a count above four: not keyed so
+                        after: int | None = pungs_memo.get(
+                            (
+                                wilds,
+                                total,
+                                histogram[1] + (held == 2) - (held == 1),
+                                histogram[2] + (held == 3) - (held == 2),
+                                histogram[3] + (held == 4) - (held == 3),
+                                histogram[4] - (held == 4),
+                            )
+                        )
+                        if after is None:
+                            counts[kind] -= 1
+                            after = _target_shanten(target, counts, wilds)
+                            counts[kind] += 1
+                        keeps = kept[held] = after == lowest
                     if keeps:
                         tied.append(kind)
                     else:
@@ -877,6 +893,50 @@ _TARGET_PLANS: dict[
     int, tuple[tuple[_Target, ...], tuple[tuple[int, tuple[int, ...]], ...]]
 ] = {}  # fmt: skip
 _KIND_GROUP = tuple(kind // 9 if kind < 27 else 3 for kind in range(NUM_KINDS))
+
+
+def _plans(targets: tuple[_Target, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """``_plan`` of each target, kept by the tuple (``_targets_for`` shares them)."""
+    plans = _TARGET_PLANS.get(id(targets))
+    if plans is None or plans[0] is not targets:
+        if len(_TARGET_PLANS) >= _FILTERED_TARGETS_LIMIT + 16:  # ``_targets_for``'s tuples
+            _TARGET_PLANS.clear()
+        plans = _TARGET_PLANS[id(targets)] = (targets, tuple(_plan(t) for t in targets))
+    return plans[1]
+
+
+def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...]) -> int:
+    """``min(_shantens(...))`` over ``targets`` (``_FAR`` when there are none), as an
+    ``easy`` claim asks it: the hand's four group entries are looked up once and a
+    target of one group is one read of its entry, as in ``_easy_discards``' floors."""
+    packed = bytes(counts)
+    tiles = sum(packed)
+    if (tiles + wilds) % 3 == 0 or tiles + wilds > 14:  # not a hand: as ``_shantens`` fails
+        return min([_FAR, *(_target_shanten(t, counts, wilds, packed) for t in targets)])
+    at = NEED_BASE + 2 * ((tiles + wilds) // 3) + 1  # ``sets`` sets and the pair
+    groups = group_entries(packed)
+    lowest = _FAR
+    for target, (how, reads) in zip(targets, _plans(targets), strict=True):
+        if how == _ONE_GROUP:
+            value = groups[reads[0]][at] - wilds - 1
+            value = -1 if value < -1 else value if value < _FAR else _FAR
+        elif how == _SOME_GROUPS:  # ``_target_shanten``'s memo and key
+            key = (wilds, tiles, *[id(groups[group]) for group in reads])
+            memo = _SHANTEN_MEMO.get((target.mask, False))
+            if memo is None:
+                memo = _SHANTEN_MEMO[(target.mask, False)] = {}
+            value = memo.get(key, -2)
+            if value == -2:
+                entries = [groups[group] for group in reads]
+                value = min(shanten_of_entries(entries, tiles, wilds), _FAR)
+                if len(memo) >= _SHANTEN_MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = value
+        else:
+            value = _target_shanten(target, counts, wilds, packed)
+        if value < lowest:
+            lowest = value
+    return lowest
 
 
 def _plan(target: _Target) -> tuple[int, tuple[int, ...]]:
@@ -1214,6 +1274,46 @@ def _choose_claim(
     return action if value > baseline * margin + 1e-9 else passing
 
 
+def _choose_claim_easy(
+    view: PlayerView, counts: list[int], wilds: int, rng: random.Random
+) -> Action:
+    """``_choose_claim`` at ``easy``, which reads only the targets: no table is built
+    for the hand or for each claim (``_read_table``, ``_with_melds``), and the lowest
+    shanten now is ``_lowest_shanten``. The same answer and the same draws from ``rng``.
+    """
+    legal = view.legal
+    claimed = view.claim_tile
+    claims = [a for a in legal if a.type in (CHOW, PUNG, KONG)]
+    passing = next((a for a in legal if a.type == PASS), None) or Action(PASS, view.seat)
+    if claimed is None or not claims:
+        return passing
+    variant = view.public.variant
+    now_best = _lowest_shanten(counts, wilds, _targets_for(variant, counts, view.melds))
+    options: list[tuple[float, Action]] = []
+    for action in claims:
+        after = _after_claim(view, action, counts, claimed)
+        if after is None:
+            continue
+        new_counts, melds = after
+        targets = _targets_for(variant, new_counts, melds)
+        if not targets:
+            continue  # the claim would leave no reachable target
+        if action.type == KONG:  # the replacement draw makes the hand 3n+1 again
+            after_best = _lowest_shanten(new_counts, wilds, targets)
+        else:
+            held = [kind for kind in range(NUM_KINDS) if new_counts[kind]]
+            after_best = (
+                _easy_discards(new_counts, wilds, targets, held, below=now_best)[0]
+                if held
+                else _FAR
+            )
+        if after_best < now_best or (action.type == KONG and after_best <= now_best):
+            options.append((float(now_best - after_best) + rng.random() * 1e-3, action))
+    if not options:
+        return passing
+    return max(options, key=lambda item: item[0])[1]
+
+
 def _choose_turn(
     view: PlayerView, counts: list[int], wilds: int, table: _Table, level: str, rng: random.Random
 ) -> Action:
@@ -1287,6 +1387,8 @@ def choose_action(
             if action.tile == kind and action.type == DISCARD:
                 return action
         return Action(DISCARD, view.seat, tile=kind)
+    if level == "easy" and CONTINUE not in types and DISCARD not in types and PASS in types:
+        return _choose_claim_easy(view, counts, wilds, rng)
     table = _read_table(view, counts)
     if level == "hard":
         from . import ai_hard  # imports this module's helpers, so imported late

@@ -214,7 +214,7 @@ class Round:
         # Views of each river's settled discards (all but the last: only a seat's latest
         # discard can still be claimed), so a public view does not rebuild whole rivers.
         self._settled_discard_views: list[tuple[DiscardView, ...]] = [() for _ in range(seats)]
-        # seat -> (its view, what the view was built from: see ``_seat_view``)
+        # seat -> (its view, what the view was built from: see ``_seat_views_now``)
         self._seat_views: dict[int, tuple[Any, ...]] = {}
         # (a seat's tile counts, its drawn tile) -> its concealed tiles without the drawn
         # one, for ``player_view``; (its counts, has melds, the wild) -> its waits
@@ -243,6 +243,7 @@ class Round:
         # The position's cache: scored wins and a turn's legal actions, keyed by turn_id
         # (and what else they read); edits of a position by hand (tests) clear it.
         self._win_cache: dict[tuple[Any, ...], Any] = {}
+        self._turn_key: tuple[Any, ...] = ()  # the key of the turn's legal actions in it
 
         self._deal()
         # Carried bonus fan (Jiaxing): added at the start of each hand.
@@ -493,6 +494,10 @@ class Round:
             )
             cached: tuple[Action, ...] | None = self._win_cache.get(key)
             if cached is None:
+                # Only the latest turn's list is ever asked again: the one before goes,
+                # rather than a hand's worth of lists staying for the collector to walk.
+                self._win_cache.pop(self._turn_key, None)
+                self._turn_key = key
                 cached = self._win_cache[key] = tuple(self._turn_actions(seat))
             return cached
         if self.phase in (CLAIM, ROB_KONG):
@@ -973,46 +978,59 @@ class Round:
         return self.variant.flee_penalty(seat, liability_active, seat in self.folded)
 
     # ------------------------------------------------------------------ views
-    def _seat_view(self, seat: int) -> SeatView:
-        """One seat's public face, rebuilt only when something it shows changed: a public
-        view is built after every action, and most actions change one seat or none."""
-        river = self.discards[seat]
-        last = river[-1] if river else None
-        melds = self.melds[seat]
-        pairs = self.santan_pairs
-        # What the view shows, compared field by field with what it was built from (no
-        # key object per call; no melds and no pairs compare as the shared empty tuple).
-        cached = self._seat_views.get(seat)
-        if (
-            cached is not None
-            and cached[1] == len(river)
-            and cached[2] is last
-            and (last is None or (cached[3] == last.claimed and cached[4] == last.by_seat))
-            and cached[5] == sum(self.hands[seat])
-            and cached[6] == (seat in self.folded)
-            and cached[7] == self.scores[seat]
-            and cached[8] == (tuple(melds) if melds else ())
-            and cached[9] == (tuple(pairs) if pairs else ())
-            and cached[10] == self.dealer
-            and cached[11] == self.num_seats
-        ):
-            return cached[0]
-        view = self._new_seat_view(seat)
-        self._seat_views[seat] = (
-            view,
-            len(river),
-            last,
-            None if last is None else last.claimed,
-            None if last is None else last.by_seat,
-            view.concealed_count,
-            view.folded,
-            view.score,
-            tuple(melds) if melds else (),
-            tuple(pairs) if pairs else (),
-            self.dealer,
-            self.num_seats,
-        )
-        return view
+    def _seat_views_now(self) -> tuple[SeatView, ...]:
+        """Every seat's public face, each rebuilt only when something it shows changed:
+        a public view is built after every action, and most actions change one seat or
+        two. What a kept view shows is compared field by field with what it was built
+        from (no key object per call; no melds and no pairs compare as the shared empty
+        tuple), in one loop over the seats."""
+        kept = self._seat_views
+        pairs = tuple(self.santan_pairs) if self.santan_pairs else ()
+        dealer = self.dealer
+        num_seats = self.num_seats
+        folded = self.folded
+        scores = self.scores
+        hands = self.hands
+        rivers = self.discards
+        melds_of = self.melds
+        views = []
+        for seat in range(num_seats):
+            river = rivers[seat]
+            last = river[-1] if river else None
+            melds = melds_of[seat]
+            cached = kept.get(seat)
+            if (
+                cached is not None
+                and cached[1] == len(river)
+                and cached[2] is last
+                and (last is None or (cached[3] == last.claimed and cached[4] == last.by_seat))
+                and cached[5] == sum(hands[seat])
+                and cached[6] == (seat in folded)
+                and cached[7] == scores[seat]
+                and cached[8] == (tuple(melds) if melds else ())
+                and cached[9] == pairs
+                and cached[10] == dealer
+                and cached[11] == num_seats
+            ):
+                views.append(cached[0])
+                continue
+            view = self._new_seat_view(seat)
+            kept[seat] = (
+                view,
+                len(river),
+                last,
+                None if last is None else last.claimed,
+                None if last is None else last.by_seat,
+                view.concealed_count,
+                view.folded,
+                view.score,
+                tuple(melds) if melds else (),
+                pairs,
+                dealer,
+                num_seats,
+            )
+            views.append(view)
+        return tuple(views)
 
     def _new_seat_view(self, seat: int) -> SeatView:
         own = self.melds[seat]
@@ -1054,7 +1072,6 @@ class Round:
     def public_view(self, *, round_index: int = 0, turn_id: int | None = None) -> PublicView:
         """``round_index`` and ``turn_id`` are the match's (``Match.public_view``), passed
         in rather than replaced afterwards: one view built per call, not two."""
-        seat_view = self._seat_view
         return _make_public_view(
             variant=self.variant.name,
             num_seats=self.num_seats,
@@ -1071,7 +1088,7 @@ class Round:
             current_seat=self.current_seat if self.phase == TURN else None,
             waiting_on=self.public_waiting_on,
             last_discard=self.last_discard,
-            seats=tuple([seat_view(seat) for seat in range(self.num_seats)]),
+            seats=self._seat_views_now(),
             turn_id=self.turn_id if turn_id is None else turn_id,
             result=self.result,
         )

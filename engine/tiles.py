@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 NUM_KINDS = 34
 SUITS = "mpsz"
+_KIND_STRS = tuple(f"{kind % 9 + 1}{SUITS[kind // 9]}" for kind in range(NUM_KINDS))
 MAN, PIN, SOU, HONOR = 0, 1, 2, 3
 
 EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
@@ -59,7 +60,7 @@ def kind_str(kind: int) -> str:
     """The canonical two-character form, e.g. ``5m`` or ``7z``."""
     if not 0 <= kind < NUM_KINDS:
         raise TileError(f"tile kind {kind} is out of range 0..33")
-    return f"{kind % 9 + 1}{SUITS[kind // 9]}"
+    return _KIND_STRS[kind]  # every event of every move names a tile: formatted once
 
 
 def name_zh(kind: int) -> str:

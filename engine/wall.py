@@ -51,7 +51,8 @@ class Wall:
     @property
     def drawable(self) -> int:
         """Tiles that may still be drawn before the reserve (never negative)."""
-        return max(0, len(self.tiles) - self.reserve)
+        left = len(self.tiles) - self.reserve  # asked several times per move: no ``max``
+        return left if left > 0 else 0
 
     def draw(self) -> int:
         if self.drawable <= 0:

@@ -199,7 +199,7 @@ def _scratch_public_view(match: Match) -> PublicView:
 def test_views_kept_between_actions_equal_views_built_from_scratch(
     seed: int, variant: str, level: str
 ) -> None:
-    """The seat views kept from one action to the next (``Round._seat_view``) and the
+    """The seat views kept from one action to the next (``Round._seat_views_now``) and the
     shared discard views give exactly what a round with no kept views gives, after
     every action of a seeded game, a claim and a hand's end included; a view built
     after ``apply`` never shows the position before it."""
@@ -271,3 +271,45 @@ def test_views_have_slots_and_survive_pickling() -> None:
     assert all(shared is fresh for shared, fresh in zip(river, fresh_river, strict=True))
     assert DiscardView(river[0].tile, river[0].claimed, river[0].by_seat) == river[0]
     assert other.public_view().seats[0].discards == ()
+
+
+def test_actions_compare_as_the_generated_comparison_does() -> None:
+    """``Action.__eq__`` is written out for speed; it answers as the dataclass one would:
+    equal exactly when the class and every field are, and consistent with the hash."""
+    rng = random.Random("action-eq")
+    kinds = ("discard", "chow", "pung", "kong", "win", "pass")
+    actions = [
+        Action(
+            rng.choice(kinds),  # type: ignore[arg-type]
+            rng.randrange(3),
+            tile=rng.choice((None, 0, 1)),
+            tiles=rng.choice((None, (0, 1, 2), (1, 2, 3))),
+        )
+        for _ in range(300)
+    ]
+    fields = [f.name for f in dataclasses.fields(Action)]
+    for first in actions:
+        for second in actions[:60]:
+            same = all(getattr(first, name) == getattr(second, name) for name in fields)
+            assert (first == second) is same and (first != second) is not same
+            if same:
+                assert hash(first) == hash(second)
+    assert Action("pass", 0) != ("pass", 0, None, None)
+    assert Action("pass", 0).__eq__(object()) is NotImplemented
+
+
+def test_the_round_keeps_only_the_latest_turns_legal_actions() -> None:
+    """A turn's legal actions are kept for that turn only: a hand does not pile up a
+    list per turn (each one more object for the collector), and the turn's list is
+    still the one handed out again and again within the turn."""
+    match = Match("jiaxing", None, "turn-legal-kept")
+    rng = random.Random(5)
+    for _ in range(60):
+        round_ = match.round
+        seat = round_.waiting_on[0]
+        view = match.player_view(seat)
+        if round_.phase == "turn":
+            assert round_._legal(seat) is view.legal
+        match.apply(choose_action(view, "easy", rng))
+        kept = [key for key in match.round._win_cache if key[0] == "turn"]
+        assert len(kept) <= 1

@@ -24,6 +24,8 @@ from engine.shapes import (
     MAN_KINDS,
     PIN_KINDS,
     count_hand,
+    group_entries,
+    group_entry,
     hand_waits,
     is_win_counts,
     is_win_reading,
@@ -565,3 +567,19 @@ def test_hand_waits_of_a_hand_of_the_wrong_size_are_empty() -> None:
     for tiles in ("11m2m", "11122233344455m"):  # 3n and 3n+2 tiles: no waits
         counts, wilds = count_hand(parse_tiles(tiles), None)
         assert hand_waits(counts, wilds, None) == []
+
+
+def test_group_entries_are_the_groups_own_entries() -> None:
+    """``group_entries`` hands out the very objects ``group_entry`` does (the AI keys
+    memos by their identity), five of a kind included."""
+    rng = random.Random("group-entries")
+    for _ in range(2000):
+        counts = [rng.choice((0, 0, 0, 1, 2, 3, 4)) for _ in range(34)]
+        if rng.random() < 0.05:
+            counts[rng.randrange(34)] = 5
+        packed = bytes(counts)
+        spans = ((0, 9), (9, 18), (18, 27), (27, 34))
+        expected = [group_entry(group, packed[a:b]) for group, (a, b) in enumerate(spans)]
+        entries = group_entries(packed)
+        assert len(entries) == 4
+        assert all(got is want for got, want in zip(entries, expected, strict=True))
