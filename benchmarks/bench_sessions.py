@@ -240,7 +240,8 @@ def host_reference_us() -> float:
     host's speed at the time of a run. Why: this shared machine's speed varies by a
     third between hours, and CPU per action moves with it; a figure is comparable with
     another only beside this one."""
-    return min(timeit.repeat("sum(range(10000))", number=200, repeat=5)) / 200 * 1e6
+    timings = timeit.repeat("sum(range(10000))", number=200, repeat=5, timer=time.process_time)
+    return min(timings) / 200 * 1e6  # CPU time, as the figure it stands beside
 
 
 def measure(tables: int, args: argparse.Namespace) -> dict[str, Any]:
