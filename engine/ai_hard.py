@@ -71,8 +71,11 @@ _FOLD_THREAT = (0.3, 0.6)  # distance >= 2, distance >= 1
 _FOLD_WEIGHT = 6.0
 # The same danger's weight when not folding. Paired against weight 0 (400 deals each):
 # 2.5 cut deal-ins from 67 and 77 to 58 and 56 but scored -1.6 and -1.0 a deal; 1.0
-# kept the score (-0.1) and barely the deal-ins (69 against 67). With the claiming
-# playouts, 1.5: see the README's hard section.
+# kept the score (-0.1) and barely the deal-ins (69 against 67). 1.5 with the claiming
+# playouts, against hard without either (two sets of 400 deals): +0.35 and +1.51 a
+# deal (95 % intervals -3.1..3.8, -2.2..5.2), 112 and 103 wins against 100 and 94, 61
+# and 66 deal-ins against 67 and 77. Tried for Jiaxing and dropped (300 deals):
+# claiming playouts -0.60 (-1.56..0.35), 40 guesses instead of 24 -0.39 (-1.09..0.31).
 _DANGER_WEIGHT = 1.5
 # The share of the wall ``hard`` expects to draw, relative to ``normal``'s
 # (``Variant.ai_horizon``). Jiaxing hands run long (a third end in a draw, nobody wins on
