@@ -72,9 +72,10 @@ _FOLD_WEIGHT = 6.0
 # The same danger's weight when not folding. Paired against weight 0 (400 deals each):
 # 2.5 cut deal-ins from 67 and 77 to 58 and 56 but scored -1.6 and -1.0 a deal; 1.0
 # kept the score (-0.1) and barely the deal-ins (69 against 67). 1.5 with the claiming
-# playouts, against hard without either (two sets of 400 deals): +0.35 and +1.51 a
-# deal (95 % intervals -3.1..3.8, -2.2..5.2), 112 and 103 wins against 100 and 94, 61
-# and 66 deal-ins against 67 and 77. Tried for Jiaxing and dropped (300 deals):
+# playouts, against hard without either (sets of 400, 400 and 600 deals): +0.35,
+# +1.51 and -1.18 a deal (95 % intervals -3.1..3.8, -2.2..5.2, -3.8..1.4; +0.02 over
+# all 1,400), 112, 103 and 142 wins against 100, 94 and 146, 61, 66 and 105 deal-ins
+# against 67, 77 and 105: a few more wins and fewer deal-ins, no gain in score. Tried for Jiaxing and dropped (300 deals):
 # claiming playouts -0.60 (-1.56..0.35), 40 guesses instead of 24 -0.39 (-1.09..0.31).
 _DANGER_WEIGHT = 1.5
 # The share of the wall ``hard`` expects to draw, relative to ``normal``'s
