@@ -16,24 +16,26 @@ close players. ``hard`` is ``normal`` plus:
   far hands too low, and ignores how far the opponents are. ``hard`` maps it through a
   logistic model fitted on those samples (opponents' melds, tiles left, distance), for
   its discards, kongs and claims alike (its claim rule is ``normal``'s, valued this way).
-- **Taizhou folding**: when our best discard leaves us two or more steps from ready
-  against an opponent possibly ready (one step against one likely ready), each
-  discard also pays a weighted per-opponent danger: the chance that seat is ready (its
-  melds and how long the hand has run) times the chance the tile is its wait (no wait on
-  a tile it let pass since its last draw, fewer on what it threw away, honors by copies
-  left, off-suit tiles against a flush), plus the 全包 liability cases.
+- **Taizhou defence**: each discard pays a per-opponent danger: the chance that seat
+  is ready (its melds and how long the hand has run) times the chance the tile is its
+  wait (no wait on a tile it let pass since its last draw, fewer on what it threw away,
+  honors by copies left, off-suit tiles against a flush), plus the 全包 liability cases.
+  When our best discard leaves us two or more steps from ready against an opponent
+  possibly ready (one step against one likely ready) hard folds: the danger weighs
+  ``_FOLD_WEIGHT``; otherwise ``_DANGER_WEIGHT``. Weighing it only while folding (as
+  first built) left hard dealing in as often as ``normal``: half its deal-ins came from
+  a ready hand, where folding never applies.
 
-- **Sampled playouts** (``engine.ai_hard_sample``, Jiaxing): the analytic chance sees
-  at most two steps of real outs; playouts over guesses of the hidden tiles see every
-  step of the hand's own shape, racing hands that end at the rate measured for the rule
-  set. They only *rank* the shortlisted discards (their spread, rescaled, moves the
-  analytic values): taken as they are they rate ready hands lower than the analytic
-  chance, and ``normal``'s danger costs, tuned against the analytic scale, then weighed
-  too much. In Taizhou every sampled weight lost in paired deals (fewer wins, see
-  ``_SAMPLED_WEIGHT``); it keeps the analytic values there. Why is open: the playouts
-  draw only for us (no claims, which make Taizhou hands fast), and a cheap hand's real
-  worth there includes what non-winners settle among themselves, which neither estimate
-  counts.
+- **Sampled playouts** (``engine.ai_hard_sample``): the analytic chance sees at most
+  two steps of real outs; playouts over guesses of the hidden tiles see every step of
+  the hand's own shape, racing hands that end at the rate measured for the rule set.
+  They only *rank* the shortlisted discards (their spread, rescaled, moves the analytic
+  values): taken as they are they rate ready hands lower than the analytic chance, and
+  ``normal``'s danger costs, tuned against the analytic scale, then weighed too much.
+  In Taizhou, playouts that only draw lost at every weight (fewer wins): most Taizhou
+  wins come within five rounds, on claims and discards. There the playouts claim
+  (``_PLAYOUT_CLAIMS``): the others' guessed discards are pung-, chow- (from the left)
+  and, for a ready hand, win-able.
 
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
@@ -67,6 +69,15 @@ _WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
 # trigger it, and the weight the danger then gets against our hand's value.
 _FOLD_THREAT = (0.3, 0.6)  # distance >= 2, distance >= 1
 _FOLD_WEIGHT = 6.0
+# The same danger's weight when not folding. Paired against weight 0 (400 deals each):
+# 2.5 cut deal-ins from 67 and 77 to 58 and 56 but scored -1.6 and -1.0 a deal; 1.0
+# kept the score (-0.1) and barely the deal-ins (69 against 67). 1.5 with the claiming
+# playouts, against hard without either (sets of 400, 400 and 600 deals): +0.35,
+# +1.51 and -1.18 a deal (95 % intervals -3.1..3.8, -2.2..5.2, -3.8..1.4; +0.02 over
+# all 1,400), 112, 103 and 142 wins against 100, 94 and 146, 61, 66 and 105 deal-ins
+# against 67, 77 and 105: a few more wins and fewer deal-ins, no gain in score. Tried for Jiaxing and dropped (300 deals):
+# claiming playouts -0.60 (-1.56..0.35), 40 guesses instead of 24 -0.39 (-1.09..0.31).
+_DANGER_WEIGHT = 1.5
 # The share of the wall ``hard`` expects to draw, relative to ``normal``'s
 # (``Variant.ai_horizon``). Jiaxing hands run long (a third end in a draw, nobody wins on
 # a discard); paired runs (300 deals each) ranked 0.7 < 1.0 < 1.3 ≈ 1.6 > 2.0 by wins and
@@ -76,16 +87,23 @@ _HORIZON_SCALE = {"jiaxing": 1.3}
 # the shortlisted discards, per rule set; measured with paired deals against weight 0
 # (hard as it was): Jiaxing 0.5 scored +0.55 (-0.26..1.37) and +0.67 (-0.59..1.93) per
 # deal on two sets of 300 deals and won 58 and 81 hands against 47 and 74 (1.0: +0.30).
-# Taizhou lost with every weight and form tried (0.5: -1.7, 1.0: -1.9 and, taken as
-# they are, -3.7 per deal over 300 deals; also far fewer wins), so it keeps the
-# analytic values.
-_SAMPLED_WEIGHT = {"jiaxing": 0.5}
+# Taizhou playouts that only draw lost with every weight and form tried (0.5: -1.7,
+# 1.0: -1.9 and, taken as they are, -3.7 per deal over 300 deals; also far fewer wins).
+# Claiming playouts at 0.5 (against hard without playouts, 400 deals): +0.9 with 103
+# wins against 100 where drawing-only playouts scored -1.2 with 94 wins; weight 1.0
+# did no better (-0.4).
+_SAMPLED_WEIGHT = {"jiaxing": 0.5, "taizhou": 0.5}
+# Rule sets whose playouts claim the others' guessed discards (``ai_hard_sample``).
+_PLAYOUT_CLAIMS = {"taizhou": True}
 # How fast hands end, measured over 200 hands of ``normal`` self-play per rule set: the
 # chance per round that somebody wins rises about linearly with the round's number
 # (start, slope, cap): Taizhou 0.10 at round 5, 0.33 at round 8, 0.35-0.5 after;
 # Jiaxing (27 % of hands drawn) 0.02 at round 9, 0.05 at 14, 0.10-0.15 after 17.
 _END_RATE = {"taizhou": (3.5, 0.07, 0.45), "jiaxing": (6.0, 0.008, 0.15)}
-_READY_OUTS = 5.0  # a ready opponent's outs, where no rate was measured
+_READY_OUTS = 5.0
+# How much better a claim must look than passing, where ``hard`` differs from the rule
+# set's profile.
+_CLAIM_MARGIN: dict[str, float] = {}  # a ready opponent's outs, where no rate was measured
 
 
 # --------------------------------------------------------------------------- defence
@@ -237,9 +255,10 @@ def choose(
         if get_rules(table.variant).discard_wins:  # folding only pays where discards win
 
             def extra(kind: int, distance: int) -> float:
-                if not _folding(view, distance):
+                weight = _FOLD_WEIGHT if _folding(view, distance) else _DANGER_WEIGHT
+                if weight <= 0.0:
                     return 0.0
-                return _FOLD_WEIGHT * _taizhou_danger(view, table, kind, False, 0.0)
+                return weight * _taizhou_danger(view, table, kind, False, 0.0)
 
         kind, discard_value = core.best_discard(
             view, counts, wilds, table, cache, extra, race, sampled
@@ -322,7 +341,16 @@ def _sampled_estimate(
 
     def blended(hands: list[core.Hand]) -> list[float]:
         if not samplers:
-            samplers.append(sample.Sampler(view, table, cache, random.Random(seed), end_hazard))
+            samplers.append(
+                sample.Sampler(
+                    view,
+                    table,
+                    cache,
+                    random.Random(seed),
+                    end_hazard,
+                    claims=_PLAYOUT_CLAIMS.get(table.variant, False),
+                )
+            )
         sampler = samplers[0]
         analytic = [hand[4] for hand in hands]
         playouts = [sampler.value(c, w, t, shantens) for c, w, t, shantens, _ in hands]
@@ -419,5 +447,5 @@ def choose_claim(
     best_value, best_action = max(
         zip(values, (a for a, _ in options), strict=True), key=lambda item: item[0]
     )
-    margin = rules.ai_profile.claim_margin
+    margin = _CLAIM_MARGIN.get(public.variant, rules.ai_profile.claim_margin)
     return best_action if best_value > baseline * margin + 1e-9 else passing

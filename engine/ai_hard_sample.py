@@ -13,9 +13,16 @@ Why a ready playout stops drawing: whether one of a ready hand's few outs turns 
 the rounds left is most of a playout's noise, and its expectation is known (the live
 outs among the hidden tiles, on our draws and, where discards win, in the others'
 discards), so the playout takes that expectation from there on. The playouts are
-greedy and draw only for us (keep a draw that lowers the shanten, throw the least
-connected tile that keeps it; no claims), which is why ``hard`` uses them to rank its
-candidates rather than as values in their own right (``engine.ai_hard``).
+greedy (keep a draw that lowers the shanten, throw the least connected tile that keeps
+it), which is why ``hard`` uses them to rank its candidates rather than as values in
+their own right (``engine.ai_hard``).
+
+Why claims (``claims=True``, Taizhou): a hand that only draws is too slow a model where
+most hands end within five rounds, on pungs, chows and discards. A claiming playout
+also guesses what the others throw away before each of our draws (each draws its wall
+tile and throws it, or swaps it for a tile of its guessed hand) and takes a pung from
+anyone, or a chow from the left-hand player, when that lowers the shanten; the claim
+replaces that round's draw.
 
 What it may read: only the seat's ``PlayerView``. The hidden tiles are what this seat
 cannot see (4 copies of each kind minus every visible copy), dealt at random into the
@@ -63,6 +70,7 @@ class Determinisation:
     hidden_kongs: dict[int, tuple[int, ...]]  # opponent seat -> kinds of its concealed kongs
     wall: tuple[int, ...]  # the drawable wall in draw order
     rest: tuple[int, ...]  # below the drawable wall (the reserve)
+    wild: int | None = None  # the table's wild kind (opponents keep those)
 
 
 def hidden_pool(view: PlayerView) -> list[int]:
@@ -99,16 +107,59 @@ def determinise(view: PlayerView, pool: list[int], rng: random.Random) -> Determ
         hands[seat_view.seat] = tuple(tiles[:take])
         del tiles[:take]
     drawable = min(public.tiles_left, len(tiles))
-    return Determinisation(hands, kongs, tuple(tiles[:drawable]), tuple(tiles[drawable:]))
+    return Determinisation(
+        hands, kongs, tuple(tiles[:drawable]), tuple(tiles[drawable:]), public.wild
+    )
 
 
 @dataclass(frozen=True)
 class _Playout:
-    """What one guess means for us: our own next draws, and the round in which another
-    seat wins (the hand ends before our draw in it)."""
+    """What one guess means for us: our own next draws, the round in which another
+    seat wins (the hand ends before our draw in it) and, where the playouts claim, the
+    tiles the others throw away before each of our draws (with whether the left-hand
+    player, the one a chow may come from, threw it)."""
 
     own: tuple[int, ...]
     end: int
+    offers: tuple[tuple[tuple[int, bool], ...], ...] = ()
+
+
+def _guess_discards(
+    guess: Determinisation,
+    order: list[int],
+    before: int,
+    left: int,
+    rounds: int,
+    generator: random.Random,
+) -> tuple[tuple[tuple[int, bool], ...], ...]:
+    """What the others throw away before each of our next ``rounds`` draws, on one guess.
+
+    ``order`` is the others in play order from the first to draw after us; ``before``
+    of them (the last ones) still draw before our first draw. Each draws its wall tile
+    and throws it away at ``_DISCARDED_DRAW`` odds, else a tile of its guessed hand
+    (never a wild: nobody gives one away). Where the tile comes from matters: it is a
+    tile of the hidden pool, so the playout claims only what could really be thrown."""
+    hands = {seat: list(tiles) for seat, tiles in guess.hands.items()}
+    wall = guess.wall
+    position = 0
+    offers: list[tuple[tuple[int, bool], ...]] = []
+    for round_index in range(rounds):
+        drawing = order[len(order) - before :] if round_index == 0 else order
+        thrown: list[tuple[int, bool]] = []
+        for seat in drawing:
+            if position >= len(wall):
+                break
+            drawn = wall[position]
+            position += 1
+            hand = hands.get(seat)
+            if hand and generator.random() >= _DISCARDED_DRAW:
+                index = generator.randrange(len(hand))
+                if hand[index] != guess.wild:
+                    hand[index], drawn = drawn, hand[index]
+            thrown.append((drawn, seat == left))
+        position += 1  # our own draw
+        offers.append(tuple(thrown))
+    return tuple(offers)
 
 
 class _HandState:
@@ -168,9 +219,11 @@ class Sampler:
         cache: core.ShantenCache,
         rng: random.Random,
         end_hazard: Callable[[int], float],
-        samples: int = SAMPLES,
+        samples: int | None = None,
+        claims: bool = False,
     ) -> None:
         self.table = table
+        self.claims = claims
         self.cache = cache
         self.wild = table.wild
         public = view.public
@@ -188,6 +241,14 @@ class Sampler:
                 seat = (seat + 1) % public.num_seats
         else:
             before = active - 1
+        # The others in play order from the first after us; the last is our left-hand
+        # neighbour, the only one a chow may be claimed from.
+        order = [
+            (view.seat + step) % public.num_seats
+            for step in range(1, public.num_seats)
+            if not public.seats[(view.seat + step) % public.num_seats].folded
+        ]
+        left = (view.seat - 1) % public.num_seats
         pool = hidden_pool(view)
         hidden_total = max(1, len(pool))
         # What a ready hand of ours sees per round: its own draw and, where discards win,
@@ -197,7 +258,7 @@ class Sampler:
         self.hidden_total = hidden_total
         generator = random.Random(rng.getrandbits(64))
         self.playouts: list[_Playout] = []
-        for _ in range(samples):
+        for _ in range(SAMPLES if samples is None else samples):
             guess = determinise(view, pool, generator)
             wall = guess.wall
             # Our draws: after ``before`` tiles, every ``active``-th tile of the wall.
@@ -207,11 +268,15 @@ class Sampler:
                 if generator.random() < end_hazard(index):
                     end = index
                     break
-            self.playouts.append(_Playout(own, end))
+            offers: tuple[tuple[tuple[int, bool], ...], ...] = ()
+            if claims:
+                offers = _guess_discards(guess, order, before, left, end, generator)
+            self.playouts.append(_Playout(own, end, offers))
         # Memo shared by every candidate: hands met in a playout (their shanten and which
         # draws improve them, tested as they are drawn), and the hand after a draw.
         self._states: dict[tuple[str, bytes, int], _HandState] = {}
         self._steps: dict[tuple[str, bytes, int, int], tuple[bytes, int, int]] = {}
+        self._claimed: dict[tuple[str, bytes, int, int, bool], tuple[bytes, int, int] | None] = {}
 
     # ------------------------------------------------------------------ playout steps
 
@@ -240,33 +305,74 @@ class Sampler:
         if after < 0:
             step = (bytes(counts), wilds, -1)
         else:
-            # Throw the least connected tile that keeps the gain: outside the target
-            # first, then by how many own tiles sit next to it.
-            def connection(kind: int) -> tuple[int, int, int]:
-                inside = target.mask >> kind & 1
-                if kind >= 27:
-                    near = counts[kind]
-                else:
-                    low = kind - kind % 9
-                    near = sum(
-                        counts[k] for k in range(max(low, kind - 2), min(low + 8, kind + 2) + 1)
-                    )
-                return (inside, near, kind)
-
-            held = sorted((k for k in range(NUM_KINDS) if counts[k]), key=connection)
-            best_kind, best_value = held[0], base._FAR + 1
-            for kind in held:
-                counts[kind] -= 1
-                value = self.cache.get(target, counts, wilds)
-                counts[kind] += 1
-                if value < best_value:
-                    best_kind, best_value = kind, value
-                if value <= after:
-                    break
-            counts[best_kind] -= 1
-            step = (bytes(counts), wilds, best_value)
+            hand, value = self._throw(target, counts, wilds, after)
+            step = (hand, wilds, value)
         self._steps[key] = step
         return step
+
+    def _throw(
+        self, target: base._Target, counts: list[int], wilds: int, keep: int
+    ) -> tuple[bytes, int]:
+        """(hand, shanten) of a 3n+2 hand after the greedy discard: the least connected
+        tile that keeps shanten ``keep`` (outside the target first, then by how many own
+        tiles sit next to it), else the one that loses least."""
+
+        def connection(kind: int) -> tuple[int, int, int]:
+            inside = target.mask >> kind & 1
+            if kind >= 27:
+                near = counts[kind]
+            else:
+                low = kind - kind % 9
+                near = sum(counts[k] for k in range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+            return (inside, near, kind)
+
+        held = sorted((k for k in range(NUM_KINDS) if counts[k]), key=connection)
+        best_kind, best_value = held[0], base._FAR + 1
+        for kind in held:
+            counts[kind] -= 1
+            value = self.cache.get(target, counts, wilds)
+            counts[kind] += 1
+            if value < best_value:
+                best_kind, best_value = kind, value
+            if value <= keep:
+                break
+        counts[best_kind] -= 1
+        return bytes(counts), best_value
+
+    def _claim(
+        self, target: base._Target, state: _HandState, tile: int, from_left: bool
+    ) -> tuple[bytes, int, int] | None:
+        """(hand, jokers, shanten) after the best pung (or, from the left-hand player,
+        chow) of ``tile`` and the greedy discard, when that lowers the shanten; None
+        when no claim does. Why: claims are what make a Taizhou hand fast (most of its
+        wins come within five rounds), and a playout that only draws rates every hand
+        that counts on them too slow."""
+        key = (target.name, state.packed, state.wilds, tile, from_left)
+        if key in self._claimed:
+            return self._claimed[key]
+        counts = state.counts
+        uses: list[tuple[int, int]] = []
+        if target.mask >> tile & 1:
+            if counts[tile] >= 2:
+                uses.append((tile, tile))
+            if from_left and tile < 27 and not target.pungs_only:
+                rank = tile % 9
+                for low in (tile - 2, tile - 1, tile):
+                    if low < tile - rank or low + 2 > tile - rank + 8:
+                        continue
+                    pair = tuple(k for k in (low, low + 1, low + 2) if k != tile)
+                    if all(counts[k] for k in pair) and all(target.mask >> k & 1 for k in pair):
+                        uses.append((pair[0], pair[1]))
+        best: tuple[bytes, int, int] | None = None
+        for first, second in uses:
+            after = list(counts)
+            after[first] -= 1
+            after[second] -= 1
+            hand, value = self._throw(target, after, state.wilds, state.current - 1)
+            if value < state.current and (best is None or value < best[2]):
+                best = (hand, state.wilds, value)
+        self._claimed[key] = best
+        return best
 
     def _play(
         self, target: base._Target, index: int, packed: bytes, wilds: int, table: base._Table
@@ -281,7 +387,7 @@ class Sampler:
             state = start
             own, end = playout.own, playout.end
             for round_index in range(end):
-                if state.current >= end - round_index:
+                if state.current >= end - round_index and not playout.offers:
                     break  # more steps to go than draws left
                 if state.current == 0:
                     key = (state.packed, state.wilds)
@@ -291,6 +397,17 @@ class Sampler:
                     per_round, ready_value = finish
                     total += ready_value * (1.0 - (1.0 - per_round) ** (end - round_index))
                     break
+                if playout.offers:
+                    claimed = None
+                    for offered, from_left in playout.offers[round_index]:
+                        if offered != wild and state.counts[offered] >= 1:
+                            claimed = self._claim(target, state, offered, from_left)
+                            if claimed is not None:
+                                break
+                    if claimed is not None:
+                        # The claim takes the place of this round's draw.
+                        state = self._state(target, claimed[0], claimed[1])
+                        continue
                 tile = own[round_index]
                 if tile != wild and not state.improves(tile):
                     continue

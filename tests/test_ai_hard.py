@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine import ai as base
+from engine import ai_hard
 from engine.ai import AIPlayer, _read_table, choose_action
 from engine.ai_hard import _folding, _live_dragon, _taizhou_danger
 from engine.ai_hard_core import (
@@ -284,3 +285,50 @@ def test_hard_far_from_ready_does_not_deal_into_an_obvious_flush_wait() -> None:
     assert choose_action(calm, "hard", random.Random(0)).tile == parse_tile("5s")
     chosen = choose_action(threat, "hard", random.Random(0))
     assert chosen.type == DISCARD and chosen.tile != parse_tile("5s")
+
+
+def _taizhou_turn_views(seed: str, count: int) -> list[PlayerView]:
+    """Views of seats on their turn (no win offered) along a seeded game of ``normal``s."""
+    match = Match("taizhou", None, seed)
+    players = [AIPlayer("normal", seat) for seat in range(4)]
+    views: list[PlayerView] = []
+    for _ in range(3000):
+        if match.finished or len(views) >= count:
+            break
+        seat = match.round.waiting_on[0]
+        view = match.player_view(seat)
+        types = {a.type for a in view.legal}
+        if DISCARD in types and WIN not in types and view.public.turn_id % 3 == 0:
+            views.append(view)
+        match.apply(players[seat].choose(view))
+    assert len(views) >= count
+    return views
+
+
+def test_hard_weighs_taizhou_deal_ins_even_when_not_folding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A Taizhou discard can be won on at any time, not only once hard folds: between
+    # discards worth about the same, hard lets go the one less likely to be won on.
+    # Measured over a game's turns, its discards carry less danger than with the
+    # danger weighed only while folding (weight 0 outside folding).
+    views = _taizhou_turn_views("hard-danger-always", 60)
+
+    def chosen() -> tuple[float, list[Action]]:
+        total, actions = 0.0, []
+        for view in views:
+            counts, _ = count_hand(view.all_concealed, view.public.wild)
+            table = _read_table(view, counts)
+            action = choose_action(view, "hard", random.Random(1))
+            assert action.tile is not None
+            total += _taizhou_danger(view, table, action.tile, False, 0.0)
+            actions.append(action)
+        return total, actions
+
+    weighed, with_danger = chosen()
+    monkeypatch.setattr(ai_hard, "_DANGER_WEIGHT", 0.0)
+    folding_only, without = chosen()
+    changed = sum(a != b for a, b in zip(with_danger, without, strict=True))
+    # A few discards change (the hand is still played), and they are the safer ones.
+    assert 1 <= changed <= len(views) // 3, changed
+    assert weighed < folding_only * 0.95, (weighed, folding_only)

@@ -162,7 +162,7 @@ def test_a_seeded_hard_game_replays_through_the_sampled_estimate(
         original(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ai_hard_sample.Sampler, "__init__", counting)
-    # Taizhou plays on the analytic values; its playouts (discard wins) are replayable too.
+    # The weight the rule set gives its playouts, whichever it is: replayable either way.
     monkeypatch.setitem(ai_hard._SAMPLED_WEIGHT, variant, 0.5)
 
     def play() -> object:
@@ -181,3 +181,74 @@ def test_a_seeded_hard_game_replays_through_the_sampled_estimate(
     used = len(built)
     assert used > 5, "the game's hard decisions went through the sampled estimate"
     assert play() == first
+
+
+# ----------------------------------------------------------------- claims in playouts
+
+
+def _pairs_view() -> PlayerView:
+    """Taizhou, our turn: pairs of 1m, 5p, 9s and East, two chow shapes and a lone
+    South; one step from ready only once two of the pairs become pungs."""
+    others = [
+        "2m3m4m6m7m8m2p3p4p6s7s8s5z",
+        "3m3m6p7p8p1s2s4s5s6s6z6z9m",
+        "1p2p3p4s4s7m8m9m9p9p3z3z4z",
+    ]
+    round_ = stage("taizhou", ["1m1m5p5p9s9s1z1z4m5m7p8p2z3s", *others], wild="7z", drawn="3s")
+    return round_.player_view(0)
+
+
+def test_guessed_discards_come_from_the_hidden_tiles_in_play_order() -> None:
+    view = _pairs_view()
+    pool = hidden_pool(view)
+    guess = determinise(view, pool, random.Random(3))
+    offers = ai_hard_sample._guess_discards(guess, [1, 2, 3], 3, 3, 6, random.Random(4))
+    assert len(offers) == 6
+    hidden = set(pool)
+    for thrown in offers:
+        # Each of the three others throws once a round; only seat 3 (our left) may be
+        # chowed from, and it throws last, just before our draw.
+        assert [left for _, left in thrown] == [False, False, True]
+        assert all(tile in hidden for tile, _ in thrown)
+    # Half of them or so are the drawn tile itself: the rest come from the guessed hands.
+    wall_draws = [t for i, t in enumerate(guess.wall[:24]) if i % 4 != 3]
+    thrown_tiles = [tile for thrown in offers for tile, _ in thrown]
+    assert 0 < sum(a == b for a, b in zip(thrown_tiles, wall_draws, strict=True)) < 18
+
+
+def test_claiming_playouts_rate_a_hand_of_pairs_higher() -> None:
+    # Four pairs wait for pungs: a Taizhou hand takes them from anyone's discard. The
+    # same guesses with the claims played rate the hand clearly higher than drawing only.
+    view = _pairs_view()
+    counts, wilds = count_hand(view.all_concealed, view.public.wild)
+    counts[parse_tile("2z")] -= 1
+    table = _read_table(view, counts)
+    shantens = base._shantens(counts, wilds, table)
+    drawing, claiming = 0.0, 0.0
+    for seed in range(4):
+        for claims in (False, True):
+            sampler = Sampler(
+                view, table, ShantenCache(), random.Random(seed), lambda ahead: 0.05, claims=claims
+            )
+            worth = sampler.value(list(counts), wilds, table, shantens)
+            if claims:
+                claiming += worth
+            else:
+                drawing += worth
+    assert claiming > drawing * 1.3 + 0.05, (claiming, drawing)
+
+
+def test_a_playout_claims_only_what_lowers_the_shanten() -> None:
+    view = _pairs_view()
+    counts, wilds = count_hand(view.all_concealed, view.public.wild)
+    counts[parse_tile("2z")] -= 1
+    table = _read_table(view, counts)
+    sampler = Sampler(view, table, ShantenCache(), random.Random(1), lambda ahead: 0.05, True)
+    target = next(t for t in table.targets if t.name == "any")
+    state = sampler._state(target, bytes(counts), wilds)
+    pung = sampler._claim(target, state, parse_tile("5p"), from_left=False)
+    assert pung is not None and pung[2] == state.current - 1
+    # 6m chows onto 4m5m only from the left-hand player; a lone 2m helps nothing.
+    assert sampler._claim(target, state, parse_tile("6m"), from_left=True) is not None
+    assert sampler._claim(target, state, parse_tile("6m"), from_left=False) is None
+    assert sampler._claim(target, state, parse_tile("2s"), from_left=True) is None
