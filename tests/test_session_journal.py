@@ -273,7 +273,7 @@ class GridClock(FakeClock):
 
 
 async def test_timers_wake_on_the_grid_and_never_before_a_move_is_due(store: Store) -> None:
-    """Tables' timers wake on a 5 ms grid (``WAKE_GRAIN``), so moves due within 5 ms share
+    """Tables' timers wake on a grid (``WAKE_GRAIN``), so moves due within one slot share
     a pass of the loop; a move still never runs before it is due, and the game's pace
     is counted from the due time, not from the later wake."""
     from bot.scheduling import WAKE_GRAIN
@@ -337,7 +337,7 @@ async def test_a_fired_table_timer_is_freed_without_the_garbage_collector() -> N
 
 
 async def test_tables_due_in_one_grid_slot_share_one_loop_timer() -> None:
-    """A thousand tables re-arm a thousand times a second: one loop timer per 5 ms slot,
+    """A thousand tables re-arm a thousand times a second: one loop timer per grid slot,
     not per table. A cancelled or superseded entry is skipped, and a table armed twice
     in one slot (re-armed elsewhere and back) still ticks once."""
     from bot.scheduling import WAKE_GRAIN, WakeGrid, _Wake
