@@ -40,9 +40,31 @@ SEED = 20261130
 PARTS = ("public_view", "player_view", "rng", "choose_action", "legal_actions", "apply")
 
 
+def timed_action(match: Match, level: str) -> tuple[tuple[float, ...], tuple[object, ...]]:
+    """One action of ``match`` made as a session makes it: the seconds each part in
+    ``PARTS`` took, in that order, and the views and events a session keeps until the
+    next action."""
+    clock = time.perf_counter
+    seat = match.round.waiting_on[0]
+    t0 = clock()
+    public = match.public_view()
+    t1 = clock()
+    view = match.round.player_view(seat, public=public)
+    t2 = clock()
+    rng = random.Random(f"{SEED}:{match.turn_id}:{seat}")
+    t3 = clock()
+    action = choose_action(view, level, rng)
+    t4 = clock()
+    legal = match.legal_actions(seat)
+    t5 = clock()
+    events = match.apply(action)
+    t6 = clock()
+    assert action in legal
+    return (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5), (public, view, events)
+
+
 def run_variant(variant: str, actions: int, warmup: int, level: str) -> dict[str, float]:
     """Mean µs per action of each part over ``actions`` actions after ``warmup`` ones."""
-    clock = time.perf_counter
     spent = dict.fromkeys(PARTS, 0.0)
     counted = 0
     game = 0
@@ -50,29 +72,10 @@ def run_variant(variant: str, actions: int, warmup: int, level: str) -> dict[str
         match = Match(variant, None, f"{SEED}:{game}")
         game += 1
         while not match.finished and counted < actions:
-            seat = match.round.waiting_on[0]
-            measuring = warmup <= 0
-            t0 = clock()
-            public = match.public_view()
-            t1 = clock()
-            view = match.round.player_view(seat, public=public)
-            t2 = clock()
-            rng = random.Random(f"{SEED}:{match.turn_id}:{seat}")
-            t3 = clock()
-            action = choose_action(view, level, rng)
-            t4 = clock()
-            legal = match.legal_actions(seat)
-            t5 = clock()
-            match.apply(action)
-            t6 = clock()
-            assert action in legal
-            if measuring:
-                spent["public_view"] += t1 - t0
-                spent["player_view"] += t2 - t1
-                spent["rng"] += t3 - t2
-                spent["choose_action"] += t4 - t3
-                spent["legal_actions"] += t5 - t4
-                spent["apply"] += t6 - t5
+            times, _ = timed_action(match, level)
+            if warmup <= 0:
+                for part, seconds in zip(PARTS, times, strict=True):
+                    spent[part] += seconds
                 counted += 1
             else:
                 warmup -= 1
@@ -112,29 +115,10 @@ def run_tables(
                 if match.finished:
                     matches[table] = match = Match(variant, None, f"{SEED}:{table}:again")
                 measuring = warmup <= 0
-                seat = match.round.waiting_on[0]
-                t0 = clock()
-                public = match.public_view()
-                t1 = clock()
-                view = match.round.player_view(seat, public=public)
-                t2 = clock()
-                rng = random.Random(f"{SEED}:{match.turn_id}:{seat}")
-                t3 = clock()
-                action = choose_action(view, level, rng)
-                t4 = clock()
-                legal = match.legal_actions(seat)
-                t5 = clock()
-                events = match.apply(action)
-                t6 = clock()
-                assert action in legal
-                kept[table] = (public, view, events)
+                times, kept[table] = timed_action(match, level)
                 if measuring:
-                    spent["public_view"] += t1 - t0
-                    spent["player_view"] += t2 - t1
-                    spent["rng"] += t3 - t2
-                    spent["choose_action"] += t4 - t3
-                    spent["legal_actions"] += t5 - t4
-                    spent["apply"] += t6 - t5
+                    for part, seconds in zip(PARTS, times, strict=True):
+                        spent[part] += seconds
                     counted += 1
                     if counted >= actions:
                         break
