@@ -1201,13 +1201,19 @@ def _with_melds(table: _Table, melds: tuple[Meld, ...], counts: list[int]) -> _T
     )
 
 
+def _claim_offer(view: PlayerView) -> tuple[int | None, list[Action], Action]:
+    """What a claim window offers the seat: the claimed tile, the claims it may make, and
+    its pass (the listed one, so a choice returns one of ``view.legal``)."""
+    legal = view.legal
+    claims = [a for a in legal if a.type in (CHOW, PUNG, KONG)]
+    passing = next((a for a in legal if a.type == PASS), None) or Action(PASS, view.seat)
+    return view.claim_tile, claims, passing
+
+
 def _choose_claim(
     view: PlayerView, counts: list[int], wilds: int, table: _Table, level: str, rng: random.Random
 ) -> Action:
-    legal = view.legal
-    claimed = view.claim_tile
-    claims = [a for a in legal if a.type in (CHOW, PUNG, KONG)]
-    passing = next((a for a in legal if a.type == PASS), None) or Action(PASS, view.seat)
+    claimed, claims, passing = _claim_offer(view)
     if claimed is None or not claims:
         return passing
     public = view.public
@@ -1281,10 +1287,7 @@ def _choose_claim_easy(
     for the hand or for each claim (``_read_table``, ``_with_melds``), and the lowest
     shanten now is ``_lowest_shanten``. The same answer and the same draws from ``rng``.
     """
-    legal = view.legal
-    claimed = view.claim_tile
-    claims = [a for a in legal if a.type in (CHOW, PUNG, KONG)]
-    passing = next((a for a in legal if a.type == PASS), None) or Action(PASS, view.seat)
+    claimed, claims, passing = _claim_offer(view)
     if claimed is None or not claims:
         return passing
     variant = view.public.variant
