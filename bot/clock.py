@@ -39,9 +39,10 @@ class SystemClock:
     def call_at(self, when: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
         """Run ``callback`` on the running loop at ``when`` (UNIX seconds).
 
-        Why besides ``sleep_until``: a table re-arms its timer after every action, and a
+        Why besides ``sleep_until``: tables re-arm their timers after every action, and a
         loop timer is one object where a sleeping task is a task, a future and a timer
-        (``bot.scheduling`` uses this when the clock has it; ``FakeClock`` has not)."""
+        (``bot.scheduling.WakeGrid`` arms one per grid slot when the clock has this;
+        ``FakeClock`` has not)."""
         return asyncio.get_running_loop().call_later(max(0.0, when - time.time()), callback)
 
 
