@@ -76,7 +76,7 @@ from .refusals import (
 )
 from .restore import RestoreMixin
 from .runtime import tune_runtime
-from .scheduling import SchedulingMixin, _Call, _Tick, _Wake, choose_ai_action
+from .scheduling import SchedulingMixin, WorkQueue, _Wake, choose_ai_action
 from .settlement import Obligations, settle_hand_points, settlement_entries
 from .table_options import AI_LEVELS, TableOptions, TableOptionsError
 
@@ -154,7 +154,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._points: list[int] = []
         self._lobby_deadline = manager.clock.now() + LOBBY_IDLE_SECONDS
         self._ai_names = itertools.count(1)
-        self._queue: asyncio.Queue[_Call | _Tick] = asyncio.Queue()
+        self._queue = WorkQueue()
         self._worker: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | _Wake | None = None
         self._timer_at: float | None = None
@@ -606,7 +606,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         assert match is not None
         seq = match.turn_id
         hand_number = match.hand_number
-        await self.manager.journal.append(self.table_id, seq, action.to_json(), hand_number)
+        await self.manager.journal.append_action(self.table_id, seq, action, hand_number)
         self._paced_from = due_at  # only for the dues this action creates
         try:
             await self._apply_stored(action, due_at, hand_number)
@@ -647,6 +647,13 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 return
             await self._after_hand(ended_status, result, points, due_at)
             return
+        if not self._prompted_seats():  # every seat an AI: nobody to prompt
+            self._refresh_dues()
+            await self.presenter.table_changed(
+                self._status_from(self._public(), events=_public_events(events), last_action=action)
+            )
+            self._observe(due_at)
+            return
         before = dict(self._due)
         self._refresh_dues()
         fresh = {
@@ -661,6 +668,12 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         )
         await self._send_prompts(fresh)
         self._observe(due_at)
+
+    def _prompted_seats(self) -> bool:
+        """Whether some seat is a person's, whom ``_send_prompts`` would show a hand.
+        Why ask: at a table of AIs only, which seats' stages are new after a move
+        (compared over a copy of every deadline) is worked out for nobody."""
+        return any(not info.is_ai and info.user_id is not None for info in self._seats)
 
     def _observe(self, due_at: float) -> None:
         observer = self.manager.action_observer

@@ -332,10 +332,12 @@ class GamesPart(StoreBase):
         return await self._write(body)
 
     async def append_actions(
-        self, rows: Sequence[tuple[str, int, dict[str, Any], int]]
+        self, rows: Sequence[tuple[str, int, dict[str, Any] | str, int]]
     ) -> list[bool | Exception]:
         """Append many actions (``(game_id, seq, action, hand_number)`` each) in ONE
-        transaction: a group commit.
+        transaction: a group commit. An ``action`` given as a ``str`` is taken as its
+        canonical JSON text already (``canonical_json`` of the dict): the journal keeps
+        the text of the actions that recur, instead of encoding each move anew.
 
         Why: every write is a round trip to SQLite's thread and the store runs one at a
         time, so a thousand tables appending one row each top out at the round-trip rate
@@ -372,7 +374,7 @@ class GamesPart(StoreBase):
             try:
                 _check_int("seq", seq, minimum=0)
                 _check_int("hand_number", hand_number, minimum=0)
-                text = _dumps(action)
+                text = action if isinstance(action, str) else _dumps(action)
             except (TypeError, ValueError) as error:
                 outcomes[index] = error
                 continue
