@@ -191,7 +191,7 @@ async def test_ai_pause_counts_from_when_the_previous_action_was_due(store: Stor
         clock._now += 0.3  # the commit took 300 ms
         return await real(rows)
 
-    store.append_actions = slow  # type: ignore[method-assign]
+    store.append_actions = slow  # type: ignore[method-assign,assignment]
     await clock.advance(first_due - clock.now())
     assert table.match.turn_id >= 1
     assert clock.now() == pytest.approx(first_due + 0.3)
