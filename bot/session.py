@@ -162,7 +162,8 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self.pending = 0  # queued or in-progress items
         # The public view of the position (turn id, hand number, finished) it was built for.
         self._public_cache: PublicView | None = None
-        self._public_for = (-1, -1, False)
+        self._public_for: Match | None = None
+        self._public_turn = -1
         self._label_cache: tuple[tuple[str, int, int], Text] | None = None
         # Draws the AI seats' pauses when the manager asks for jitter (seeded: replayable).
         self._pause_rng = random.Random(f"{seed}:pause")
@@ -233,13 +234,17 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         last_action: Action | None = None,
     ) -> TableStatus:
         acting = tuple(public.waiting_on) if public.phase != "ended" else ()
+        deadline = None  # ``self.deadline``, without a list per action
+        for due in self._due.values():
+            if not due.ai and (deadline is None or due.at < deadline):
+                deadline = due.at
         return TableStatus(
             table_id=self.table_id,
             guild_id=self.guild_id,
             channel_id=self.channel_id,
             seats=tuple(self._seats),
             public=public,
-            deadline=self.deadline,
+            deadline=deadline,
             acting=acting,
             stake=self.stake,
             hand_label=self._hand_label(public),
@@ -250,18 +255,17 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
     def _public(self) -> PublicView:
         """The match's public view, built once per accepted action (announcing it and
         every AI decision until the next action share it)."""
-        assert self.match is not None
         match = self.match
-        turn_id, hand_number, finished = self._public_for
+        assert match is not None
+        # Every change to a match is an accepted action (``turn_id`` counts them), which
+        # is also the only way its hand number or its end changes; a match replaced
+        # (a restart's replay) is another match.
         view = self._public_cache
-        if (
-            view is None
-            or turn_id != match.turn_id
-            or hand_number != match.hand_number
-            or finished != match.finished
-        ):
+        turn_id = match.turn_id
+        if view is None or self._public_for is not match or self._public_turn != turn_id:
             view = self._public_cache = match.public_view()
-            self._public_for = (match.turn_id, match.hand_number, match.finished)
+            self._public_for = match
+            self._public_turn = turn_id
         return view
 
     def table_status(self) -> TableStatus | None:
