@@ -93,7 +93,10 @@ def _prompt_kind(phase: str) -> str:
 
 
 def _public_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
-    return tuple(event for event in events if "private" not in event)
+    for event in events:
+        if "private" in event:
+            return tuple([event for event in events if "private" not in event])
+    return tuple(events)
 
 
 ActionObserver = Callable[[str, float, float], None]
@@ -164,6 +167,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._public_cache: PublicView | None = None
         self._public_for: Match | None = None
         self._public_turn = -1
+        self._prompted_for: tuple[tuple[SeatInfo, ...], bool] | None = None
         self._label_cache: tuple[tuple[str, int, int], Text] | None = None
         # Draws the AI seats' pauses when the manager asks for jitter (seeded: replayable).
         self._pause_rng = random.Random(f"{seed}:pause")
@@ -628,9 +632,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 "table %s: stored action %s was refused by the engine", self.table_id, action
             )
             raise
-        hand_over = old_round.is_over
-        actor_info = self._seats[action.seat]
-        if hand_over:
+        if old_round.is_over:
             result = old_round.result
             assert result is not None
             ended_public = replace(
@@ -665,7 +667,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             for seat, due in self._due.items()
             if before.get(seat) is None or before[seat].signature != due.signature
         }
-        if not actor_info.is_ai:
+        if not self._seats[action.seat].is_ai:
             fresh.add(action.seat)
         await self._announce_table(
             self._public(), events=_public_events(events), last_action=action
@@ -677,7 +679,15 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         """Whether some seat is a person's, whom ``_send_prompts`` would show a hand.
         Why ask: at a table of AIs only, which seats' stages are new after a move
         (compared over a copy of every deadline) is worked out for nobody."""
-        return any(not info.is_ai and info.user_id is not None for info in self._seats)
+        seats = tuple(self._seats)
+        known = self._prompted_for
+        # The seats as they were when last asked: equal tuples compare by identity
+        # first, so an unchanged table reads none of its seats again.
+        if known is not None and known[0] == seats:
+            return known[1]
+        prompted = any(not info.is_ai and info.user_id is not None for info in seats)
+        self._prompted_for = (seats, prompted)
+        return prompted
 
     def _observe(self, due_at: float) -> None:
         observer = self.manager.action_observer
