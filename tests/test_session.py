@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -467,10 +469,14 @@ class BatchingStore(Store):
     batch_sizes: list[int]
 
     async def append_actions(
-        self, rows: list[tuple[str, int, dict[str, object], int]]
-    ) -> list[bool]:
+        self, rows: Sequence[tuple[str, int, dict[str, Any] | str, int]]
+    ) -> list[bool | Exception]:
         self.batch_sizes.append(len(rows))
-        return [await self.append_action(*row) for row in rows]
+        # The journal hands an action over as its canonical JSON text.
+        return [
+            await self.append_action(game, seq, json.loads(a) if isinstance(a, str) else a, hand)
+            for game, seq, a, hand in rows
+        ]
 
 
 async def test_journal_commits_concurrent_tables_together(tmp_path: Path) -> None:
@@ -492,7 +498,8 @@ async def test_journal_commits_concurrent_tables_together(tmp_path: Path) -> Non
     assert max(store.batch_sizes) >= 2
     for table in (first, second):
         assert table.match is not None
-        assert len(await store.load_actions(table.table_id)) == table.match.turn_id
+        stored = await store.load_actions(table.table_id)
+        assert stored == [action.to_json() for action in table.match.actions]
     await harness.manager.shutdown()
     await store.close()
 
