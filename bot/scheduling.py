@@ -13,9 +13,11 @@ import asyncio
 import collections
 import contextlib
 import functools
+import hashlib
 import logging
 import math
 import random
+from _random import Random as _CoreRandom  # the C generator ``random.Random`` builds on
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -69,10 +71,13 @@ class DecisionRandom(random.Random):
     def _seed_now(self) -> None:
         seed_text, self._seed_text = self._seed_text, None
         assert seed_text is not None
-        super().seed(seed_text)
+        # ``random.Random.seed(seed_text)`` (version 2) without its Python layer: the
+        # text and its SHA-512 as one big-endian integer, seeded by the C generator.
+        key = seed_text.encode()
+        _CoreRandom.seed(self, int.from_bytes(key + hashlib.sha512(key).digest(), "big"))
         self.gauss_next = None
         for _ in range(self._owed_single_choices):
-            super().choice((None,))  # the draw each owed pick among one item made
+            random.Random.choice(self, (None,))  # the draw each owed pick among one item made
         self._owed_single_choices = 0
 
     def seed(self, a: Any = None, version: int = 2) -> None:
@@ -83,12 +88,12 @@ class DecisionRandom(random.Random):
     def random(self) -> float:
         if self._seed_text is not None:
             self._seed_now()
-        return super().random()
+        return _CoreRandom.random(self)
 
     def getrandbits(self, k: int, /) -> int:
         if self._seed_text is not None:
             self._seed_now()
-        return super().getrandbits(k)
+        return _CoreRandom.getrandbits(self, k)
 
     def getstate(self) -> tuple[Any, ...]:
         if self._seed_text is not None:
@@ -113,7 +118,11 @@ def choose_ai_action(view: PlayerView, level: str, rng: random.Random) -> Action
     action = ai.choose_action(view, level=level, rng=rng)
     # Identity first: the AI hands back one of ``view.legal``, and ``in`` alone compares
     # it field by field with every action listed before it.
-    if any(candidate is action for candidate in view.legal) or action in view.legal:
+    legal = view.legal
+    for candidate in legal:
+        if candidate is action:
+            return action
+    if action in legal:
         return action
     log.warning("engine.ai proposed an illegal action %s; using the greedy policy", action)
     return ai.choose_action(view, level="greedy", rng=rng)
@@ -393,8 +402,11 @@ class SchedulingMixin:
             return None  # a finished match has no deadline: a stale one would wake forever
         if self._settling is not None:
             return None
-        times = [due.at for due in self._due.values()]
-        return min(times) if times else None
+        earliest = None
+        for due in self._due.values():
+            if earliest is None or due.at < earliest:
+                earliest = due.at
+        return earliest
 
     async def stop(self) -> None:
         """Stop the timer and the worker (shutdown or table closed); the store keeps the rest."""
@@ -495,16 +507,17 @@ class SchedulingMixin:
         # timer tick therefore starts from the dues its table's last move left, instead
         # of walking every seat again for each move.
         played = True
+        clock = self.clock
         while (
             self.status == "running"
-            and self.match is not None
-            and not self.match.finished
+            and (match := self.match) is not None
+            and not match.finished
             and self._settling is None
         ):
-            if not (played and self._dues_turn == self.match.turn_id):
+            if not (played and self._dues_turn == match.turn_id):
                 self._refresh_dues()
             played = False
-            now = self.clock.now()
+            now = clock.now()
             # The earliest due seat (ties: the lowest seat), as sorting them would give.
             seat = -1
             due_at = now
@@ -517,15 +530,16 @@ class SchedulingMixin:
             if seat < 0:
                 return
             due = self._due[seat]
-            shortcut = None if self._ai_controlled(seat) else self._auto_action(seat)
+            info = self._seats[seat]
+            # ``_ai_controlled``, then a person's own shortcut
+            shortcut = None if info.is_ai or info.autoplay else self._auto_action(seat)
             if due.ai and shortcut is not None:
                 if not await self._accept_or_retry(seat, shortcut, due_at):
                     return
                 played = True
             elif due.ai:
-                info = self._seats[seat]
-                view = self.match.round.player_view(seat, public=self._public())
-                rng = _decision_random(self.seed, self.match.turn_id, seat)
+                view = match.round.player_view(seat, public=self._public())
+                rng = DecisionRandom(f"{self.seed}:{match.turn_id}:{seat}")  # ``_decision_random``
                 try:
                     level = info.ai_level if info.is_ai else self.ai_level
                     action = choose_ai_action(view, level, rng)
