@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Awaitable
 from typing import Any
 
 from data import Store
@@ -73,12 +74,15 @@ class ActionJournal:
     def batching(self) -> bool:
         return callable(getattr(self.store, "append_actions", None))
 
-    async def append_action(self, game_id: str, seq: int, action: Action, hand_number: int) -> bool:
-        """``append`` of an engine action: a batching store is handed its canonical text
-        (``action_text``), any other store its JSON dict."""
+    def append_action(
+        self, game_id: str, seq: int, action: Action, hand_number: int
+    ) -> Awaitable[bool]:
+        """``append`` of an engine action (awaited like it): a batching store is handed
+        its canonical text (``action_text``), any other store its JSON dict. Why not a
+        coroutine: every move awaits this, and the batching case is the future itself."""
         if not self.batching:
-            return await self.store.append_action(game_id, seq, action.to_json(), hand_number)
-        return await self._enqueue(game_id, seq, action_text(action), hand_number)
+            return self.store.append_action(game_id, seq, action.to_json(), hand_number)
+        return self._enqueue(game_id, seq, action_text(action), hand_number)
 
     async def append(
         self, game_id: str, seq: int, action: dict[str, Any] | str, hand_number: int

@@ -183,12 +183,20 @@ class WorkQueue:
             raise asyncio.QueueEmpty
         return self._items.popleft()
 
+    def arrival(self) -> asyncio.Future[None]:
+        """A future done when the next item is put (the consumer awaits it when the
+        queue is empty). Why not only ``get``: a coroutine per wait is one more object
+        that every idle table holds for the collector to walk until its next move."""
+        getter = self._getter
+        if getter is not None and not getter.done():
+            raise RuntimeError("WorkQueue has one consumer")
+        getter = self._getter = asyncio.get_running_loop().create_future()
+        return getter
+
     async def get(self) -> _Call | _Tick:
         items = self._items
         while not items:
-            if self._getter is not None:
-                raise RuntimeError("WorkQueue has one consumer")
-            getter = self._getter = asyncio.get_running_loop().create_future()
+            getter = self.arrival()
             try:
                 await getter
             finally:
@@ -332,8 +340,11 @@ class SchedulingMixin:
         self._queue.put_nowait(item)
 
     async def _work(self) -> None:
+        queue = self._queue
         while True:
-            item = await self._queue.get()
+            while queue.empty():  # ``queue.get()`` without a coroutine per wait
+                await queue.arrival()
+            item = queue.get_nowait()
             try:
                 if isinstance(item, _Tick):
                     await self._on_tick()
@@ -451,10 +462,12 @@ class SchedulingMixin:
             return
         waiting = match.round.waiting_on
         signature = stage_signature(match)
-        now = self.clock.now()
+        manager = self.manager
+        now = manager.clock.now()
         dues = self._due
-        for seat in [seat for seat in dues if seat not in waiting]:
-            del dues[seat]
+        if dues:
+            for seat in [seat for seat in dues if seat not in waiting]:
+                del dues[seat]
         seats = self._seats
         for seat in waiting:
             info = seats[seat]
@@ -470,7 +483,7 @@ class SchedulingMixin:
                 at = now
             elif ai:
                 paced_from = min(now, self._paced_from) if self._paced_from is not None else now
-                at = max(now, paced_from + self.manager.ai_pause(self._pause_rng))
+                at = max(now, paced_from + manager.ai_pause(self._pause_rng))
             else:
                 timeout = (
                     self.discard_timeout if match.round.phase == "turn" else self.claim_timeout
@@ -545,7 +558,7 @@ class SchedulingMixin:
                     action = choose_ai_action(view, level, rng)
                 except Exception:  # an AI bug must not stall the table
                     log.exception("table %s: AI failed for seat %d", self.table_id, seat)
-                    fallback = self.match.round.default_action(seat)
+                    fallback = match.round.default_action(seat)
                     if fallback is None:
                         self._due.pop(seat, None)
                         self._dues_turn = None
@@ -555,7 +568,7 @@ class SchedulingMixin:
                     return
                 played = True
             else:
-                default = self.match.round.default_action(seat)
+                default = match.round.default_action(seat)
                 if default is None:
                     self._due.pop(seat, None)
                     self._dues_turn = None

@@ -436,3 +436,20 @@ async def test_the_work_queue_hands_items_over_in_order_and_joins_when_done() ->
     queue.task_done()
     queue.task_done()
     await asyncio.wait_for(queue.join(), 1)  # nothing unfinished: returns at once
+
+
+async def test_the_work_queue_tells_its_one_consumer_when_an_item_arrives() -> None:
+    from bot.scheduling import _TICK, WorkQueue
+
+    queue = WorkQueue()
+    arrived = queue.arrival()
+    with pytest.raises(RuntimeError):
+        queue.arrival()  # one consumer: a second waiter is a bug
+    assert not arrived.done()
+    queue.put_nowait(_TICK)
+    assert arrived.done()
+    assert queue.get_nowait() is _TICK
+    cancelled = queue.arrival()
+    cancelled.cancel()
+    queue.put_nowait(_TICK)  # a cancelled waiter is skipped, the item kept
+    assert queue.arrival() is not cancelled and queue.qsize() == 1
