@@ -556,6 +556,9 @@ class SchedulingMixin:
                 try:
                     level = info.ai_level if info.is_ai else self.ai_level
                     action = choose_ai_action(view, level, rng)
+                    # Not held over the move: a public view nobody holds is never
+                    # finished (its seats), and the decision has read what it needs.
+                    del view
                 except Exception:  # an AI bug must not stall the table
                     log.exception("table %s: AI failed for seat %d", self.table_id, seat)
                     fallback = match.round.default_action(seat)

@@ -625,6 +625,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         match = self.match
         assert match is not None
         old_round = match.round
+        # Let go of the last public view before the move: if nobody else holds it, its
+        # seats were never read and are never built (``engine.round``'s unbuilt seats).
+        self._public_cache = None
         try:
             events = match.apply(action)
         except IllegalAction:  # validated above; a mismatch is a bug worth shouting about
