@@ -1148,7 +1148,10 @@ class Round:
             result=self.result,
         )
         _UNBUILT_ROUND.__set__(view, self)
-        self._unbuilt_views.append(weakref.ref(view))
+        unbuilt = self._unbuilt_views
+        if len(unbuilt) >= 64:  # asked again and again with no action (an ended hand)
+            unbuilt[:] = [ref for ref in unbuilt if ref() is not None]
+        unbuilt.append(weakref.ref(view))
         return view
 
     def _build_unbuilt_views(self) -> None:
