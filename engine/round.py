@@ -1157,11 +1157,12 @@ class Round:
     def _build_unbuilt_views(self) -> None:
         """Build the seats of every public view made since the last action that someone
         still holds, before the round changes under them."""
-        views, self._unbuilt_views = self._unbuilt_views, []
+        views = self._unbuilt_views
         for ref in views:
             view = ref()
             if view is not None:
-                view.seats  # noqa: B018 - reading it builds it
+                view.seats  # noqa: B018 - reading it builds it (and makes no view)
+        views.clear()
 
     def player_view(self, seat: int, public: PublicView | None = None) -> PlayerView:
         hand = self.hands[seat]
