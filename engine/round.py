@@ -19,6 +19,7 @@ Phases:
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -122,14 +123,22 @@ class _UnbuiltSeatsView(PublicView):
         # Reached only for a slot never set: the seats of an unbuilt view.
         if name != "seats":
             raise AttributeError(name)
-        try:
-            round_ = _UNBUILT_ROUND.__get__(self)
-        except AttributeError:  # a copy (``replace``, unpickling) has every field
-            raise AttributeError(name) from None
-        seats = round_._seat_views_now()
-        _SET_SEATS(self, seats)
-        _UNBUILT_ROUND.__delete__(self)  # the round is not kept alive by its views
-        return seats
+        # One build at a time, process-wide: a renderer may read a status's view on a
+        # worker thread while the loop thread's ``Round.apply`` builds it before the
+        # move; whichever comes second finds it built, and the move waits for it.
+        with _BUILD_LOCK:
+            try:
+                return _GET_SEATS(self)  # built by the other thread meanwhile
+            except AttributeError:
+                pass
+            try:
+                round_ = _UNBUILT_ROUND.__get__(self)
+            except AttributeError:  # a copy (``replace``, unpickling) has every field
+                raise AttributeError(name) from None
+            seats = round_._seat_views_now()
+            _SET_SEATS(self, seats)
+            _UNBUILT_ROUND.__delete__(self)  # the round is not kept alive by its views
+            return seats
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PublicView):
@@ -148,6 +157,8 @@ class _UnbuiltSeatsView(PublicView):
 _make_unbuilt_public_view = maker(_UnbuiltSeatsView, omit=("seats",))
 _UNBUILT_ROUND: Any = _UnbuiltSeatsView.__dict__["_round"]
 _SET_SEATS = PublicView.__dict__["seats"].__set__
+_GET_SEATS = PublicView.__dict__["seats"].__get__
+_BUILD_LOCK = threading.Lock()
 
 
 def _discard_view(discard: _Discard) -> DiscardView:

@@ -374,3 +374,39 @@ def test_a_public_view_nobody_reads_or_holds_never_builds_its_seats(
     match.apply(match.round.default_action(seat))  # type: ignore[arg-type]
     assert len(builds) == 1  # built before the move, not when read
     assert held.seats is held.seats and len(builds) == 1
+
+
+def test_views_read_on_worker_threads_while_the_round_moves_show_their_own_position() -> None:
+    """A renderer reads a status's view on a worker thread while the loop thread applies
+    the next move: whichever builds the seats first, the view shows the position it
+    was made in, and no read fails."""
+    import sys
+    import threading
+
+    match = Match("taizhou", None, "unbuilt-threads")
+    held: list[tuple[PublicView, PublicView]] = []
+    failures: list[BaseException] = []
+
+    def read(view: PublicView) -> None:
+        try:
+            view.seats  # noqa: B018 - builds it, perhaps while the round moves
+        except BaseException as error:  # pragma: no cover - reported below
+            failures.append(error)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter allows
+    try:
+        for _ in range(80):
+            if match.finished:
+                break
+            view = match.public_view()
+            held.append((view, _eager(match.public_view())))
+            reader = threading.Thread(target=read, args=(view,))
+            reader.start()
+            seat = match.round.waiting_on[0]
+            match.apply(match.round.default_action(seat))  # type: ignore[arg-type]
+            reader.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert all(late == at_the_time for late, at_the_time in held)
