@@ -14,7 +14,7 @@ from bot.scheduling import DecisionRandom
 
 # One draw: (method name, its argument); every way ``engine.ai`` draws, and a few more.
 _DRAWS = st.one_of(
-    st.tuples(st.just("choice"), st.integers(1, 4)),
+    st.tuples(st.just("choice"), st.integers(0, 40)),  # 0: both refuse
     st.tuples(st.just("random"), st.none()),
     st.tuples(st.just("shuffle"), st.integers(0, 6)),
     st.tuples(st.just("randrange"), st.integers(1, 40)),
@@ -27,7 +27,10 @@ _DRAWS = st.one_of(
 
 def _draw(rng: random.Random, name: str, argument: Any) -> Any:
     if name == "choice":
-        return rng.choice(list(range(10, 10 + argument)))
+        try:
+            return rng.choice(list(range(10, 10 + argument)))
+        except IndexError as error:
+            return f"refused: {error}"
     if name == "shuffle":
         items = list(range(argument))
         rng.shuffle(items)
