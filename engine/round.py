@@ -661,8 +661,14 @@ class Round:
         if self.phase == ENDED:
             raise IllegalAction("the hand is over")
         legal = self._legal(action.seat)
-        if action not in legal:
-            raise IllegalAction(self._why_illegal(action, list(legal)))
+        # Identity first: an AI hands back one of the listed actions, and ``in`` alone
+        # compares it field by field with each action listed before it.
+        for listed in legal:
+            if listed is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(self._why_illegal(action, list(legal)))
         events: list[Event] = []
         self.actions.append(action)
         self.turn_id += 1
