@@ -754,7 +754,7 @@ def _easy_discards(
     sets = (total + wilds) // 3
     at = NEED_BASE + 2 * sets + 1  # an entry's tiles needed for ``sets`` sets and the pair
     groups = group_entries(packed)
-    kind_groups = [_KIND_GROUP[kind] for kind in candidates]
+    kind_groups = list(map(_KIND_GROUP.__getitem__, candidates))
     floors: list[int] = []
     reads: list[tuple[int, ...]] = []  # the groups each target reads
     # per target over several groups: group -> the other groups' merge, as asked
@@ -766,7 +766,11 @@ def _easy_discards(
             floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
             rests.append(None)
         elif plan[0] == _SOME_GROUPS:
-            key = (wilds, total + 1, *[id(groups[group]) for group in target_reads])
+            key: tuple[int, ...]
+            if len(target_reads) == 2:  # a half flush (no comprehension: a call in 3.11)
+                key = (wilds, total + 1, id(groups[target_reads[0]]), id(groups[target_reads[1]]))
+            else:
+                key = (wilds, total + 1, *[id(groups[group]) for group in target_reads])
             memo = _SHANTEN_MEMO.get((target.mask, False))
             if memo is None:
                 memo = _SHANTEN_MEMO[(target.mask, False)] = {}
@@ -802,16 +806,13 @@ def _easy_discards(
     if len(chosen) > 1:
         chosen.sort(key=lambda index: 2 if targets[index].pungs_only else rests[index] is not None)
         read_by_all = set(reads[chosen[0]]).intersection(*[reads[index] for index in chosen[1:]])
-    tied = [
-        kind
-        for kind, group in zip(candidates, kind_groups, strict=True)
-        if group not in read_by_all
-    ]
-    inside = [
-        (kind, group)
-        for kind, group in zip(candidates, kind_groups, strict=True)
-        if group in read_by_all
-    ]
+    tied: list[int] = []
+    inside: list[tuple[int, int]] = []
+    for kind, group in zip(candidates, kind_groups, strict=True):
+        if group in read_by_all:
+            inside.append((kind, group))
+        else:
+            tied.append(kind)
     if inside and -1 < lowest < _FAR:
         # No clamping or capping at this floor: a target keeps it exactly when its
         # tiles needed stay the same, which is decided per group (a mask of the ranks
