@@ -756,16 +756,15 @@ def _easy_discards(
     groups = group_entries(packed)
     kind_groups = list(map(_KIND_GROUP.__getitem__, candidates))
     floors: list[int] = []
-    reads: list[tuple[int, ...]] = []  # the groups each target reads
+    plans = _plans(targets)  # with the groups each target reads
     # per target over several groups: group -> the other groups' merge, as asked
     rests: list[dict[int, tuple[list[int], list[int]]] | None] = []
-    for target, plan in zip(targets, _plans(targets), strict=True):
-        target_reads = plan[1]
-        if plan[0] == _ONE_GROUP:
+    for target, (how, target_reads) in zip(targets, plans, strict=True):
+        if how == _ONE_GROUP:
             value = groups[target_reads[0]][at] - wilds - 1
             floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
             rests.append(None)
-        elif plan[0] == _SOME_GROUPS:
+        elif how == _SOME_GROUPS:
             key: tuple[int, ...]
             if len(target_reads) == 2:  # a half flush (no comprehension: a call in 3.11)
                 key = (wilds, total + 1, id(groups[target_reads[0]]), id(groups[target_reads[1]]))
@@ -785,27 +784,28 @@ def _easy_discards(
                 memo[key] = value
             floors.append(value)
             rests.append({})
-        elif plan[0] == _WHOLE_HAND:
+        elif how == _WHOLE_HAND:
             group = kind_groups[0]
             merged = _other_groups(groups, group, sets)
             value = finish_combined(merged, groups[group], sets) - wilds - 1
             floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
             rests.append({group: merged})
-        elif plan[0] == _PUNGS:
+        elif how == _PUNGS:
             floors.append(_target_shanten(target, counts, wilds, packed))
             rests.append(None)
         else:
             return _easy_discards_by_floors(counts, wilds, targets, candidates)
-        reads.append(target_reads)
     lowest = min(floors)
     if below is not None and lowest >= below:
         return lowest, []
     # the cheapest checks first: one group, then several, all pungs last
     chosen = [index for index, floor in enumerate(floors) if floor == lowest]
-    read_by_all: tuple[int, ...] | set[int] = reads[chosen[0]]
+    read_by_all: tuple[int, ...] | set[int] = plans[chosen[0]][1]
     if len(chosen) > 1:
         chosen.sort(key=lambda index: 2 if targets[index].pungs_only else rests[index] is not None)
-        read_by_all = set(reads[chosen[0]]).intersection(*[reads[index] for index in chosen[1:]])
+        read_by_all = set(plans[chosen[0]][1]).intersection(
+            *[plans[index][1] for index in chosen[1:]]
+        )
     tied: list[int] = []
     inside: list[tuple[int, int]] = []
     for kind, group in zip(candidates, kind_groups, strict=True):
@@ -866,7 +866,9 @@ def _easy_discards(
                     else:
                         others = rest.get(group)
                         if others is None:
-                            others = rest[group] = _other_groups(groups, group, sets, reads[index])
+                            others = rest[group] = _other_groups(
+                                groups, group, sets, plans[index][1]
+                            )
                         slots = _floor_slots(others, entry, sets, needed)
                     start, stop = _GROUP_SPANS[group]
                     mask = kept[group] = _keeping_ranks(group, packed[start:stop], entry, slots)
