@@ -57,7 +57,7 @@ from . import ai as base
 from . import ai_hard_core as core
 from . import ai_hard_sample as sample
 from .tiles import DRAGONS
-from .types import CHOW, CONTINUE, DISCARD, KONG, PASS, PUNG, Action
+from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, Action
 from .variants import get_rules
 from .views import PlayerView, SeatView
 
@@ -232,8 +232,8 @@ def choose(
     table: base._Table,
     rng: random.Random,
 ) -> Action:
-    """``hard``'s decision once ``engine.ai.choose_action`` has handled wins. 三摊
-    continue/fold is ``normal``'s; ``rng`` seeds the sampled playouts (one draw, where
+    """``hard``'s decision once ``engine.ai.choose_action`` has handled wins (三摊
+    continue/fold: ``_choose_santan``); ``rng`` seeds the sampled playouts (one draw, where
     the rule set uses them and the hand is near ready)."""
     types = {a.type for a in view.legal}
     cache = core.ShantenCache()
@@ -248,7 +248,7 @@ def choose(
     if horizon != 1.0:
         table = replace(table, draws_left=max(1.0, table.draws_left * horizon))
     if CONTINUE in types:
-        return base._choose_santan(view, counts, wilds, table, "normal")
+        return _choose_santan(view, counts, wilds, table)
     sampled = _sampled_estimate(view, counts, wilds, table, cache, rng)
     if DISCARD in types:
         extra = None
@@ -282,6 +282,24 @@ def choose(
     if PASS in types:
         return choose_claim(view, counts, wilds, table, cache, race, sampled)
     return view.legal[0]
+
+
+def _choose_santan(view: PlayerView, counts: list[int], wilds: int, table: base._Table) -> Action:
+    """Continue 跟 under three-claim liability (三摊) only with a ready hand; fold 不跟
+    otherwise.
+
+    Why not ``normal``'s rule (continue one step from ready while the liable pair is
+    not yet four melds up or 30 tiles are left): a continuing player pays five times
+    whoever wins, and a liable party with three claimed melds is usually a step from
+    winning itself. Measured over 2,000 hands of ``normal`` self-play (seeds 16 and 17),
+    the 108 decisions ended: continuing ready +13.1 points on average (26 decisions,
+    12 won), continuing one step away -19.4 (17 decisions, 2 won, the liable party won
+    12), two steps away -21.7 (3); folding costs nothing (0). So the expected value of
+    continuing is positive only when ready."""
+    if not table.targets:
+        return Action(FOLD, view.seat)
+    best = min(base._shantens(counts, wilds, table))
+    return Action(CONTINUE if best <= 0 else FOLD, view.seat)
 
 
 def _end_hazard(view: PlayerView, table: base._Table) -> Callable[[int], float]:
