@@ -10,11 +10,14 @@ the session are declared below so mypy checks their use.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
+import hashlib
 import logging
 import math
 import random
+from _random import Random as _CoreRandom  # the C generator ``random.Random`` builds on
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -68,10 +71,13 @@ class DecisionRandom(random.Random):
     def _seed_now(self) -> None:
         seed_text, self._seed_text = self._seed_text, None
         assert seed_text is not None
-        super().seed(seed_text)
+        # ``random.Random.seed(seed_text)`` (version 2) without its Python layer: the
+        # text and its SHA-512 as one big-endian integer, seeded by the C generator.
+        key = seed_text.encode()
+        _CoreRandom.seed(self, int.from_bytes(key + hashlib.sha512(key).digest(), "big"))
         self.gauss_next = None
         for _ in range(self._owed_single_choices):
-            super().choice((None,))  # the draw each owed pick among one item made
+            random.Random.choice(self, (None,))  # the draw each owed pick among one item made
         self._owed_single_choices = 0
 
     def seed(self, a: Any = None, version: int = 2) -> None:
@@ -82,12 +88,12 @@ class DecisionRandom(random.Random):
     def random(self) -> float:
         if self._seed_text is not None:
             self._seed_now()
-        return super().random()
+        return _CoreRandom.random(self)
 
     def getrandbits(self, k: int, /) -> int:
         if self._seed_text is not None:
             self._seed_now()
-        return super().getrandbits(k)
+        return _CoreRandom.getrandbits(self, k)
 
     def getstate(self) -> tuple[Any, ...]:
         if self._seed_text is not None:
@@ -112,7 +118,11 @@ def choose_ai_action(view: PlayerView, level: str, rng: random.Random) -> Action
     action = ai.choose_action(view, level=level, rng=rng)
     # Identity first: the AI hands back one of ``view.legal``, and ``in`` alone compares
     # it field by field with every action listed before it.
-    if any(candidate is action for candidate in view.legal) or action in view.legal:
+    legal = view.legal
+    for candidate in legal:
+        if candidate is action:
+            return action
+    if action in legal:
         return action
     log.warning("engine.ai proposed an illegal action %s; using the greedy policy", action)
     return ai.choose_action(view, level="greedy", rng=rng)
@@ -133,6 +143,83 @@ class _Tick:
 
 # The one tick there is: a tick carries nothing, so every timer queues this same object.
 _TICK = _Tick()
+
+
+class WorkQueue:
+    """A table's queue of work: ``asyncio.Queue``'s ``put_nowait``, ``get``,
+    ``get_nowait``, ``empty``, ``task_done`` and ``join``, for its one consumer, the
+    table's worker.
+
+    Why not ``asyncio.Queue``: every move at an AI table goes through it (the timer's
+    tick), and its general machinery (a deque of getters, an event for ``join`` cleared
+    on every put and set on every ``task_done``, a loop check per wait) cost ~5 µs of
+    each move at 1,000 tables; with one consumer a single waiting future does."""
+
+    __slots__ = ("_getter", "_items", "_joiners", "_unfinished")
+
+    def __init__(self) -> None:
+        self._items: collections.deque[_Call | _Tick] = collections.deque()
+        self._getter: asyncio.Future[None] | None = None  # the consumer, waiting
+        self._unfinished = 0
+        self._joiners: list[asyncio.Future[None]] = []
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def put_nowait(self, item: _Call | _Tick) -> None:
+        self._items.append(item)
+        self._unfinished += 1
+        getter = self._getter
+        if getter is not None:
+            self._getter = None
+            if not getter.done():
+                getter.set_result(None)
+
+    def get_nowait(self) -> _Call | _Tick:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    def arrival(self) -> asyncio.Future[None]:
+        """A future done when the next item is put (the consumer awaits it when the
+        queue is empty). Why not only ``get``: a coroutine per wait is one more object
+        that every idle table holds for the collector to walk until its next move."""
+        getter = self._getter
+        if getter is not None and not getter.done():
+            raise RuntimeError("WorkQueue has one consumer")
+        getter = self._getter = asyncio.get_running_loop().create_future()
+        return getter
+
+    async def get(self) -> _Call | _Tick:
+        items = self._items
+        while not items:
+            getter = self.arrival()
+            try:
+                await getter
+            finally:
+                if self._getter is getter:  # cancelled while waiting
+                    self._getter = None
+        return items.popleft()
+
+    def task_done(self) -> None:
+        if self._unfinished <= 0:
+            raise ValueError("task_done() called too many times")
+        self._unfinished -= 1
+        if not self._unfinished and self._joiners:
+            joiners, self._joiners = self._joiners, []
+            for joiner in joiners:
+                if not joiner.done():
+                    joiner.set_result(None)
+
+    async def join(self) -> None:
+        """Wait until every item put has been marked done."""
+        if self._unfinished:
+            joiner: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._joiners.append(joiner)
+            await joiner
 
 
 class _Wake:
@@ -215,7 +302,7 @@ class SchedulingMixin:
     _timeouts: dict[int, int]
     _settling: int | None
     _lobby_deadline: float
-    _queue: asyncio.Queue[_Call | _Tick]
+    _queue: WorkQueue
     _worker: asyncio.Task[None] | None
     _timer: asyncio.Task[None] | _Wake | None
     _timer_at: float | None
@@ -253,8 +340,11 @@ class SchedulingMixin:
         self._queue.put_nowait(item)
 
     async def _work(self) -> None:
+        queue = self._queue
         while True:
-            item = await self._queue.get()
+            while queue.empty():  # ``queue.get()`` without a coroutine per wait
+                await queue.arrival()
+            item = queue.get_nowait()
             try:
                 if isinstance(item, _Tick):
                     await self._on_tick()
@@ -323,8 +413,11 @@ class SchedulingMixin:
             return None  # a finished match has no deadline: a stale one would wake forever
         if self._settling is not None:
             return None
-        times = [due.at for due in self._due.values()]
-        return min(times) if times else None
+        earliest = None
+        for due in self._due.values():
+            if earliest is None or due.at < earliest:
+                earliest = due.at
+        return earliest
 
     async def stop(self) -> None:
         """Stop the timer and the worker (shutdown or table closed); the store keeps the rest."""
@@ -369,10 +462,12 @@ class SchedulingMixin:
             return
         waiting = match.round.waiting_on
         signature = stage_signature(match)
-        now = self.clock.now()
+        manager = self.manager
+        now = manager.clock.now()
         dues = self._due
-        for seat in [seat for seat in dues if seat not in waiting]:
-            del dues[seat]
+        if dues:
+            for seat in [seat for seat in dues if seat not in waiting]:
+                del dues[seat]
         seats = self._seats
         for seat in waiting:
             info = seats[seat]
@@ -388,7 +483,7 @@ class SchedulingMixin:
                 at = now
             elif ai:
                 paced_from = min(now, self._paced_from) if self._paced_from is not None else now
-                at = max(now, paced_from + self.manager.ai_pause(self._pause_rng))
+                at = max(now, paced_from + manager.ai_pause(self._pause_rng))
             else:
                 timeout = (
                     self.discard_timeout if match.round.phase == "turn" else self.claim_timeout
@@ -425,16 +520,17 @@ class SchedulingMixin:
         # timer tick therefore starts from the dues its table's last move left, instead
         # of walking every seat again for each move.
         played = True
+        clock = self.clock
         while (
             self.status == "running"
-            and self.match is not None
-            and not self.match.finished
+            and (match := self.match) is not None
+            and not match.finished
             and self._settling is None
         ):
-            if not (played and self._dues_turn == self.match.turn_id):
+            if not (played and self._dues_turn == match.turn_id):
                 self._refresh_dues()
             played = False
-            now = self.clock.now()
+            now = clock.now()
             # The earliest due seat (ties: the lowest seat), as sorting them would give.
             seat = -1
             due_at = now
@@ -447,21 +543,25 @@ class SchedulingMixin:
             if seat < 0:
                 return
             due = self._due[seat]
-            shortcut = None if self._ai_controlled(seat) else self._auto_action(seat)
+            info = self._seats[seat]
+            # ``_ai_controlled``, then a person's own shortcut
+            shortcut = None if info.is_ai or info.autoplay else self._auto_action(seat)
             if due.ai and shortcut is not None:
                 if not await self._accept_or_retry(seat, shortcut, due_at):
                     return
                 played = True
             elif due.ai:
-                info = self._seats[seat]
-                view = self.match.round.player_view(seat, public=self._public())
-                rng = _decision_random(self.seed, self.match.turn_id, seat)
+                view = match.round.player_view(seat, public=self._public())
+                rng = DecisionRandom(f"{self.seed}:{match.turn_id}:{seat}")  # ``_decision_random``
                 try:
                     level = info.ai_level if info.is_ai else self.ai_level
                     action = choose_ai_action(view, level, rng)
+                    # Not held over the move: a public view nobody holds is never
+                    # finished (its seats), and the decision has read what it needs.
+                    del view
                 except Exception:  # an AI bug must not stall the table
                     log.exception("table %s: AI failed for seat %d", self.table_id, seat)
-                    fallback = self.match.round.default_action(seat)
+                    fallback = match.round.default_action(seat)
                     if fallback is None:
                         self._due.pop(seat, None)
                         self._dues_turn = None
@@ -471,7 +571,7 @@ class SchedulingMixin:
                     return
                 played = True
             else:
-                default = self.match.round.default_action(seat)
+                default = match.round.default_action(seat)
                 if default is None:
                     self._due.pop(seat, None)
                     self._dues_turn = None

@@ -76,7 +76,7 @@ from .refusals import (
 )
 from .restore import RestoreMixin
 from .runtime import tune_runtime
-from .scheduling import SchedulingMixin, _Call, _Tick, _Wake, choose_ai_action
+from .scheduling import SchedulingMixin, WorkQueue, _Wake, choose_ai_action
 from .settlement import Obligations, settle_hand_points, settlement_entries
 from .table_options import AI_LEVELS, TableOptions, TableOptionsError
 
@@ -93,7 +93,10 @@ def _prompt_kind(phase: str) -> str:
 
 
 def _public_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
-    return tuple(event for event in events if "private" not in event)
+    for event in events:
+        if "private" in event:
+            return tuple([event for event in events if "private" not in event])
+    return tuple(events)
 
 
 ActionObserver = Callable[[str, float, float], None]
@@ -154,7 +157,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._points: list[int] = []
         self._lobby_deadline = manager.clock.now() + LOBBY_IDLE_SECONDS
         self._ai_names = itertools.count(1)
-        self._queue: asyncio.Queue[_Call | _Tick] = asyncio.Queue()
+        self._queue = WorkQueue()
         self._worker: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | _Wake | None = None
         self._timer_at: float | None = None
@@ -162,7 +165,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self.pending = 0  # queued or in-progress items
         # The public view of the position (turn id, hand number, finished) it was built for.
         self._public_cache: PublicView | None = None
-        self._public_for = (-1, -1, False)
+        self._public_for: Match | None = None
+        self._public_turn = -1
+        self._prompted_for: tuple[tuple[SeatInfo, ...], bool] | None = None
         self._label_cache: tuple[tuple[str, int, int], Text] | None = None
         # Draws the AI seats' pauses when the manager asks for jitter (seeded: replayable).
         self._pause_rng = random.Random(f"{seed}:pause")
@@ -233,13 +238,17 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         last_action: Action | None = None,
     ) -> TableStatus:
         acting = tuple(public.waiting_on) if public.phase != "ended" else ()
+        deadline = None  # ``self.deadline``, without a list per action
+        for due in self._due.values():
+            if not due.ai and (deadline is None or due.at < deadline):
+                deadline = due.at
         return TableStatus(
             table_id=self.table_id,
             guild_id=self.guild_id,
             channel_id=self.channel_id,
             seats=tuple(self._seats),
             public=public,
-            deadline=self.deadline,
+            deadline=deadline,
             acting=acting,
             stake=self.stake,
             hand_label=self._hand_label(public),
@@ -250,18 +259,17 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
     def _public(self) -> PublicView:
         """The match's public view, built once per accepted action (announcing it and
         every AI decision until the next action share it)."""
-        assert self.match is not None
         match = self.match
-        turn_id, hand_number, finished = self._public_for
+        assert match is not None
+        # Every change to a match is an accepted action (``turn_id`` counts them), which
+        # is also the only way its hand number or its end changes; a match replaced
+        # (a restart's replay) is another match.
         view = self._public_cache
-        if (
-            view is None
-            or turn_id != match.turn_id
-            or hand_number != match.hand_number
-            or finished != match.finished
-        ):
+        turn_id = match.turn_id
+        if view is None or self._public_for is not match or self._public_turn != turn_id:
             view = self._public_cache = match.public_view()
-            self._public_for = (match.turn_id, match.hand_number, match.finished)
+            self._public_for = match
+            self._public_turn = turn_id
         return view
 
     def table_status(self) -> TableStatus | None:
@@ -606,7 +614,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         assert match is not None
         seq = match.turn_id
         hand_number = match.hand_number
-        await self.manager.journal.append(self.table_id, seq, action.to_json(), hand_number)
+        await self.manager.journal.append_action(self.table_id, seq, action, hand_number)
         self._paced_from = due_at  # only for the dues this action creates
         try:
             await self._apply_stored(action, due_at, hand_number)
@@ -617,6 +625,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         match = self.match
         assert match is not None
         old_round = match.round
+        # Let go of the last public view before the move: if nobody else holds it, its
+        # seats were never read and are never built (``engine.round``'s unbuilt seats).
+        self._public_cache = None
         try:
             events = match.apply(action)
         except IllegalAction:  # validated above; a mismatch is a bug worth shouting about
@@ -624,9 +635,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 "table %s: stored action %s was refused by the engine", self.table_id, action
             )
             raise
-        hand_over = old_round.is_over
-        actor_info = self._seats[action.seat]
-        if hand_over:
+        if old_round.is_over:
             result = old_round.result
             assert result is not None
             ended_public = replace(
@@ -647,6 +656,13 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 return
             await self._after_hand(ended_status, result, points, due_at)
             return
+        if not self._prompted_seats():  # every seat an AI: nobody to prompt
+            self._refresh_dues()
+            await self.presenter.table_changed(
+                self._status_from(self._public(), events=_public_events(events), last_action=action)
+            )
+            self._observe(due_at)
+            return
         before = dict(self._due)
         self._refresh_dues()
         fresh = {
@@ -654,13 +670,27 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             for seat, due in self._due.items()
             if before.get(seat) is None or before[seat].signature != due.signature
         }
-        if not actor_info.is_ai:
+        if not self._seats[action.seat].is_ai:
             fresh.add(action.seat)
         await self._announce_table(
             self._public(), events=_public_events(events), last_action=action
         )
         await self._send_prompts(fresh)
         self._observe(due_at)
+
+    def _prompted_seats(self) -> bool:
+        """Whether some seat is a person's, whom ``_send_prompts`` would show a hand.
+        Why ask: at a table of AIs only, which seats' stages are new after a move
+        (compared over a copy of every deadline) is worked out for nobody."""
+        seats = tuple(self._seats)
+        known = self._prompted_for
+        # The seats as they were when last asked: equal tuples compare by identity
+        # first, so an unchanged table reads none of its seats again.
+        if known is not None and known[0] == seats:
+            return known[1]
+        prompted = any(not info.is_ai and info.user_id is not None for info in seats)
+        self._prompted_for = (seats, prompted)
+        return prompted
 
     def _observe(self, due_at: float) -> None:
         observer = self.manager.action_observer

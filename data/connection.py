@@ -53,6 +53,10 @@ def _dumps(value: Any) -> str:
     return _CANONICAL.encode(value)
 
 
+# The public name: the journal encodes an action once and hands the store its text.
+canonical_json = _dumps
+
+
 def dialect_of(connection: object) -> str:
     """ "postgres" on the PostgreSQL store's connection (``data.postgres.PgConnection``),
     "sqlite" on a ``sqlite3.Connection``: for the few statements that cannot be portable."""

@@ -1374,10 +1374,11 @@ def choose_action(
     rng = rng or random.Random(0)
     if level in POLICIES:
         return POLICIES[level](view, rng)
-    for action in legal:
-        if action.type == WIN:
-            return action  # a legal win always pays (the round has already scored it)
     types = {a.type for a in legal}
+    if WIN in types:
+        for action in legal:
+            if action.type == WIN:
+                return action  # a legal win always pays (the round has already scored it)
     wild = view.public.wild
     counts, wilds = count_hand(view.all_concealed, wild)
     if level == "easy" and CONTINUE not in types and DISCARD in types and KONG not in types:

@@ -19,8 +19,10 @@ Phases:
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from .shapes import hand_waits, is_win_reading
@@ -98,6 +100,65 @@ _DISCARD_VIEWS = {
 _make_seat_view = maker(SeatView)
 _make_public_view = maker(PublicView)
 _make_player_view = maker(PlayerView)
+_PUBLIC_FIELDS = tuple(f.name for f in fields(PublicView))
+
+
+class _UnbuiltSeatsView(PublicView):
+    """A ``PublicView`` whose ``seats`` are built from its round when first read.
+
+    Why: a public view is made after every action (the table's status names it, and
+    the next AI decision's view holds it), but its seats are the costly part (every
+    seat's face compared with what it was built from, a river or two rebuilt: a tenth
+    of an action's CPU at 1,000 AI tables), and often nobody reads them: the ``easy``
+    AI reads the wild and the rule set, and a presenter may keep only the latest
+    status of a table. A view still unbuilt, and still held by someone, when its round
+    is about to change is built then (``Round.apply`` first thing), so what it shows
+    is always the position it was made in. In every other way it is the
+    ``PublicView`` with those fields: equal to it, with its hash and its repr.
+    """
+
+    __slots__ = ("__weakref__", "_round")
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for a slot never set: the seats of an unbuilt view.
+        if name != "seats":
+            raise AttributeError(name)
+        # One build at a time, process-wide: a renderer may read a status's view on a
+        # worker thread while the loop thread's ``Round.apply`` builds it before the
+        # move; whichever comes second finds it built, and the move waits for it.
+        with _BUILD_LOCK:
+            try:
+                return _GET_SEATS(self)  # built by the other thread meanwhile
+            except AttributeError:
+                pass
+            try:
+                round_ = _UNBUILT_ROUND.__get__(self)
+            except AttributeError:  # a copy (``replace``, unpickling) has every field
+                raise AttributeError(name) from None
+            seats = round_._seat_views_now()
+            _SET_SEATS(self, seats)
+            _UNBUILT_ROUND.__delete__(self)  # the round is not kept alive by its views
+            return seats
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PublicView):
+            return NotImplemented
+        return tuple(getattr(self, name) for name in _PUBLIC_FIELDS) == tuple(
+            getattr(other, name) for name in _PUBLIC_FIELDS
+        )
+
+    __hash__ = PublicView.__hash__
+
+    def __repr__(self) -> str:
+        text = PublicView.__repr__(self)
+        return "PublicView" + text[len(type(self).__qualname__) :]
+
+
+_make_unbuilt_public_view = maker(_UnbuiltSeatsView, omit=("seats",))
+_UNBUILT_ROUND: Any = _UnbuiltSeatsView.__dict__["_round"]
+_SET_SEATS = PublicView.__dict__["seats"].__set__
+_GET_SEATS = PublicView.__dict__["seats"].__get__
+_BUILD_LOCK = threading.Lock()
 
 
 def _discard_view(discard: _Discard) -> DiscardView:
@@ -216,6 +277,9 @@ class Round:
         self._settled_discard_views: list[tuple[DiscardView, ...]] = [() for _ in range(seats)]
         # seat -> (its view, what the view was built from: see ``_seat_views_now``)
         self._seat_views: dict[int, tuple[Any, ...]] = {}
+        # Public views made since the last action whose seats may still be unbuilt
+        # (``_UnbuiltSeatsView``): built before the next action changes the round.
+        self._unbuilt_views: list[weakref.ref[_UnbuiltSeatsView]] = []
         # (a seat's tile counts, its drawn tile) -> its concealed tiles without the drawn
         # one, for ``player_view``; (its counts, has melds, the wild) -> its waits
         self._hand_views: dict[tuple[bytes, int | None], tuple[int, ...]] = {}
@@ -592,6 +656,8 @@ class Round:
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action) -> list[Event]:
         """Apply one legal action; raise ``IllegalAction`` (state unchanged) otherwise."""
+        if self._unbuilt_views:
+            self._build_unbuilt_views()
         if self.phase == ENDED:
             raise IllegalAction("the hand is over")
         legal = self._legal(action.seat)
@@ -1071,8 +1137,9 @@ class Round:
 
     def public_view(self, *, round_index: int = 0, turn_id: int | None = None) -> PublicView:
         """``round_index`` and ``turn_id`` are the match's (``Match.public_view``), passed
-        in rather than replaced afterwards: one view built per call, not two."""
-        return _make_public_view(
+        in rather than replaced afterwards: one view built per call, not two. Its seats
+        are built when first read (``_UnbuiltSeatsView``)."""
+        view = _make_unbuilt_public_view(
             variant=self.variant.name,
             num_seats=self.num_seats,
             hand_number=self.hand_number,
@@ -1088,10 +1155,25 @@ class Round:
             current_seat=self.current_seat if self.phase == TURN else None,
             waiting_on=self.public_waiting_on,
             last_discard=self.last_discard,
-            seats=self._seat_views_now(),
             turn_id=self.turn_id if turn_id is None else turn_id,
             result=self.result,
         )
+        _UNBUILT_ROUND.__set__(view, self)
+        unbuilt = self._unbuilt_views
+        if len(unbuilt) >= 64:  # asked again and again with no action (an ended hand)
+            unbuilt[:] = [ref for ref in unbuilt if ref() is not None]
+        unbuilt.append(weakref.ref(view))
+        return view
+
+    def _build_unbuilt_views(self) -> None:
+        """Build the seats of every public view made since the last action that someone
+        still holds, before the round changes under them."""
+        views = self._unbuilt_views
+        for ref in views:
+            view = ref()
+            if view is not None:
+                view.seats  # noqa: B018 - reading it builds it (and makes no view)
+        views.clear()
 
     def player_view(self, seat: int, public: PublicView | None = None) -> PlayerView:
         hand = self.hands[seat]

@@ -15,10 +15,10 @@ from .types import Action, HandResult, Meld, Phase
 
 _View = TypeVar("_View")
 _new_object = object.__new__
-_MAKERS: dict[type, Callable[..., Any]] = {}
+_MAKERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
 
 
-def maker(cls: type[_View]) -> Callable[..., _View]:
+def maker(cls: type[_View], omit: tuple[str, ...] = ()) -> Callable[..., _View]:
     """A constructor of the frozen view class ``cls`` that takes every field by keyword
     (none left to its default) and gives an object equal in every way to ``cls(**fields)``.
 
@@ -28,11 +28,12 @@ def maker(cls: type[_View]) -> Callable[..., _View]:
     is generated for the class: it stores each field through its slot's descriptor,
     in less than half the time, and the views have slots, so an object is one block
     for the collector to walk, not an object and its dictionary. Only the engine, which
-    knows every field, calls this.
+    knows every field, calls this. With ``omit``, those fields are left unset (a
+    subclass that fills them in later, ``engine.round``'s unbuilt seats).
     """
-    made = _MAKERS.get(cls)
+    made = _MAKERS.get((cls, omit))
     if made is None:
-        names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+        names = [f.name for f in fields(cls) if f.name not in omit]  # type: ignore[arg-type]
         namespace: dict[str, Any] = {"_new": _new_object, "_cls": cls}
         lines = [f"def make(*, {', '.join(names)}):", "    view = _new(_cls)"]
         for name in names:
@@ -40,7 +41,7 @@ def maker(cls: type[_View]) -> Callable[..., _View]:
             lines.append(f"    _set_{name}(view, {name})")
         lines.append("    return view")
         exec("\n".join(lines), namespace)  # the names are the class's own fields
-        made = _MAKERS[cls] = namespace["make"]
+        made = _MAKERS[(cls, omit)] = namespace["make"]
     return made
 
 

@@ -241,10 +241,12 @@ def test_a_seat_view_follows_edits_of_what_it_shows() -> None:
         lambda: setattr(round_, "dealer", (round_.dealer + 1) % 4),
     ]
     for edit in edits:
-        before = match.public_view()
+        # Read before the edit: a view's seats are built when first read, and an edit
+        # by hand (unlike an action) does not build the views made before it.
+        before = match.public_view().seats[seat]
         edit()
         after = match.public_view()
-        assert after.seats[seat] != before.seats[seat]
+        assert after.seats[seat] != before
         assert after == _scratch_public_view(match)
 
 
@@ -313,3 +315,98 @@ def test_the_round_keeps_only_the_latest_turns_legal_actions() -> None:
         match.apply(choose_action(view, "easy", rng))
         kept = [key for key in match.round._win_cache if key[0] == "turn"]
         assert len(kept) <= 1
+
+
+def _eager(view: PublicView) -> PublicView:
+    """The same view as a plain ``PublicView`` (every field read now)."""
+    return PublicView(**{f.name: getattr(view, f.name) for f in dataclasses.fields(view)})
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=10**6), variant=st.sampled_from(["jiaxing", "taizhou"])
+)
+def test_a_public_view_read_after_later_actions_shows_the_position_it_was_made_in(
+    seed: int, variant: str
+) -> None:
+    """A public view's seats are built when first read; one still held when the round
+    moves on is built first, so it shows the position it was made in, however late it
+    is read (a presenter reading a status after the next moves)."""
+    match = Match(variant, None, f"unbuilt:{seed}")
+    rng = random.Random(seed)
+    held: list[tuple[PublicView, PublicView]] = []
+    for _ in range(60):
+        if match.finished:
+            break
+        view = match.public_view()
+        if rng.random() < 0.5:
+            held.append((view, _eager(match.public_view())))  # read now, from a twin
+        seat = match.round.waiting_on[0]
+        match.apply(rng.choice(match.round.legal_actions(seat)))
+    for late, at_the_time in held:
+        assert late == at_the_time and at_the_time == late
+        assert hash(late) == hash(at_the_time) and repr(late) == repr(at_the_time)
+
+
+def test_a_public_view_nobody_reads_or_holds_never_builds_its_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The saving: a view dropped before the next action (the AI read its wild and
+    rule set only) costs no seat views; one read, or held over the action, does."""
+    builds: list[Round] = []
+    real = Round._seat_views_now
+
+    def counted(self: Round) -> Any:
+        builds.append(self)
+        return real(self)
+
+    monkeypatch.setattr(Round, "_seat_views_now", counted)
+    match = Match("jiaxing", None, "unbuilt-saving")
+    for _ in range(10):
+        view = match.public_view()
+        assert view.wild == match.round.wild and view.variant == "jiaxing"
+        del view
+        seat = match.round.waiting_on[0]
+        match.apply(match.round.default_action(seat))  # type: ignore[arg-type]
+    assert builds == []
+    held = match.public_view()
+    seat = match.round.waiting_on[0]
+    match.apply(match.round.default_action(seat))  # type: ignore[arg-type]
+    assert len(builds) == 1  # built before the move, not when read
+    assert held.seats is held.seats and len(builds) == 1
+
+
+def test_views_read_on_worker_threads_while_the_round_moves_show_their_own_position() -> None:
+    """A renderer reads a status's view on a worker thread while the loop thread applies
+    the next move: whichever builds the seats first, the view shows the position it
+    was made in, and no read fails."""
+    import sys
+    import threading
+
+    match = Match("taizhou", None, "unbuilt-threads")
+    held: list[tuple[PublicView, PublicView]] = []
+    failures: list[BaseException] = []
+
+    def read(view: PublicView) -> None:
+        try:
+            view.seats  # noqa: B018 - builds it, perhaps while the round moves
+        except BaseException as error:  # pragma: no cover - reported below
+            failures.append(error)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter allows
+    try:
+        for _ in range(80):
+            if match.finished:
+                break
+            view = match.public_view()
+            held.append((view, _eager(match.public_view())))
+            reader = threading.Thread(target=read, args=(view,))
+            reader.start()
+            seat = match.round.waiting_on[0]
+            match.apply(match.round.default_action(seat))  # type: ignore[arg-type]
+            reader.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert all(late == at_the_time for late, at_the_time in held)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -467,10 +469,14 @@ class BatchingStore(Store):
     batch_sizes: list[int]
 
     async def append_actions(
-        self, rows: list[tuple[str, int, dict[str, object], int]]
-    ) -> list[bool]:
+        self, rows: Sequence[tuple[str, int, dict[str, Any] | str, int]]
+    ) -> list[bool | Exception]:
         self.batch_sizes.append(len(rows))
-        return [await self.append_action(*row) for row in rows]
+        # The journal hands an action over as its canonical JSON text.
+        return [
+            await self.append_action(game, seq, json.loads(a) if isinstance(a, str) else a, hand)
+            for game, seq, a, hand in rows
+        ]
 
 
 async def test_journal_commits_concurrent_tables_together(tmp_path: Path) -> None:
@@ -492,7 +498,8 @@ async def test_journal_commits_concurrent_tables_together(tmp_path: Path) -> Non
     assert max(store.batch_sizes) >= 2
     for table in (first, second):
         assert table.match is not None
-        assert len(await store.load_actions(table.table_id)) == table.match.turn_id
+        stored = await store.load_actions(table.table_id)
+        assert stored == [action.to_json() for action in table.match.actions]
     await harness.manager.shutdown()
     await store.close()
 
@@ -561,3 +568,32 @@ async def test_a_failed_write_for_a_human_is_reported_to_that_user(harness: Harn
     assert match.turn_id == turn
     errors = [call for call in harness.presenter.calls if call.kind == "error"]
     assert [call.user_id for call in errors] == [ALICE]
+
+
+async def test_whether_a_table_prompts_anyone_follows_its_seats(harness: Harness) -> None:
+    """An AI-only table skips the prompt bookkeeping after each move; the answer is kept
+    per set of seats, so a seat that changes hands (a person leaving, an AI sitting)
+    is seen at once, and a table with a person still prompts them after every move."""
+    table = await harness.table()
+    assert (await table.join(BOB, "Bob")).ok
+    assert (await table.start(ALICE)).ok
+    await harness.manager.wait_idle()
+    assert table._prompted_seats()
+    for _ in range(4):  # whoever must act was asked, move after move
+        waiting = [user for user in (ALICE, BOB) if _waiting_user(table, user)]
+        for user in waiting:
+            assert harness.presenter.prompts(user)[-1].kind != "idle"
+        if waiting:
+            await harness.play_default(table, waiting[0])
+    assert (await table.leave(BOB)).ok
+    await harness.manager.wait_idle()
+    assert table._prompted_seats()  # Alice is still there
+    seats = table._seats
+    alice_seat = table.seat_of(ALICE)
+    assert alice_seat is not None
+    from dataclasses import replace
+
+    seats[alice_seat] = replace(seats[alice_seat], is_ai=True)  # as if an AI sat instead
+    assert not table._prompted_seats()
+    seats[alice_seat] = replace(seats[alice_seat], is_ai=False)
+    assert table._prompted_seats()

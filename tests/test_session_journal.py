@@ -191,7 +191,7 @@ async def test_ai_pause_counts_from_when_the_previous_action_was_due(store: Stor
         clock._now += 0.3  # the commit took 300 ms
         return await real(rows)
 
-    store.append_actions = slow  # type: ignore[method-assign]
+    store.append_actions = slow  # type: ignore[method-assign,assignment]
     await clock.advance(first_due - clock.now())
     assert table.match.turn_id >= 1
     assert clock.now() == pytest.approx(first_due + 0.3)
@@ -370,3 +370,86 @@ async def test_tables_due_in_one_grid_slot_share_one_loop_timer() -> None:
     armed[1][1]()  # the later slot finds its only entry fired already
     assert tables[2].ticks == 1
     assert grid.slots == 0
+
+
+async def test_a_journalled_action_is_stored_as_the_text_its_json_encodes_to(
+    store: Store,
+) -> None:
+    """The journal hands the store an action's remembered canonical text; what is stored
+    and read back is exactly what the JSON dict gives, and a retry of it with the dict
+    compares equal (a text that differed would read as a conflict)."""
+    from bot.journal import _ACTION_TEXTS, action_text
+    from data.connection import canonical_json
+    from engine.tiles import parse_tile
+    from engine.types import Action
+
+    chow = Action("chow", 2, tiles=(parse_tile("3p"), parse_tile("4p"), parse_tile("5p")))
+    moves = [Action("discard", 1, tile=parse_tile("7z")), chow, Action("pass", 3)]
+    for move in moves:
+        assert action_text(move) == canonical_json(move.to_json())
+        assert action_text(move) is action_text(Action(**move.__dict__))  # remembered
+    journal = ActionJournal(store)
+    assert await asyncio.gather(
+        *(journal.append_action("C", seq, move, 0) for seq, move in enumerate(moves))
+    ) == [True, True, True]
+    assert await store.load_actions("C") == [move.to_json() for move in moves]
+    assert await journal.append("C", 1, chow.to_json(), 0) is False  # the same row again
+    with pytest.raises(ActionConflictError):
+        await journal.append("C", 1, Action("pass", 2).to_json(), 0)
+    _ACTION_TEXTS.clear()  # bounded: a cleared memo encodes again, equally
+    assert action_text(chow) == canonical_json(chow.to_json())
+
+
+async def test_the_work_queue_hands_items_over_in_order_and_joins_when_done() -> None:
+    """``WorkQueue``: what ``asyncio.Queue`` gave the worker (order, a waiting ``get``
+    woken by a put, ``join`` until every item is marked done, a cancelled ``get`` that
+    leaves the queue usable)."""
+    from bot.scheduling import _TICK, WorkQueue
+
+    queue = WorkQueue()
+    assert queue.empty()
+    waiting = asyncio.ensure_future(queue.get())
+    await _spin()
+    assert not waiting.done()
+    queue.put_nowait(_TICK)
+    assert await waiting is _TICK
+    joined = asyncio.ensure_future(queue.join())
+    await _spin()
+    assert not joined.done()  # the item is taken but not done
+    queue.task_done()
+    await _spin()
+    assert joined.done()
+    with pytest.raises(ValueError):
+        queue.task_done()
+    cancelled = asyncio.ensure_future(queue.get())
+    await _spin()
+    cancelled.cancel()
+    await _spin()
+    first, second = object(), object()
+    queue.put_nowait(first)  # type: ignore[arg-type]
+    queue.put_nowait(second)  # type: ignore[arg-type]
+    assert queue.qsize() == 2
+    assert await queue.get() is first
+    assert queue.get_nowait() is second
+    with pytest.raises(asyncio.QueueEmpty):
+        queue.get_nowait()
+    queue.task_done()
+    queue.task_done()
+    await asyncio.wait_for(queue.join(), 1)  # nothing unfinished: returns at once
+
+
+async def test_the_work_queue_tells_its_one_consumer_when_an_item_arrives() -> None:
+    from bot.scheduling import _TICK, WorkQueue
+
+    queue = WorkQueue()
+    arrived = queue.arrival()
+    with pytest.raises(RuntimeError):
+        queue.arrival()  # one consumer: a second waiter is a bug
+    assert not arrived.done()
+    queue.put_nowait(_TICK)
+    assert arrived.done()
+    assert queue.get_nowait() is _TICK
+    cancelled = queue.arrival()
+    cancelled.cancel()
+    queue.put_nowait(_TICK)  # a cancelled waiter is skipped, the item kept
+    assert queue.arrival() is not cancelled and queue.qsize() == 1

@@ -260,3 +260,33 @@ async def test_inline_commits_are_checkpointed_so_the_wal_stays_small(
         await store.close()
     # Without restarts the WAL would hold every row: eight times the first size at the end.
     assert max(sizes) <= sizes[1] * 1.25, sizes
+
+
+async def test_actions_given_as_their_canonical_text_are_judged_like_dicts(
+    store: Store,
+) -> None:
+    """The journal hands over an action's canonical text (``connection.canonical_json``)
+    instead of the dict: stored the same, and a row stored already, a missing game or a
+    repeated key is told per row as for dicts (the plain insert of a fresh batch is
+    refused as a whole, and the careful path answers)."""
+    text = connection.canonical_json
+    assert await store.append_actions(
+        [("A", 0, text(discard(0, "1m")), 0), ("B", 0, discard(1, "2m"), 0)]
+    ) == [True, True]
+    outcomes = await store.append_actions(
+        [
+            ("C", 0, text(discard(2, "3m")), 0),
+            ("A", 0, text(discard(0, "1m")), 0),  # stored already: a retry
+            ("missing", 0, text(discard(0, "1m")), 0),
+            ("B", 1, text(discard(1, "4m")), 0),
+        ]
+    )
+    assert outcomes[0] is True and outcomes[1] is False and outcomes[3] is True
+    assert isinstance(outcomes[2], UnknownGameError)
+    repeated = await store.append_actions(
+        [("C", 1, text(discard(2, "5m")), 0), ("C", 1, text(discard(2, "6m")), 0)]
+    )
+    assert repeated[0] is True and isinstance(repeated[1], ActionConflictError)
+    assert await store.load_actions("A") == [discard(0, "1m")]
+    assert await store.load_actions("B") == [discard(1, "2m"), discard(1, "4m")]
+    assert await store.load_actions("C") == [discard(2, "3m"), discard(2, "5m")]
