@@ -40,7 +40,12 @@ close players. ``hard`` is ``normal`` plus:
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
 opponent already threw away, a lower claim margin, a heavier Jiaxing feeding cost and a
-shorter horizon. None beat ``normal`` beyond the noise of fresh deals.
+shorter horizon. None beat ``normal`` beyond the noise of fresh deals. Also dropped:
+Jiaxing flush-of-pungs targets worth both tai (All Pungs stacks with a flush), -0.08 a
+deal against hard without them over 1,700 paired deals; in Taizhou, a constant added
+to every target's value (speed over size; 0.5 and 1.5: no more wins, -0.8 and -1.8 a
+deal) and a cost for discards the others may claim (0.1 and 0.3: fewer wins, -1.6 and
+-7.0 a deal), each against hard without it on the same 300 deals.
 
 Replayable: the calibration was fitted offline, and the playouts' guesses come from one
 draw of the ``rng`` the caller passes (``AIPlayer`` seeds it from the seat, hand and
