@@ -152,6 +152,24 @@ def test_hard_folds_far_behind_and_continues_when_ready_under_santan() -> None:
     assert choose_action(close, "hard", random.Random(0)).type == CONTINUE
 
 
+def test_hard_folds_one_step_from_ready_under_santan_where_normal_continues() -> None:
+    # One step from a characters half flush (the 1p must go, then 8m needs a partner):
+    # normal continues this early (many tiles left), but a continuing player pays 5x
+    # whoever wins and the liable party is about as close, so hard folds.
+    one_step = _santan_view("111m234m567m8m6z6z1p")
+    assert min(_shantens_of(one_step)) == 1
+    assert choose_action(one_step, "normal", random.Random(0)).type == CONTINUE
+    assert choose_action(one_step, "hard", random.Random(0)).type == FOLD
+    ready = _santan_view("111m234m567m89m6z6z")
+    assert min(_shantens_of(ready)) == 0
+    assert choose_action(ready, "hard", random.Random(0)).type == CONTINUE
+
+
+def _shantens_of(view: PlayerView) -> list[int]:
+    counts, wilds = count_hand(view.all_concealed, view.public.wild)
+    return base._shantens(counts, wilds, _read_table(view, counts))
+
+
 def test_hard_takes_a_legal_win() -> None:
     round_ = stage(
         "jiaxing", ["111p222p333p456p99p", "", "", ""], wild="9s", drawn="6p", scorer=None
