@@ -158,9 +158,9 @@ _TICK = _Tick()
 
 
 class WorkQueue:
-    """A table's queue of work: ``asyncio.Queue``'s ``put_nowait``, ``get``,
-    ``get_nowait``, ``empty``, ``task_done`` and ``join``, for its one consumer, the
-    table's worker.
+    """A table's queue of work: ``asyncio.Queue``'s ``put_nowait``, ``get_nowait``,
+    ``empty``, ``task_done`` and ``join``, for its one consumer, the table's worker,
+    which awaits ``arrival`` while the queue is empty.
 
     Why not ``asyncio.Queue``: every move at an AI table goes through it (the timer's
     tick), and its general machinery (a deque of getters, an event for ``join`` cleared
@@ -174,9 +174,6 @@ class WorkQueue:
         self._getter: asyncio.Future[None] | None = None  # the consumer, waiting
         self._unfinished = 0
         self._joiners: list[asyncio.Future[None]] = []
-
-    def qsize(self) -> int:
-        return len(self._items)
 
     def empty(self) -> bool:
         return not self._items
@@ -197,24 +194,14 @@ class WorkQueue:
 
     def arrival(self) -> asyncio.Future[None]:
         """A future done when the next item is put (the consumer awaits it when the
-        queue is empty). Why not only ``get``: a coroutine per wait is one more object
-        that every idle table holds for the collector to walk until its next move."""
+        queue is empty). Why not a ``get`` coroutine: a coroutine per wait is one more
+        object that every idle table holds for the collector to walk until its next
+        move."""
         getter = self._getter
         if getter is not None and not getter.done():
             raise RuntimeError("WorkQueue has one consumer")
         getter = self._getter = asyncio.get_running_loop().create_future()
         return getter
-
-    async def get(self) -> _Call | _Tick:
-        items = self._items
-        while not items:
-            getter = self.arrival()
-            try:
-                await getter
-            finally:
-                if self._getter is getter:  # cancelled while waiting
-                    self._getter = None
-        return items.popleft()
 
     def task_done(self) -> None:
         if self._unfinished <= 0:
@@ -354,7 +341,7 @@ class SchedulingMixin:
     async def _work(self) -> None:
         queue = self._queue
         while True:
-            while queue.empty():  # ``queue.get()`` without a coroutine per wait
+            while queue.empty():
                 await queue.arrival()
             item = queue.get_nowait()
             try:

@@ -401,18 +401,18 @@ async def test_a_journalled_action_is_stored_as_the_text_its_json_encodes_to(
 
 
 async def test_the_work_queue_hands_items_over_in_order_and_joins_when_done() -> None:
-    """``WorkQueue``: what ``asyncio.Queue`` gave the worker (order, a waiting ``get``
-    woken by a put, ``join`` until every item is marked done, a cancelled ``get`` that
-    leaves the queue usable)."""
+    """``WorkQueue``: what ``asyncio.Queue`` gave the worker (order, a waiting consumer
+    woken by a put, ``join`` until every item is marked done)."""
     from bot.scheduling import _TICK, WorkQueue
 
     queue = WorkQueue()
     assert queue.empty()
-    waiting = asyncio.ensure_future(queue.get())
+    waiting = queue.arrival()
     await _spin()
     assert not waiting.done()
     queue.put_nowait(_TICK)
-    assert await waiting is _TICK
+    assert waiting.done()
+    assert queue.get_nowait() is _TICK
     joined = asyncio.ensure_future(queue.join())
     await _spin()
     assert not joined.done()  # the item is taken but not done
@@ -421,16 +421,12 @@ async def test_the_work_queue_hands_items_over_in_order_and_joins_when_done() ->
     assert joined.done()
     with pytest.raises(ValueError):
         queue.task_done()
-    cancelled = asyncio.ensure_future(queue.get())
-    await _spin()
-    cancelled.cancel()
-    await _spin()
     first, second = object(), object()
     queue.put_nowait(first)  # type: ignore[arg-type]
     queue.put_nowait(second)  # type: ignore[arg-type]
-    assert queue.qsize() == 2
-    assert await queue.get() is first
+    assert queue.get_nowait() is first
     assert queue.get_nowait() is second
+    assert queue.empty()
     with pytest.raises(asyncio.QueueEmpty):
         queue.get_nowait()
     queue.task_done()
@@ -452,4 +448,5 @@ async def test_the_work_queue_tells_its_one_consumer_when_an_item_arrives() -> N
     cancelled = queue.arrival()
     cancelled.cancel()
     queue.put_nowait(_TICK)  # a cancelled waiter is skipped, the item kept
-    assert queue.arrival() is not cancelled and queue.qsize() == 1
+    assert queue.arrival() is not cancelled
+    assert queue.get_nowait() is _TICK and queue.empty()
