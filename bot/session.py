@@ -238,17 +238,13 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         last_action: Action | None = None,
     ) -> TableStatus:
         acting = tuple(public.waiting_on) if public.phase != "ended" else ()
-        deadline = None  # ``self.deadline``, without a list per action
-        for due in self._due.values():
-            if not due.ai and (deadline is None or due.at < deadline):
-                deadline = due.at
         return TableStatus(
             table_id=self.table_id,
             guild_id=self.guild_id,
             channel_id=self.channel_id,
             seats=tuple(self._seats),
             public=public,
-            deadline=deadline,
+            deadline=self.deadline,
             acting=acting,
             stake=self.stake,
             hand_label=self._hand_label(public),
@@ -279,9 +275,13 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
 
     @property
     def deadline(self) -> float | None:
-        """The earliest deadline of a human seat that must act now (absolute UNIX time)."""
-        times = [due.at for due in self._due.values() if not due.ai]
-        return min(times) if times else None
+        """The earliest deadline of a human seat that must act now (absolute UNIX time).
+        A loop, not ``min`` of a list: every move's status asks."""
+        deadline = None
+        for due in self._due.values():
+            if not due.ai and (deadline is None or due.at < deadline):
+                deadline = due.at
+        return deadline
 
     def _ai_controlled(self, seat: int) -> bool:
         info = self._seats[seat]
