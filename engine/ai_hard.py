@@ -373,7 +373,9 @@ def _keep_efficient(
 
 def _discard_outs(counts: list[int], wilds: int, table: base._Table) -> dict[int, tuple[int, int]]:
     """(distance, outs) after each discard: the standard sets-and-a-pair distance and
-    the unseen tiles whose draw would shorten it."""
+    the unseen tiles whose draw would shorten it. Outs are counted only for the
+    discards at the shortest distance (0 for the others): nothing reads them elsewhere,
+    and counting them is most of the cost."""
     wild = table.wild
     white_reads = get_rules(table.variant).white_substitutes_wild and wild not in (None, WHITE)
 
@@ -382,34 +384,40 @@ def _discard_outs(counts: list[int], wilds: int, table: base._Table) -> dict[int
             return min(shanten(r, wilds) for r in white_readings(hand, wild))
         return shanten(hand, wilds)
 
+    distances: dict[int, int] = {}
+    for kind in range(NUM_KINDS):
+        if counts[kind]:
+            counts[kind] -= 1
+            distances[kind] = distance(counts)
+            counts[kind] += 1
+    if not distances:
+        return {}
+    closest = min(distances.values())
+    # A draw shortens the distance only next to a tile held (the same honor, or a suit
+    # tile within two ranks); a White also as the wild's kind, and a wild always.
     near: set[int] = set()
     for kind in range(NUM_KINDS):
         if counts[kind]:
-            if kind >= 27:
-                near.add(kind)
-            else:
-                first = kind - kind % 9
-                near.update(k for k in range(kind - 2, kind + 3) if first <= k < first + 9)
+            near.update(_NEAR[kind])
     if white_reads:
         assert wild is not None
         near.add(WHITE)
-        if wild < 27:
-            first = wild - wild % 9
-            near.update(k for k in range(wild - 2, wild + 3) if first <= k < first + 9)
-        else:
-            near.add(wild)
+        near.update(_NEAR[wild])
     unseen = table.unseen
-    jokers = unseen[wild] if wild is not None else 0
-    near.discard(wild) if wild is not None else None
+    jokers = 0
+    if wild is not None:
+        jokers = unseen[wild]
+        near.discard(wild)
+    draws = [draw for draw in sorted(near) if unseen[draw]]
     result: dict[int, tuple[int, int]] = {}
-    for kind in range(NUM_KINDS):
-        if not counts[kind]:
+    for kind, after in distances.items():
+        if after != closest:
+            result[kind] = (after, 0)
             continue
         counts[kind] -= 1
-        after = distance(counts)
         outs = jokers
-        for draw in near:
-            if draw == kind or not unseen[draw]:
+        for draw in draws:
+            if draw == kind:
                 continue
             counts[draw] += 1
             if distance(counts) < after:
@@ -418,6 +426,16 @@ def _discard_outs(counts: list[int], wilds: int, table: base._Table) -> dict[int
         counts[kind] += 1
         result[kind] = (after, outs)
     return result
+
+
+def _near_kinds(kind: int) -> tuple[int, ...]:
+    if kind >= 27:
+        return (kind,)
+    first = kind - kind % 9
+    return tuple(k for k in range(kind - 2, kind + 3) if first <= k < first + 9)
+
+
+_NEAR = tuple(_near_kinds(kind) for kind in range(NUM_KINDS))
 
 
 def _choose_santan(view: PlayerView, counts: list[int], wilds: int, table: base._Table) -> Action:
