@@ -350,3 +350,35 @@ def test_hard_weighs_taizhou_deal_ins_even_when_not_folding(
     # A few discards change (the hand is still played), and they are the safer ones.
     assert 1 <= changed <= len(views) // 3, changed
     assert weighed < folding_only * 0.95, (weighed, folding_only)
+
+
+def test_hard_taizhou_discard_keeps_the_fastest_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    # In Taizhou the first hand ready wins: where hard's values (a flush, pungs, honor
+    # tai) would pick a discard that leaves the hand further from ready, or keeps too few
+    # of the outs, ``_keep_efficient`` takes the discard with the most outs instead.
+    views = _taizhou_turn_views("hard-keeps-speed", 45)
+
+    def shape(view: PlayerView, kind: int) -> tuple[int, int, int, int]:
+        counts, wilds = count_hand(view.all_concealed, view.public.wild)
+        outs = ai_hard._discard_outs(counts, wilds, _read_table(view, counts))
+        closest = min(distance for distance, _ in outs.values())
+        most = max(count for distance, count in outs.values() if distance == closest)
+        return (*outs[kind], closest, most)
+
+    with_rule = [choose_action(view, "hard", random.Random(2)) for view in views]
+    monkeypatch.setattr(ai_hard, "_OUTS_FLOOR", {})
+    without = [choose_action(view, "hard", random.Random(2)) for view in views]
+    changed = [
+        (view, fast, slow)
+        for view, fast, slow in zip(views, with_rule, without, strict=True)
+        if fast != slow
+    ]
+    assert changed, "the rule never changed a discard along this game"
+    for view, fast, slow in changed:
+        assert fast.tile is not None and slow.tile is not None
+        distance, outs, closest, most = shape(view, fast.tile)
+        slow_distance, slow_outs, _, _ = shape(view, slow.tile)
+        assert distance == closest
+        assert (slow_distance, -slow_outs) > (distance, -outs)
+        if closest == 0:
+            assert outs == most  # once ready, every out counts
