@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import add as _add
+from operator import itemgetter
 from typing import cast
 
-from ._shape_tables import NEED_BASE
+from ._shape_tables import INFEASIBLE, MAX_SETS, NEED_BASE
 from .ai_simple import flush_policy, greedy_policy, random_policy
 from .shapes import (
     ALL_KINDS,
@@ -765,11 +767,17 @@ def _easy_discards(
             floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
             rests.append(None)
         elif how == _SOME_GROUPS:
-            key: tuple[int, ...]
-            if len(target_reads) == 2:  # a half flush (no comprehension: a call in 3.11)
-                key = (wilds, total + 1, id(groups[target_reads[0]]), id(groups[target_reads[1]]))
-            else:
-                key = (wilds, total + 1, *[id(groups[group]) for group in target_reads])
+            if len(target_reads) == 2:  # a half flush: its two groups' splits, no memo
+                value = _two_group_need(groups[target_reads[0]], groups[target_reads[1]], sets)
+                value = value - wilds - 1
+                floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
+                rests.append({})
+                continue
+            key: tuple[int, ...] = (
+                wilds,
+                total + 1,
+                *[id(groups[group]) for group in target_reads],
+            )
             memo = _SHANTEN_MEMO.get((target.mask, False))
             if memo is None:
                 memo = _SHANTEN_MEMO[(target.mask, False)] = {}
@@ -863,6 +871,11 @@ def _easy_discards(
                     entry = groups[group]
                     if rest is None:
                         slots: tuple[int, ...] = (at,)
+                    elif len(plans[index][1]) == 2:  # a half flush: the other group as it is
+                        first, second = plans[index][1]
+                        slots = _two_group_slots(
+                            groups[second if first == group else first], entry, sets, needed
+                        )
                     else:
                         others = rest.get(group)
                         if others is None:
@@ -916,12 +929,17 @@ def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...])
     tiles = sum(packed)
     if (tiles + wilds) % 3 == 0 or tiles + wilds > 14:  # not a hand: as ``_shantens`` fails
         return min([_FAR, *(_target_shanten(t, counts, wilds, packed) for t in targets)])
-    at = NEED_BASE + 2 * ((tiles + wilds) // 3) + 1  # ``sets`` sets and the pair
+    sets = (tiles + wilds) // 3
+    at = NEED_BASE + 2 * sets + 1  # ``sets`` sets and the pair
     groups = group_entries(packed)
     lowest = _FAR
     for target, (how, reads) in zip(targets, _plans(targets), strict=True):
         if how == _ONE_GROUP:
             value = groups[reads[0]][at] - wilds - 1
+            value = -1 if value < -1 else value if value < _FAR else _FAR
+        elif how == _SOME_GROUPS and len(reads) == 2:  # a half flush: no memo needed
+            needed = _two_group_need(groups[reads[0]], groups[reads[1]], sets)
+            value = _FAR if needed >= INFEASIBLE else needed - wilds - 1
             value = -1 if value < -1 else value if value < _FAR else _FAR
         elif how == _SOME_GROUPS:  # ``_target_shanten``'s memo and key
             key = (wilds, tiles, *[id(groups[group]) for group in reads])
@@ -940,6 +958,61 @@ def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...])
         if value < lowest:
             lowest = value
     return lowest
+
+
+def _two_group_need(first: Sequence[int], second: Sequence[int], sets: int) -> int:
+    """Tiles needed for ``sets`` sets and the pair over two groups' entries (a half
+    flush): ``shapes.shanten_of_entries``' two-group loop before its jokers, as C-level
+    sums over the splits (``_SPLITS``) instead of a memo keyed by the two entries (a
+    thousand tables fill such a memo with pairs that rarely come back)."""
+    own_sets, own_pair, their_sets, their_pair = _SPLITS[sets]
+    return min(
+        min(map(_add, own_sets(first), their_pair(second))),
+        min(map(_add, own_pair(first), their_sets(second))),
+    )
+
+
+def _two_group_slots(
+    other: Sequence[int], entry: Sequence[int], sets: int, needed: int
+) -> tuple[int, ...]:
+    """``_floor_slots`` when the rest is one group (``other``'s entry as it is), without
+    building the rest's lists: its no-pair and pair needs for ``own`` sets are read off
+    the entry at ``NEED_BASE + 2 * own`` and the next position."""
+    slots = []
+    position = NEED_BASE + 2 * sets
+    mine = NEED_BASE
+    for _ in range(sets + 1):  # the other group takes ``own`` sets
+        if other[mine] + entry[position + 1] == needed:
+            slots.append(position + 1)
+        if other[mine + 1] + entry[position] == needed:
+            slots.append(position)
+        position -= 2
+        mine += 2
+    return tuple(slots)
+
+
+def _split_getters(sets: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """Getters of the entry positions ``_two_group_need`` adds pairwise: for each split
+    (the first group takes ``own`` sets, the second the rest), the first's no-pair need
+    with the second's pair need, and the first's pair need with the second's no-pair
+    need. A single position is wrapped so every getter gives a tuple."""
+
+    def getter(positions: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+        if len(positions) == 1:
+            (only,) = positions
+            return lambda entry: (entry[only],)
+        return cast(Callable[[Sequence[int]], tuple[int, ...]], itemgetter(*positions))
+
+    owns = range(sets + 1)
+    return (
+        getter([NEED_BASE + 2 * own for own in owns]),
+        getter([NEED_BASE + 2 * own + 1 for own in owns]),
+        getter([NEED_BASE + 2 * (sets - own) for own in owns]),
+        getter([NEED_BASE + 2 * (sets - own) + 1 for own in owns]),
+    )
+
+
+_SPLITS = tuple(_split_getters(sets) for sets in range(MAX_SETS + 1))
 
 
 def _plan(target: _Target) -> tuple[int, tuple[int, ...]]:
