@@ -1456,7 +1456,7 @@ def choose_action(
             if action.type == WIN:
                 return action  # a legal win always pays (the round has already scored it)
     wild = view.public.wild
-    counts, wilds = count_hand(view.all_concealed, wild)
+    counts, wilds = _hand_counts(view, wild)
     if level == "easy" and CONTINUE not in types and DISCARD in types and KONG not in types:
         # ``_choose_turn`` without a kong to weigh: only the targets are read
         targets = _targets_for(view.public.variant, counts, view.melds)
@@ -1481,6 +1481,18 @@ def choose_action(
     if PASS in types:
         return _choose_claim(view, counts, wilds, table, level, rng)
     return legal[0]
+
+
+def _hand_counts(view: PlayerView, wild: int | None) -> tuple[list[int], int]:
+    """``count_hand(view.all_concealed, wild)`` from the counts the view carries."""
+    counts = list(view.counts)
+    if len(counts) != NUM_KINDS:  # a view object made without its counts
+        return count_hand(view.all_concealed, wild)
+    wilds = 0
+    if wild is not None:
+        wilds = counts[wild]
+        counts[wild] = 0
+    return counts, wilds
 
 
 class AIPlayer:

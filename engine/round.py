@@ -1208,6 +1208,7 @@ class Round:
             skipped_win=tuple(sorted(skipped)) if skipped else (),
             claim_tile=claim_tile,
             waits=self._hand_waits(seat),
+            counts=key[0],
         )
 
     # ------------------------------------------------------------------ integrity
