@@ -71,7 +71,7 @@ def test_easy_discards_equal_the_full_pass(variant: str, warm: bool) -> None:
         if round_number % 3 == 0:
             counts, wilds = _complete_hand(rng, rng.choice((0, 1, 2, 3, 4)))
         else:
-            counts, _ = _random_hand(rng, rng.choice((2, 5, 8, 11, 14)))
+            counts, wilds = _random_hand(rng, rng.choice((2, 5, 8, 11, 14)))
         if max(counts) > 4 and sum(counts) + wilds > 14:
             continue
         targets = tuple(t for t in all_targets if rng.random() < 0.8) or all_targets
