@@ -32,13 +32,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import add as _add
-from operator import itemgetter
 from typing import cast
 
-from ._shape_tables import INFEASIBLE, MAX_SETS, NEED_BASE
+from ._shape_tables import INFEASIBLE, NEED_BASE
 from .ai_simple import flush_policy, greedy_policy, random_policy
 from .shapes import (
     ALL_KINDS,
@@ -962,14 +960,22 @@ def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...])
 
 def _two_group_need(first: Sequence[int], second: Sequence[int], sets: int) -> int:
     """Tiles needed for ``sets`` sets and the pair over two groups' entries (a half
-    flush): ``shapes.shanten_of_entries``' two-group loop before its jokers, as C-level
-    sums over the splits (``_SPLITS``) instead of a memo keyed by the two entries (a
-    thousand tables fill such a memo with pairs that rarely come back)."""
-    own_sets, own_pair, their_sets, their_pair = _SPLITS[sets]
-    return min(
-        min(map(_add, own_sets(first), their_pair(second))),
-        min(map(_add, own_pair(first), their_sets(second))),
-    )
+    flush): ``shapes.shanten_of_entries``' two-group loop before its jokers, instead of
+    a memo keyed by the two entries (a thousand tables fill such a memo with pairs that
+    rarely come back, and a miss merged the groups the general way)."""
+    needed = INFEASIBLE
+    mine = NEED_BASE  # the first group takes ``own`` sets, the second the rest
+    theirs = NEED_BASE + 2 * sets
+    for _ in range(sets + 1):
+        value = first[mine] + second[theirs + 1]
+        if value < needed:
+            needed = value
+        value = first[mine + 1] + second[theirs]
+        if value < needed:
+            needed = value
+        mine += 2
+        theirs -= 2
+    return needed
 
 
 def _two_group_slots(
@@ -989,30 +995,6 @@ def _two_group_slots(
         position -= 2
         mine += 2
     return tuple(slots)
-
-
-def _split_getters(sets: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
-    """Getters of the entry positions ``_two_group_need`` adds pairwise: for each split
-    (the first group takes ``own`` sets, the second the rest), the first's no-pair need
-    with the second's pair need, and the first's pair need with the second's no-pair
-    need. A single position is wrapped so every getter gives a tuple."""
-
-    def getter(positions: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-        if len(positions) == 1:
-            (only,) = positions
-            return lambda entry: (entry[only],)
-        return cast(Callable[[Sequence[int]], tuple[int, ...]], itemgetter(*positions))
-
-    owns = range(sets + 1)
-    return (
-        getter([NEED_BASE + 2 * own for own in owns]),
-        getter([NEED_BASE + 2 * own + 1 for own in owns]),
-        getter([NEED_BASE + 2 * (sets - own) for own in owns]),
-        getter([NEED_BASE + 2 * (sets - own) + 1 for own in owns]),
-    )
-
-
-_SPLITS = tuple(_split_getters(sets) for sets in range(MAX_SETS + 1))
 
 
 def _plan(target: _Target) -> tuple[int, tuple[int, ...]]:
