@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from ._shape_tables import NEED_BASE
+from ._shape_tables import INFEASIBLE, NEED_BASE
 from .ai_simple import flush_policy, greedy_policy, random_policy
 from .shapes import (
     ALL_KINDS,
@@ -765,11 +765,17 @@ def _easy_discards(
             floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
             rests.append(None)
         elif how == _SOME_GROUPS:
-            key: tuple[int, ...]
-            if len(target_reads) == 2:  # a half flush (no comprehension: a call in 3.11)
-                key = (wilds, total + 1, id(groups[target_reads[0]]), id(groups[target_reads[1]]))
-            else:
-                key = (wilds, total + 1, *[id(groups[group]) for group in target_reads])
+            if len(target_reads) == 2:  # a half flush: its two groups' splits, no memo
+                value = _two_group_need(groups[target_reads[0]], groups[target_reads[1]], sets)
+                value = value - wilds - 1
+                floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
+                rests.append({})
+                continue
+            key: tuple[int, ...] = (
+                wilds,
+                total + 1,
+                *[id(groups[group]) for group in target_reads],
+            )
             memo = _SHANTEN_MEMO.get((target.mask, False))
             if memo is None:
                 memo = _SHANTEN_MEMO[(target.mask, False)] = {}
@@ -863,6 +869,11 @@ def _easy_discards(
                     entry = groups[group]
                     if rest is None:
                         slots: tuple[int, ...] = (at,)
+                    elif len(plans[index][1]) == 2:  # a half flush: the other group as it is
+                        first, second = plans[index][1]
+                        slots = _two_group_slots(
+                            groups[second if first == group else first], entry, sets, needed
+                        )
                     else:
                         others = rest.get(group)
                         if others is None:
@@ -916,12 +927,17 @@ def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...])
     tiles = sum(packed)
     if (tiles + wilds) % 3 == 0 or tiles + wilds > 14:  # not a hand: as ``_shantens`` fails
         return min([_FAR, *(_target_shanten(t, counts, wilds, packed) for t in targets)])
-    at = NEED_BASE + 2 * ((tiles + wilds) // 3) + 1  # ``sets`` sets and the pair
+    sets = (tiles + wilds) // 3
+    at = NEED_BASE + 2 * sets + 1  # ``sets`` sets and the pair
     groups = group_entries(packed)
     lowest = _FAR
     for target, (how, reads) in zip(targets, _plans(targets), strict=True):
         if how == _ONE_GROUP:
             value = groups[reads[0]][at] - wilds - 1
+            value = -1 if value < -1 else value if value < _FAR else _FAR
+        elif how == _SOME_GROUPS and len(reads) == 2:  # a half flush: no memo needed
+            needed = _two_group_need(groups[reads[0]], groups[reads[1]], sets)
+            value = _FAR if needed >= INFEASIBLE else needed - wilds - 1
             value = -1 if value < -1 else value if value < _FAR else _FAR
         elif how == _SOME_GROUPS:  # ``_target_shanten``'s memo and key
             key = (wilds, tiles, *[id(groups[group]) for group in reads])
@@ -940,6 +956,45 @@ def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...])
         if value < lowest:
             lowest = value
     return lowest
+
+
+def _two_group_need(first: Sequence[int], second: Sequence[int], sets: int) -> int:
+    """Tiles needed for ``sets`` sets and the pair over two groups' entries (a half
+    flush): ``shapes.shanten_of_entries``' two-group loop before its jokers, instead of
+    a memo keyed by the two entries (a thousand tables fill such a memo with pairs that
+    rarely come back, and a miss merged the groups the general way)."""
+    needed = INFEASIBLE
+    mine = NEED_BASE  # the first group takes ``own`` sets, the second the rest
+    theirs = NEED_BASE + 2 * sets
+    for _ in range(sets + 1):
+        value = first[mine] + second[theirs + 1]
+        if value < needed:
+            needed = value
+        value = first[mine + 1] + second[theirs]
+        if value < needed:
+            needed = value
+        mine += 2
+        theirs -= 2
+    return needed
+
+
+def _two_group_slots(
+    other: Sequence[int], entry: Sequence[int], sets: int, needed: int
+) -> tuple[int, ...]:
+    """``_floor_slots`` when the rest is one group (``other``'s entry as it is), without
+    building the rest's lists: its no-pair and pair needs for ``own`` sets are read off
+    the entry at ``NEED_BASE + 2 * own`` and the next position."""
+    slots = []
+    position = NEED_BASE + 2 * sets
+    mine = NEED_BASE
+    for _ in range(sets + 1):  # the other group takes ``own`` sets
+        if other[mine] + entry[position + 1] == needed:
+            slots.append(position + 1)
+        if other[mine + 1] + entry[position] == needed:
+            slots.append(position)
+        position -= 2
+        mine += 2
+    return tuple(slots)
 
 
 def _plan(target: _Target) -> tuple[int, tuple[int, ...]]:
@@ -1383,7 +1438,7 @@ def choose_action(
             if action.type == WIN:
                 return action  # a legal win always pays (the round has already scored it)
     wild = view.public.wild
-    counts, wilds = count_hand(view.all_concealed, wild)
+    counts, wilds = _hand_counts(view, wild)
     if level == "easy" and CONTINUE not in types and DISCARD in types and KONG not in types:
         # ``_choose_turn`` without a kong to weigh: only the targets are read
         targets = _targets_for(view.public.variant, counts, view.melds)
@@ -1408,6 +1463,18 @@ def choose_action(
     if PASS in types:
         return _choose_claim(view, counts, wilds, table, level, rng)
     return legal[0]
+
+
+def _hand_counts(view: PlayerView, wild: int | None) -> tuple[list[int], int]:
+    """``count_hand(view.all_concealed, wild)`` from the counts the view carries."""
+    counts = list(view.counts)
+    if len(counts) != NUM_KINDS:  # a view object made without its counts
+        return count_hand(view.all_concealed, wild)
+    wilds = 0
+    if wild is not None:
+        wilds = counts[wild]
+        counts[wild] = 0
+    return counts, wilds
 
 
 class AIPlayer:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
-from .shapes import hand_waits, is_win_reading
+from .shapes import hand_waits, is_win_counts, is_win_reading
 from .tiles import NUM_KINDS, WHITE, format_tiles, from_counts, is_honor, kind_str
 from .types import (
     CHOW,
@@ -495,6 +495,23 @@ class Round:
             tenpai=self._tenpai_seats() if by != "self_draw" else None,
         )
 
+    def _self_draw_shape_ok(self, seat: int) -> bool:
+        """``_shape_ok(seat, None)`` for the hand as it is, straight from its counts when
+        it has one reading only (no White that may stand in for the wild). Why: every
+        turn asks whether the draw wins and almost none does; the scored-win cache, the
+        reading helpers and a copy of the counts cost more than the answer."""
+        hand = self.hands[seat]
+        wild = self.wild
+        if wild is None:
+            return is_win_counts(hand, 0, self._seven_pairs_allowed(seat))
+        if self.variant.white_substitutes_wild and wild != WHITE and hand[WHITE]:
+            return self._shape_ok(seat, None)
+        wilds = hand[wild]
+        if wilds:
+            hand = list(hand)
+            hand[wild] = 0
+        return is_win_counts(hand, wilds, self._seven_pairs_allowed(seat))
+
     def _shape_ok(self, seat: int, extra: int | None) -> bool:
         """A cheap gate before scoring: the same readings scoring maximises over, so it
         never turns away a win scoring would accept."""
@@ -580,7 +597,11 @@ class Round:
         actions: list[Action] = []
         if not self.after_claim and seat not in self.folded:
             drawn = self.drawn[seat]
-            if drawn is not None and self._scored_win(seat, "self_draw", drawn, None):
+            if (
+                drawn is not None
+                and self._self_draw_shape_ok(seat)
+                and self._scored_win(seat, "self_draw", drawn, None)
+            ):
                 actions.append(_plain_action(WIN, seat))
             if self.wall.drawable > 0:
                 if 4 in hand:
@@ -1208,6 +1229,7 @@ class Round:
             skipped_win=tuple(sorted(skipped)) if skipped else (),
             claim_tile=claim_tile,
             waits=self._hand_waits(seat),
+            counts=key[0],
         )
 
     # ------------------------------------------------------------------ integrity

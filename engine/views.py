@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
+from .tiles import NUM_KINDS
 from .types import Action, HandResult, Meld, Phase
 
 _View = TypeVar("_View")
@@ -107,6 +108,18 @@ class PlayerView:
     skipped_win: tuple[int, ...] = ()  # Taizhou 过胡 lock: kinds you may not win on
     claim_tile: int | None = None  # the tile offered in a claim/rob window
     waits: tuple[int, ...] = field(default=())  # tiles that would complete the hand (if 13)
+    # Copies of each of the 34 kinds among ``all_concealed`` (the drawn tile and the wild
+    # kind's tiles included), as the round keeps them: the AI reads its hand from these
+    # instead of counting the tiles again at every decision. The engine's views are made
+    # with them; any other construction (a test's view, ``dataclasses.replace``) counts
+    # them in ``__post_init__``, so they always describe this view's own tiles.
+    counts: bytes = b""
+
+    def __post_init__(self) -> None:
+        counts = [0] * NUM_KINDS
+        for kind in self.all_concealed:
+            counts[kind] += 1
+        object.__setattr__(self, "counts", bytes(counts))
 
     @property
     def all_concealed(self) -> tuple[int, ...]:

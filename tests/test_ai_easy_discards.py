@@ -19,7 +19,7 @@ import random
 import pytest
 
 from engine import ai, shapes
-from engine._shape_tables import NEED_BASE
+from engine._shape_tables import INFEASIBLE, NEED_BASE
 from engine.ai import choose_action
 from engine.match import Match
 from engine.variants import get_rules
@@ -192,3 +192,48 @@ def test_easy_claims_equal_the_general_claim_choice(variant: str) -> None:
         assert easy_rng.getstate() == plain_rng.getstate()
         claimed += expected.type != "pass"
     assert claimed > 20  # many claims taken, not only passes
+
+
+def test_two_group_need_and_slots_equal_the_general_merge() -> None:
+    """A half flush's floor and the splits that reach it, read off the two entries
+    (``_two_group_need``, ``_two_group_slots``), equal the general merge of the groups
+    (``combine_entries`` and ``finish_combined``) and ``_floor_slots`` over it, for
+    every count of sets and every tiles needed that some split reaches."""
+    rng = random.Random("two groups")
+    checked = 0
+    for _ in range(3000):
+        counts, _ = _random_hand(rng, rng.choice((2, 5, 8, 11, 14)))
+        packed = bytes(counts)
+        entries = [shapes.group_entry(g, packed[a:b]) for g, (a, b) in ai._SPANS]
+        suit = rng.randrange(3)
+        first, second = (entries[suit], entries[3])
+        if rng.random() < 0.5:
+            first, second = second, first
+        for sets in range(5):
+            merged = shapes.combine_entries([first], sets)
+            needed = shapes.finish_combined(merged, second, sets)
+            # the merge stops at INFEASIBLE; past it both mean "cannot" (capped at _FAR)
+            assert min(ai._two_group_need(first, second, sets), INFEASIBLE) == needed
+            for target in range(needed, needed + 3):
+                assert ai._two_group_slots(first, second, sets, target) == ai._floor_slots(
+                    merged, second, sets, target
+                )
+            checked += 1
+    assert checked == 15_000
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_a_half_flush_floor_without_the_memo_equals_its_target_shanten(variant: str) -> None:
+    """``_lowest_shanten`` reads a half flush off its two entries; it still equals the
+    least ``_target_shanten`` over the targets, hand after hand (with jokers)."""
+    rng = random.Random(f"half flush {variant}")
+    targets = ai._targets_for(variant, [0] * 34, ())
+    for _ in range(2000):
+        counts, wilds = _random_hand(rng, rng.choice((1, 4, 7, 10, 13, 2, 5, 8, 11, 14)))
+        if max(counts) > 4:
+            continue
+        half_flushes = tuple(t for t in targets if t.name.startswith("half_flush"))
+        for target in half_flushes:
+            assert ai._lowest_shanten(counts, wilds, (target,)) == min(
+                ai._target_shanten_of(target, counts, wilds), ai._FAR
+            )

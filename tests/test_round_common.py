@@ -280,3 +280,35 @@ def test_events_for_hides_another_seats_draw(variant: str) -> None:
         hidden = events_for(events, viewer)[-1]
         assert hidden["type"] == "draw" and hidden["seat"] == 1 and "tile" not in hidden
     assert events_for(events, 0)[0] == events[0]  # public events pass unchanged
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_the_self_draw_gate_answers_as_the_shape_check_does(variant: str) -> None:
+    """Each turn asks whether the draw wins through ``_self_draw_shape_ok``, which reads
+    the counts straight when the hand has one reading; it must answer exactly as the
+    general ``_shape_ok`` does, on dealt hands and on hands rich in wilds, Whites, pairs
+    and sets (where wins and seven pairs are common)."""
+    import random
+
+    rng = random.Random(f"self draw {variant}")
+    agreed = wins = 0
+    for seed in range(400):
+        round_ = Round(variant, seed=seed)
+        seat = round_.current_seat
+        assert seat is not None
+        for _ in range(6):
+            kinds = rng.sample(range(34), rng.choice((4, 5, 7)))  # room for 14 tiles
+            favoured = [k for k in (round_.wild, 33) if k is not None]  # wild and White
+            hand = [0] * 34
+            placed = 0
+            while placed < 14:
+                kind = rng.choice(kinds + favoured)
+                if hand[kind] < 4:
+                    hand[kind] += 1
+                    placed += 1
+            round_.hands[seat] = hand
+            expected = round_._shape_ok(seat, None)
+            assert round_._self_draw_shape_ok(seat) == expected, (hand, round_.wild)
+            agreed += 1
+            wins += expected
+    assert agreed == 2400 and wins > 20  # winning shapes were among them

@@ -4,8 +4,11 @@ state, and a view never holds another seat's concealed tiles."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scenario import act, meld, stage
 
 from engine.ai_simple import greedy_policy
@@ -158,3 +161,42 @@ def test_rivers_in_public_views_match_the_round_at_every_step() -> None:
             seat = round_.waiting_on[0]
             match.apply(greedy_policy(match.player_view(seat), rng))
         assert claims > 0  # the run saw claimed discards, the case the cache must get right
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant=st.sampled_from(["jiaxing", "taizhou"]),
+    seed=st.integers(min_value=0, max_value=10**6),
+    moves=st.integers(min_value=1, max_value=400),
+)
+def test_a_views_counts_are_its_own_tiles_after_every_action(
+    variant: str, seed: int, moves: int
+) -> None:
+    """The round hands every view its hand's counts (what the AI reads instead of
+    counting again): they must equal the view's own tiles counted, for every seat, in
+    every phase, after every action of a game (draws, discards, claims, kongs, ends)."""
+    match = Match(variant, None, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if match.finished:
+            break
+        for seat in range(4):
+            view = match.player_view(seat)
+            expected = [0] * 34
+            for kind in view.all_concealed:
+                expected[kind] += 1
+            assert view.counts == bytes(expected)
+        seat = match.round.waiting_on[0]
+        match.apply(greedy_policy(match.player_view(seat), rng))
+
+
+def test_a_view_made_or_replaced_by_hand_counts_its_own_tiles() -> None:
+    """A view not made by the round (a test's, ``dataclasses.replace``) never carries
+    counts of other tiles: they are counted from its own."""
+    view = Round("taizhou", seed=23).player_view(0)
+    other = dataclasses.replace(view, concealed=tuple(parse_tiles("123m456p789s1122z")), drawn=None)
+    expected = [0] * 34
+    for kind in parse_tiles("123m456p789s1122z"):
+        expected[kind] += 1
+    assert other.counts == bytes(expected)
+    assert dataclasses.replace(view).counts == view.counts
