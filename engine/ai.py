@@ -54,6 +54,7 @@ from .shapes import (
     shanten_of_entries,
     shanten_pungs,
     shanten_restricted,
+    two_group_need,
 )
 from .tiles import DRAGONS, GREEN, NUM_KINDS, RED, WHITE
 from .types import CHOW, CONTINUE, DISCARD, FOLD, KONG, PASS, PUNG, WIN, Action, Meld, MeldType
@@ -766,7 +767,7 @@ def _easy_discards(
             rests.append(None)
         elif how == _SOME_GROUPS:
             if len(target_reads) == 2:  # a half flush: its two groups' splits, no memo
-                value = _two_group_need(groups[target_reads[0]], groups[target_reads[1]], sets)
+                value = two_group_need(groups[target_reads[0]], groups[target_reads[1]], sets)
                 value = value - wilds - 1
                 floors.append(-1 if value < -1 else value if value < _FAR else _FAR)
                 rests.append({})
@@ -936,7 +937,7 @@ def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...])
             value = groups[reads[0]][at] - wilds - 1
             value = -1 if value < -1 else value if value < _FAR else _FAR
         elif how == _SOME_GROUPS and len(reads) == 2:  # a half flush: no memo needed
-            needed = _two_group_need(groups[reads[0]], groups[reads[1]], sets)
+            needed = two_group_need(groups[reads[0]], groups[reads[1]], sets)
             value = _FAR if needed >= INFEASIBLE else needed - wilds - 1
             value = -1 if value < -1 else value if value < _FAR else _FAR
         elif how == _SOME_GROUPS:  # ``_target_shanten``'s memo and key
@@ -956,26 +957,6 @@ def _lowest_shanten(counts: list[int], wilds: int, targets: tuple[_Target, ...])
         if value < lowest:
             lowest = value
     return lowest
-
-
-def _two_group_need(first: Sequence[int], second: Sequence[int], sets: int) -> int:
-    """Tiles needed for ``sets`` sets and the pair over two groups' entries (a half
-    flush): ``shapes.shanten_of_entries``' two-group loop before its jokers, instead of
-    a memo keyed by the two entries (a thousand tables fill such a memo with pairs that
-    rarely come back, and a miss merged the groups the general way)."""
-    needed = INFEASIBLE
-    mine = NEED_BASE  # the first group takes ``own`` sets, the second the rest
-    theirs = NEED_BASE + 2 * sets
-    for _ in range(sets + 1):
-        value = first[mine] + second[theirs + 1]
-        if value < needed:
-            needed = value
-        value = first[mine + 1] + second[theirs]
-        if value < needed:
-            needed = value
-        mine += 2
-        theirs -= 2
-    return needed
 
 
 def _two_group_slots(

@@ -472,23 +472,33 @@ def shanten_of_entries(entries: Sequence[Sequence[int]], tiles: int, wilds: int)
         )
     sets = total // 3
     if len(entries) == 2:  # a half flush: ``_combine_active``'s last step alone
-        first, last = entries
-        needed = INFEASIBLE
-        for own in range(sets + 1):
-            mine = NEED_BASE + 2 * own
-            theirs = NEED_BASE + 2 * (sets - own)
-            value = first[mine] + last[theirs + 1]
-            if value < needed:
-                needed = value
-            value = first[mine + 1] + last[theirs]
-            if value < needed:
-                needed = value
+        needed = two_group_need(entries[0], entries[1], sets)
     else:
         needed = _combine_active(entries, sets)
     if needed >= INFEASIBLE:
         return INFEASIBLE
     result = needed - wilds - 1
     return result if result > -1 else -1
+
+
+def two_group_need(first: Sequence[int], second: Sequence[int], sets: int) -> int:
+    """Tiles needed for ``sets`` sets and the pair over two groups' entries (a half
+    flush), before jokers: ``_combine_active``'s last step alone, the first group taking
+    ``own`` sets and the second the rest. The AI's half-flush floors call it directly
+    (a memo keyed by the two entries missed on most lookups at a thousand tables)."""
+    needed = INFEASIBLE
+    mine = NEED_BASE
+    theirs = NEED_BASE + 2 * sets
+    for _ in range(sets + 1):
+        value = first[mine] + second[theirs + 1]
+        if value < needed:
+            needed = value
+        value = first[mine + 1] + second[theirs]
+        if value < needed:
+            needed = value
+        mine += 2
+        theirs -= 2
+    return needed
 
 
 def combine_entries(entries: Sequence[Sequence[int]], sets: int) -> tuple[list[int], list[int]]:

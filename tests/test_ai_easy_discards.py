@@ -196,7 +196,7 @@ def test_easy_claims_equal_the_general_claim_choice(variant: str) -> None:
 
 def test_two_group_need_and_slots_equal_the_general_merge() -> None:
     """A half flush's floor and the splits that reach it, read off the two entries
-    (``_two_group_need``, ``_two_group_slots``), equal the general merge of the groups
+    (``shapes.two_group_need``, ``_two_group_slots``), equal the general merge of the groups
     (``combine_entries`` and ``finish_combined``) and ``_floor_slots`` over it, for
     every count of sets and every tiles needed that some split reaches."""
     rng = random.Random("two groups")
@@ -213,7 +213,7 @@ def test_two_group_need_and_slots_equal_the_general_merge() -> None:
             merged = shapes.combine_entries([first], sets)
             needed = shapes.finish_combined(merged, second, sets)
             # the merge stops at INFEASIBLE; past it both mean "cannot" (capped at _FAR)
-            assert min(ai._two_group_need(first, second, sets), INFEASIBLE) == needed
+            assert min(shapes.two_group_need(first, second, sets), INFEASIBLE) == needed
             for target in range(needed, needed + 3):
                 assert ai._two_group_slots(first, second, sets, target) == ai._floor_slots(
                     merged, second, sets, target
