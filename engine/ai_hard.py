@@ -125,7 +125,8 @@ _READY_OUTS = 5.0
 # the last entry for every distance beyond).
 # Every outs one step from ready as well (1.0, 1.0, 0.6) measured 119 and 111 wins,
 # +1.44 and +2.82 a deal on the two sets of 400 paired deals where this measured 122
-# and 110, +2.33 and +2.53: no better.
+# and 110, +2.33 and +2.53: no better; nor did counting an honor or terminal wait as
+# 1.5 outs (likelier to be discarded): 123 and 109 wins, +2.61 and +2.47.
 # Not Jiaxing: a hand there needs two tai, which the standard distance does not see;
 # with the floor, hard won 27 of 300 paired deals and scored -1.78 a deal (+0.46 without).
 _OUTS_FLOOR: dict[str, tuple[float, ...]] = {"taizhou": (1.0, 0.6)}
