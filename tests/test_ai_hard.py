@@ -74,7 +74,11 @@ def test_hard_is_a_pure_function_of_view_and_rng_seed() -> None:
 
 
 def _two_dragon_table(
-    hand: str, drawn: str, melds_of_1: list[str], concealed_1: str = "1p1p2s3s4s5s7s"
+    hand: str,
+    drawn: str,
+    melds_of_1: list[str],
+    concealed_1: str = "1p1p2s3s4s5s7s",
+    live: int | None = None,
 ) -> PlayerView:
     melds = {1: [meld("pung", tiles, from_seat=2) for tiles in melds_of_1]}
     round_ = stage(
@@ -84,6 +88,7 @@ def _two_dragon_table(
         drawn=drawn,
         melds=melds,
         scorer=None,
+        live=live,
     )
     return round_.player_view(0)
 
@@ -231,9 +236,11 @@ def test_two_step_chance_rewards_a_wider_next_step() -> None:
 
 
 def test_hard_folds_only_against_a_likely_ready_opponent() -> None:
+    # Three melds up with 40 tiles left (every seat has thrown ten or so): likely ready.
     threatening = _two_dragon_table(
-        "1m4m7m2p5p8p3s6s9s1z2z3z4z5z", "5z", ["222s", "444s", "888p"], "1p1p5s6s"
+        "1m4m7m2p5p8p3s6s9s1z2z3z4z5z", "5z", ["222s", "444s", "888p"], "1p1p5s6s", live=40
     )
+    # Nothing claimed, nothing thrown yet: the start of the hand.
     calm = _two_dragon_table("1m4m7m2p5p8p3s6s9s1z2z3z4z5z", "5z", [])
     assert _folding(threatening, 3)
     assert not _folding(threatening, 0)
