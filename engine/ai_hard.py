@@ -28,9 +28,9 @@ close players. ``hard`` is ``normal`` plus:
 
 - **A fitted reading of the others** (``engine.ai_hard_defence``): logistic models of
   "is that seat ready" and "would this tile win for it now", fitted on self-play where
-  the answer is known. On held-out hands they beat the hand-set tables above (log
-  loss 0.051 to 0.047 for a deal-in, 0.286 to 0.259 for readiness; the riskiest fifth
-  of the tiles weighed holds 75 % of the deal-ins, against 60 %). The fitted readiness
+  the answer is known. On 500 held-out hands they beat the hand-set tables above (log
+  loss 0.054 to 0.050 for a deal-in, 0.298 to 0.269 for readiness; the riskiest fifth
+  of the tiles weighed holds 75 % of the deal-ins, against 58 %). The fitted readiness
   decides when to fold, and while folding the fitted deal-in chance ranks the tiles.
   Not while pushing: there the sharper model kept hard off more tiles it needed, over
   two sets of 400 paired deals 218 wins against 232 and +0.87 a deal against +2.43

@@ -17,7 +17,9 @@ Two models share the opponent's features:
 
 Both are fitted against ``normal`` opponents, the AI the bot seats beside people; the
 fit script prints how well each ranks held-out decisions against the hand-set tables
-they replace. The reading is a pure function of the view, so a game replays exactly.
+they replace. ``engine.ai_hard`` folds by the fitted readiness and, while folding,
+ranks its tiles by the fitted deal-in chance (why not while pushing: its docstring).
+The reading is a pure function of the view, so a game replays exactly.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from .tiles import DRAGONS, NUM_KINDS, WHITE
 from .views import PlayerView, SeatView
 
 # Coefficients, in the order of ``opponent_features`` then ``tile_features``; printed by
-# ``benchmarks/fit_deal_in.py --variant taizhou`` (normal self-play, see its docstring).
+# ``benchmarks/fit_deal_in.py --variant taizhou --hands 1500 --holdout 500`` (normal
+# self-play; on its 500 held-out hands: deal-in log loss 0.0496 against the tables'
+# 0.0540, readiness 0.2685 against 0.2980).
 READY: dict[str, tuple[float, ...]] = {
     "taizhou": (-5.6479, 0.7267, 1.3654, 2.2527, 4.1936, 8.9248, -3.9093, -0.4244),
 }
