@@ -297,21 +297,24 @@ def _threat(view: PlayerView) -> float:
     return best
 
 
-# The last decision's view and its reading of the other seats: ``_threat`` and every
-# weighed discard's danger ask it, and a view is one decision's own frozen object.
-_LAST_READS: list[tuple[PlayerView, dict[int, defence.OpponentRead]]] = []
+# The current decision's view and its reading of the other seats: ``_threat`` and every
+# weighed discard's danger ask it, and a view is one decision's own frozen object. One
+# (view, reading) pair, replaced whole (a decision in another thread can only evict
+# it), and dropped when the decision ends (``choose``).
+_LAST_READS: list[tuple[PlayerView, dict[int, defence.OpponentRead]] | None] = [None]
 
 
 def _reads(view: PlayerView) -> dict[int, defence.OpponentRead]:
     """``engine.ai_hard_defence``'s reading of every other seat still in the hand."""
-    if _LAST_READS and _LAST_READS[0][0] is view:
-        return _LAST_READS[0][1]
+    last = _LAST_READS[0]
+    if last is not None and last[0] is view:
+        return last[1]
     reads = {
         s.seat: defence.read_opponent(view, s)
         for s in view.public.seats
         if s.seat != view.seat and not s.folded
     }
-    _LAST_READS[:] = [(view, reads)]
+    _LAST_READS[0] = (view, reads)
     return reads
 
 
@@ -337,6 +340,19 @@ def choose(
     """``hard``'s decision once ``engine.ai.choose_action`` has handled wins (三摊
     continue/fold: ``_choose_santan``); ``rng`` seeds the sampled playouts (one draw, where
     the rule set uses them and the hand is near ready)."""
+    try:
+        return _decide(view, counts, wilds, table, rng)
+    finally:
+        _LAST_READS[0] = None  # holds the view, and so its round: not past the decision
+
+
+def _decide(
+    view: PlayerView,
+    counts: list[int],
+    wilds: int,
+    table: base._Table,
+    rng: random.Random,
+) -> Action:
     types = {a.type for a in view.legal}
     cache = core.ShantenCache()
     race = core.Race(
