@@ -90,7 +90,7 @@ def _record(
             if kind in read.passed:
                 continue  # never a win: hit_chance answers 0 without the model
             tile = list(defence.tile_features(read, kind, unseen[kind], wild))
-            old = hand_ready * ai_hard._wait_chance(kind, seat_view, table, set(read.passed))
+            old = hand_ready * ai_hard._wait_chance(kind, seat_view, table, read.passed)
             hit_rows.append((list(read.features), tile, kind in waits, old))
 
 

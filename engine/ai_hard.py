@@ -179,23 +179,8 @@ def _ready_chance(seat_view: SeatView) -> float:
     return min(0.95, _READY_BY_MELDS[melds] + _READY_PER_DISCARD * max(0, turns - 5))
 
 
-def _passed_since(view: PlayerView, other: int) -> set[int]:
-    """Kinds discarded after ``other``'s last discard that it let go by: the latest
-    discard of each seat between it and us in play order. A player who could have won
-    on one of them would have (and a skipped win locks the kind until its next draw)."""
-    public = view.public
-    kinds: set[int] = set()
-    seat = (other + 1) % public.num_seats
-    while seat != view.seat:
-        discards = public.seats[seat].discards
-        if discards:
-            kinds.add(discards[-1].tile)
-        seat = (seat + 1) % public.num_seats
-    return kinds
-
-
 def _wait_chance(
-    kind: int, seat_view: SeatView, table: base._Table, passed: set[int] | None = None
+    kind: int, seat_view: SeatView, table: base._Table, passed: frozenset[int] = frozenset()
 ) -> float:
     """Chance that a ready opponent waits on ``kind`` (Taizhou discard wins)."""
     if kind == table.wild:
@@ -234,21 +219,21 @@ def _taizhou_danger(
     kind: int,
     ready_after: bool,
     my_value: float,
-    fitted: bool = False,
+    reads: dict[int, defence.OpponentRead] | None = None,
 ) -> float:
     """Expected cost (units) of discarding ``kind``: a discard win, and liability. The
-    chance of a discard win is the fitted one (``engine.ai_hard_defence``) when
-    ``fitted``, else the hand-set tables' (``_ready_chance`` times ``_wait_chance``)."""
+    chance of a discard win is the fitted one (``engine.ai_hard_defence``) given the
+    ``reads`` of the other seats, else the hand-set tables' (``_ready_chance`` times
+    ``_wait_chance``)."""
     public = view.public
     me = view.seat
     cost = 0.0
     liability_possible = public.num_seats == 4
-    reads = _reads(view) if fitted else {}
     for seat_view in public.seats:
         other = seat_view.seat
         if other == me:
             continue
-        read = reads.get(other)
+        read = None if reads is None else reads.get(other)
         hit = (
             None
             if read is None
@@ -256,7 +241,8 @@ def _taizhou_danger(
         )
         if hit is None:
             ready = _ready_chance(seat_view)
-            hit = ready * _wait_chance(kind, seat_view, table, _passed_since(view, other))
+            passed = defence.passed_since(view, other)
+            hit = ready * _wait_chance(kind, seat_view, table, passed)
         # What we pay them (full with the dealer involved, else half), a bit more for a
         # developed hand, and the hand we give up by ending it now.
         dealer_involved = seat_view.is_dealer or public.seats[me].is_dealer
@@ -283,45 +269,35 @@ def _taizhou_danger(
     return cost
 
 
-def _threat(view: PlayerView) -> float:
-    """The likeliest-ready opponent's chance of being ready: fitted where the rule set
-    has a model (``engine.ai_hard_defence.READY``), else the hand-set table."""
-    best = 0.0
-    variant = view.public.variant
-    for seat_view in view.public.seats:
-        if seat_view.seat == view.seat or seat_view.folded:
-            continue
-        read = _reads(view).get(seat_view.seat)
-        fitted = None if read is None else defence.ready_chance(variant, read)
-        best = max(best, _ready_chance(seat_view) if fitted is None else fitted)
-    return best
-
-
-# The current decision's view and its reading of the other seats: ``_threat`` and every
-# weighed discard's danger ask it, and a view is one decision's own frozen object. One
-# (view, reading) pair, replaced whole (a decision in another thread can only evict
-# it), and dropped when the decision ends (``choose``).
-_LAST_READS: list[tuple[PlayerView, dict[int, defence.OpponentRead]] | None] = [None]
-
-
 def _reads(view: PlayerView) -> dict[int, defence.OpponentRead]:
-    """``engine.ai_hard_defence``'s reading of every other seat still in the hand."""
-    last = _LAST_READS[0]
-    if last is not None and last[0] is view:
-        return last[1]
-    reads = {
+    """``engine.ai_hard_defence``'s reading of every other seat still in the hand, made
+    once per decision: the threat and every weighed discard's danger read it."""
+    return {
         s.seat: defence.read_opponent(view, s)
         for s in view.public.seats
         if s.seat != view.seat and not s.folded
     }
-    _LAST_READS[0] = (view, reads)
-    return reads
 
 
-def _folding(view: PlayerView, distance: int) -> bool:
+def _threat(view: PlayerView, reads: dict[int, defence.OpponentRead] | None = None) -> float:
+    """The likeliest-ready opponent's chance of being ready: fitted where the rule set
+    has a model (``engine.ai_hard_defence.READY``), else the hand-set table."""
+    reads = _reads(view) if reads is None else reads
+    best = 0.0
+    variant = view.public.variant
+    for seat_view in view.public.seats:
+        read = reads.get(seat_view.seat)
+        if read is None:
+            continue  # us, or a folded seat
+        fitted = defence.ready_chance(variant, read)
+        best = max(best, _ready_chance(seat_view) if fitted is None else fitted)
+    return best
+
+
+def _folding(view: PlayerView, distance: int, threat: float | None = None) -> bool:
     """Far from ready against a likely-ready opponent our hand is worth little and a
     deal-in ends the hand on the spot, so the safest tile should win."""
-    threat = _threat(view)
+    threat = _threat(view) if threat is None else threat
     return (distance >= 2 and threat >= _FOLD_THREAT[0]) or (
         distance >= 1 and threat >= _FOLD_THREAT[1]
     )
@@ -340,19 +316,6 @@ def choose(
     """``hard``'s decision once ``engine.ai.choose_action`` has handled wins (三摊
     continue/fold: ``_choose_santan``); ``rng`` seeds the sampled playouts (one draw, where
     the rule set uses them and the hand is near ready)."""
-    try:
-        return _decide(view, counts, wilds, table, rng)
-    finally:
-        _LAST_READS[0] = None  # holds the view, and so its round: not past the decision
-
-
-def _decide(
-    view: PlayerView,
-    counts: list[int],
-    wilds: int,
-    table: base._Table,
-    rng: random.Random,
-) -> Action:
     types = {a.type for a in view.legal}
     cache = core.ShantenCache()
     race = core.Race(
@@ -371,13 +334,16 @@ def _decide(
     if DISCARD in types:
         extra = None
         if get_rules(table.variant).discard_wins:  # folding only pays where discards win
+            reads = _reads(view)
+            threat = _threat(view, reads)
 
             def extra(kind: int, distance: int) -> float:
-                folding = _folding(view, distance)
+                folding = _folding(view, distance, threat)
                 weight = _FOLD_WEIGHT if folding else _DANGER_WEIGHT
                 if weight <= 0.0:
                     return 0.0
-                return weight * _taizhou_danger(view, table, kind, False, 0.0, folding)
+                fitted = reads if folding else None
+                return weight * _taizhou_danger(view, table, kind, False, 0.0, fitted)
 
         kind, discard_value = core.best_discard(
             view, counts, wilds, table, cache, extra, race, sampled

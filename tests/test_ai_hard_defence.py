@@ -111,15 +111,3 @@ def test_readiness_and_danger_rise_with_melds_and_turns_and_fall_for_its_own_dis
     assert hit(late, "5m") > hit(early, "5m")
     assert hit(late, "5m") > hit(late, "1m")
     assert hit(late, "5m") > 2 * hit(late, "5p")  # it threw a 5p away itself
-
-
-def test_a_hard_decision_keeps_no_view_afterwards() -> None:
-    """The reading is cached for one decision only: a view held past it would keep its
-    round (and the table's whole hand) alive after the table has moved on."""
-    from engine import ai_hard
-
-    view = _late_view()
-    for seed in range(3):
-        action = choose_action(view, "hard", random.Random(seed))
-        assert action in view.legal
-        assert ai_hard._LAST_READS[0] is None
