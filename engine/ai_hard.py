@@ -68,8 +68,13 @@ counted up to three times (120 and 118 wins); a ready hand's waits weighted by a
 chance that the others throw them (124 and 105 wins on two sets, against 122 and 110);
 full flush worth 8 plain wins and a half flush 3.5 (120 wins, +1.93), or full flush 8
 alone (122, +2.35); honor pungs and pairs that score tai worth more (120 and 121 wins).
-In Jiaxing, the speed floor measured to the nearest qualifying target (59 and 61 wins
-in 300 deals against 59; +0.45 at best against +0.46).
+In Jiaxing (300 paired deals; as it is: 59 wins, +0.46 a deal): the speed floor
+measured to the nearest qualifying target (59 and 61 wins; +0.45 at best); playouts
+from three steps from ready instead of two (57, +0.04); kongs on our turn taken more
+readily (a kong's hand worth 2.0 times, or any multiple, of the best discard's instead
+of 1.2: 59 and 58 wins, +0.44 and +0.42). Taizhou with twice the playouts: 122 wins
+against 123, +2.01 against +2.02; folding thresholds 0.4/0.7 and 0.2/0.5 on the fitted
+readiness: 121 and 122 wins against 123, 75 and 67 deal-ins against 69.
 
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
