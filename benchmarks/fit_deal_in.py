@@ -128,6 +128,22 @@ def _top_fifth_recall(p: np.ndarray, y: np.ndarray) -> float:
     return float(y[top].sum() / max(1.0, y.sum()))
 
 
+def _arrays(
+    ready_rows: list[tuple[list[float], bool, float]], hit_rows: list[Row]
+) -> tuple[np.ndarray, ...]:
+    """(features, truth, tables' estimate) of the readiness rows, then of the tile rows."""
+    import numpy as np
+
+    return (
+        np.array([r[0] for r in ready_rows]),
+        np.array([float(r[1]) for r in ready_rows]),
+        np.array([r[2] for r in ready_rows]),
+        np.array([r[0] + r[1] for r in hit_rows]),
+        np.array([float(r[2]) for r in hit_rows]),
+        np.array([r[3] for r in hit_rows]),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="taizhou")
@@ -138,22 +154,16 @@ def main() -> None:
     import numpy as np  # the fit's only user: the bot and its tests never import it
 
     ready_rows, hit_rows = collect(args.variant, args.hands, "train")
-    ready_x = np.array([r[0] for r in ready_rows])
-    ready_y = np.array([float(r[1]) for r in ready_rows])
-    hit_x = np.array([r[0] + r[1] for r in hit_rows])
-    hit_y = np.array([float(r[2]) for r in hit_rows])
+    ready_x, ready_y, _, hit_x, hit_y, _ = _arrays(ready_rows, hit_rows)
     ready_w = fit(ready_x, ready_y)
     hit_w = fit(hit_x, hit_y)
 
     test_ready, test_hit = collect(args.variant, args.holdout, "holdout")
-    tr_x = np.array([r[0] for r in test_ready])
-    tr_y = np.array([float(r[1]) for r in test_ready])
-    th_x = np.array([r[0] + r[1] for r in test_hit])
-    th_y = np.array([float(r[2]) for r in test_hit])
+    tr_x, tr_y, tr_old, th_x, th_y, th_old = _arrays(test_ready, test_hit)
     scores: dict[str, dict[str, float]] = {}
     for name, x, y, weights, old in (
-        ("ready", tr_x, tr_y, ready_w, np.array([r[2] for r in test_ready])),
-        ("hit", th_x, th_y, hit_w, np.array([r[3] for r in test_hit])),
+        ("ready", tr_x, tr_y, ready_w, tr_old),
+        ("hit", th_x, th_y, hit_w, th_old),
     ):
         fitted = 1.0 / (1.0 + np.exp(-(x @ weights)))
         scores[name] = {

@@ -27,17 +27,17 @@ def test_fitted_reading_predicts_deal_ins_and_readiness_better_than_the_tables()
     model that stopped reading the opponent fails here."""
     ready_rows, hit_rows = collect("taizhou", 25, "test")
     assert len(hit_rows) > 5_000 and sum(1 for row in hit_rows if row[2]) > 30
-    fitted_hits = []
-    for opponent, tile, happened, _ in hit_rows:
-        z = sum(c * v for c, v in zip(defence.HIT["taizhou"], opponent + tile, strict=True))
-        fitted_hits.append((1.0 / (1.0 + math.exp(-z)), happened))
+    fitted_hits = [
+        (defence._logistic(defence.HIT["taizhou"], tuple(opponent + tile)), happened)
+        for opponent, tile, happened, _ in hit_rows
+    ]
     table_hits = [(table, happened) for _, _, happened, table in hit_rows]
     assert _log_loss(fitted_hits) < 0.95 * _log_loss(table_hits)
 
-    fitted_ready = []
-    for features, happened, _ in ready_rows:
-        z = sum(c * v for c, v in zip(defence.READY["taizhou"], features, strict=True))
-        fitted_ready.append((1.0 / (1.0 + math.exp(-z)), happened))
+    fitted_ready = [
+        (defence._logistic(defence.READY["taizhou"], tuple(features)), happened)
+        for features, happened, _ in ready_rows
+    ]
     table_ready = [(table, happened) for _, happened, table in ready_rows]
     assert _log_loss(fitted_ready) < 0.95 * _log_loss(table_ready)
 
