@@ -79,6 +79,26 @@ of 1.2: 59 and 58 wins, +0.44 and +0.42). Taizhou with twice the playouts: 122 w
 against 123, +2.01 against +2.02; folding thresholds 0.4/0.7 and 0.2/0.5 on the fitted
 readiness: 121 and 122 wins against 123, 75 and 67 deal-ins against 69.
 
+Measured and left out in the round after (Taizhou, paired deals 0-399, where ``hard`` as
+it is measured 123 wins, 69 deal-ins, +2.02 a deal): taking every chow or pung that
+shortens the standard distance (123, 69, +2.05: ``hard`` already takes them); declaring
+every kong (no change: 26 offers in 400 deals); hand worth scaled by the points its
+pungs, kongs and honor pairs would score (120 wins, +1.33); the playouts' end rate
+scaled by the others' fitted readiness against its average at that turn (121, +1.12); a
+full flush within one or two steps of the standard distance exempt from the speed floor
+(122 and 123 wins, +2.5; ten deals changed, the gain one capped hand); ready waits on
+tiles in our own river, which ``normal``'s tables rate safe (three deals changed); and,
+as the discard rule, a logistic ranking learned from 42,000 positions of ``normal``
+self-play (96 wins, -1.80); the hand's non-winner total (what settlement between
+non-winners pays) added to its worth (weights 1, 2 and 4: -0.14, +0.53 and +0.17 a deal
+against ``hard``, -0.38 at weight 2 on deals 400-799). A cheating check bounds what
+defence can still give: swapping every discard that would deal in for a tile no one
+waits on (the same distance, 60 % of the outs) halved the deal-ins (33) for two more
+wins and +0.24 a deal, because in Taizhou a ready seat soon wins on another discard.
+Jiaxing (paired deals 300-599; ``hard`` 74 wins and +0.72 a deal, ``normal`` in that
+seat 73 and +0.65): without playouts 74 wins (+0.24 +-0.28 a deal against ``hard``),
+horizon scale 1.0 65, without the calibration 66 (and 62 against 59 on deals 0-299).
+
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
 opponent already threw away, a lower claim margin, a heavier Jiaxing feeding cost and a
