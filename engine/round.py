@@ -19,14 +19,16 @@ Phases:
 
 from __future__ import annotations
 
+import copy
+import random
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
 from .shapes import hand_waits, is_win_counts, is_win_reading
-from .tiles import NUM_KINDS, WHITE, format_tiles, from_counts, is_honor, kind_str
+from .tiles import NUM_KINDS, WHITE, format_tiles, from_counts, is_honor, kind_str, to_counts
 from .types import (
     CHOW,
     CONTINUE,
@@ -1256,6 +1258,88 @@ class Round:
             for discard in self.discards[seat]:
                 counts[discard.tile] += 1
         return counts
+
+    def determinized(self, seat: int, rng: random.Random) -> Round:
+        """A copy of the hand in which every tile ``seat`` cannot see is dealt again.
+
+        Why: a search that plays the rest of the hand out must not read the real hidden
+        tiles. Playing out copies dealt like this measures outcomes from what ``seat``
+        knows. The others' concealed tiles, the kinds of their concealed kongs and the
+        live wall (with the replacement end) are pooled and shuffled; each hand keeps
+        its size, a drawn tile stays drawn, and a hidden concealed kong takes a kind
+        whose four copies are all in the pool (uniformly among them; the exact
+        posterior would weight kinds by how they were dealt, which no search here
+        reads). Everything public, and ``seat``'s own tiles, stay as they are; the copy
+        shares nothing mutable with this round, so it may be played to its end.
+        """
+        if not 0 <= seat < self.num_seats:
+            raise ValueError(f"seat {seat} is not a seat of {self.num_seats}")
+        shared = (self.variant, self.options, self._scorer)
+        clone = copy.deepcopy(self, {id(item): item for item in shared})
+        clone._redeal_hidden(seat, rng)
+        return clone
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        others = [other for other in range(self.num_seats) if other != seat]
+        flipped_in_wall = self.wall.indicator_in_wall  # seen by all: it stays put
+        live = self.wall.tiles[:-1] if flipped_in_wall else self.wall.tiles
+        pool = list(live)
+        for other in others:
+            pool += from_counts(self.hands[other])
+        hidden_kongs = [
+            (other, index)
+            for other in others
+            for index, meld in enumerate(self.melds[other])
+            if meld.concealed
+        ]
+        for other, index in hidden_kongs:
+            pool += self.melds[other][index].tiles
+        rng.shuffle(pool)
+        for other, index in hidden_kongs:
+            in_pool = to_counts(pool)
+            kind = rng.choice([k for k in range(NUM_KINDS) if in_pool[k] >= 4])
+            for _ in range(4):
+                pool.remove(kind)
+            meld = self.melds[other][index]
+            self.melds[other][index] = replace(meld, tiles=(kind,) * len(meld.tiles))
+        for other in others:
+            size = sum(self.hands[other])
+            dealt, pool = pool[:size], pool[size:]
+            self.hands[other] = to_counts(dealt)
+            if self.drawn[other] is not None:
+                self.drawn[other] = dealt[-1]
+        self.wall.tiles = pool + ([self.wall.tiles[-1]] if flipped_in_wall else [])
+        # Every cache below is keyed by what the old tiles were.
+        self._win_cache.clear()
+        self._seat_views.clear()
+        self._hand_views.clear()
+        self._waits.clear()
+        self._unbuilt_views.clear()
+        self._turn_key = ()
+        window = self.window
+        if window is not None and self.phase in (CLAIM, ROB_KONG):
+            # Who else may claim or rob was worked out from the old hands: ask again,
+            # and forget the others' answers (they answered holding other tiles).
+            for other in others:
+                window.options.pop(other, None)
+                window.responses.pop(other, None)
+                if other == window.from_seat:
+                    continue
+                if self.phase == CLAIM:
+                    options = self._claim_options(
+                        other, window.tile, window.from_seat, window.final
+                    )
+                elif (
+                    other not in self.folded
+                    and window.tile not in self.skipped_win[other]
+                    and self._scored_win(other, "rob_kong", window.tile, window.from_seat)
+                ):
+                    options = [Action(WIN, other), Action(PASS, other)]
+                else:
+                    options = []
+                if options:
+                    window.options[other] = options
+            self._maybe_close_window([])  # nobody may be left to answer
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain data, for replay checks."""
