@@ -99,6 +99,18 @@ Jiaxing (paired deals 300-599; ``hard`` 74 wins and +0.72 a deal, ``normal`` in 
 seat 73 and +0.65): without playouts 74 wins (+0.24 +-0.28 a deal against ``hard``),
 horizon scale 1.0 65, without the calibration 66 (and 62 against 59 on deals 0-299).
 
+Searching the whole table (stop 27; ``benchmarks/search_headroom.py``): copies of the
+hand dealt by ``Round.determinized`` and played out with ``normal`` in every seat, for
+``hard``'s choice and the other discards as close to ready, at most one step away. With
+300 playouts a candidate (125 Taizhou positions) such a search beats ``hard``'s choice by
++1.5 points a position [0.5, 2.5] (+0.7 points of win chance), at 2.2 such positions a
+deal. That costs 33 s a position. What fits in play does not get there. Paired, Taizhou
+deals 0-399, against ``hard``'s 123 wins and +2.02 a deal: 16 playouts a candidate,
+best mean taken, 108 wins and +1.15 (1.6 s a decision); 32 playouts, switching only at a
+paired z of 2, 124 wins and +2.74 (+0.71 +-1.00 a deal; 3.3 s a decision). A search
+inside the budget needs a simulator about a hundred times faster than the engine's
+playouts (about 27 ms each), or ``hard``'s values taught what the search prefers.
+
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
 opponent already threw away, a lower claim margin, a heavier Jiaxing feeding cost and a
