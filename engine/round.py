@@ -1281,7 +1281,9 @@ class Round:
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         others = [other for other in range(self.num_seats) if other != seat]
-        flipped_in_wall = self.wall.indicator_in_wall  # seen by all: it stays put
+        # A flipped indicator left in the wall (``wild_copies`` 4) is seen by all and stays
+        # put, until the first replacement draw takes it from the far end.
+        flipped_in_wall = self.wall.indicator_in_wall and self.wall.drawn_from_back == 0
         live = self.wall.tiles[:-1] if flipped_in_wall else self.wall.tiles
         pool = list(live)
         for other in others:

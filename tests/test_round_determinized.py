@@ -65,8 +65,8 @@ def test_the_seat_sees_the_same_hand_and_no_tile_is_lost(
     assert [drawn is None for drawn in clone.drawn] == [drawn is None for drawn in round_.drawn]
     for other, drawn in enumerate(clone.drawn):
         assert drawn is None or clone.hands[other][drawn] >= 1
-    if round_.wall.indicator_in_wall:
-        assert clone.wall.tiles[-1] == round_.wall.tiles[-1]
+    if round_.wall.indicator_in_wall and round_.wall.drawn_from_back == 0:
+        assert clone.wall.tiles[-1] == round_.wall.tiles[-1] == round_.indicator
     _play_out(clone, copy_seed)
     assert all(count == 4 for count in clone.tile_census())
     assert round_.snapshot() == before
