@@ -794,10 +794,9 @@ class Round:
                 robbers = {}
                 for offset in range(1, self.num_seats):
                     other = (seat + offset) % self.num_seats
-                    if other in self.folded or kind in self.skipped_win[other]:
-                        continue
-                    if self._scored_win(other, "rob_kong", kind, seat):
-                        robbers[other] = [Action(WIN, other), Action(PASS, other)]
+                    options = self._rob_options(other, kind, seat)
+                    if options:
+                        robbers[other] = options
                 events.append({"type": "added_kong", "seat": seat, "tile": kind_str(kind)})
                 if robbers:
                     self.window = _Window(
@@ -822,6 +821,14 @@ class Round:
         self.melds[seat].append(Meld(KONG, (kind,) * 4, concealed=True))
         events.append({"type": "concealed_kong", "seat": seat})
         self._replacement_draw(seat, events)
+
+    def _rob_options(self, seat: int, kind: int, maker: int) -> list[Action]:
+        """Win or pass when ``seat`` may rob ``maker``'s added kong of ``kind``; else none."""
+        if seat in self.folded or kind in self.skipped_win[seat]:
+            return []
+        if not self._scored_win(seat, "rob_kong", kind, maker):
+            return []
+        return [Action(WIN, seat), Action(PASS, seat)]
 
     def _complete_added_kong(self, seat: int, index: int, events: list[Event]) -> None:
         old = self.melds[seat][index]
@@ -1331,14 +1338,8 @@ class Round:
                     options = self._claim_options(
                         other, window.tile, window.from_seat, window.final
                     )
-                elif (
-                    other not in self.folded
-                    and window.tile not in self.skipped_win[other]
-                    and self._scored_win(other, "rob_kong", window.tile, window.from_seat)
-                ):
-                    options = [Action(WIN, other), Action(PASS, other)]
                 else:
-                    options = []
+                    options = self._rob_options(other, window.tile, window.from_seat)
                 if options:
                     window.options[other] = options
             self._maybe_close_window([])  # nobody may be left to answer
