@@ -74,9 +74,9 @@ def near_ready_alternatives(view: PlayerView, chosen: int) -> list[int]:
             distance[kind] = shanten(counts, wilds)
             counts[kind] += 1
     best = min(distance.values())
-    legal = {action.tile for action in view.legal if action.type == DISCARD}
     if best > 1:
         return []
+    legal = {action.tile for action in view.legal if action.type == DISCARD}
     return [kind for kind, d in distance.items() if d == best and kind in legal and kind != chosen]
 
 
