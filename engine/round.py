@@ -1281,10 +1281,18 @@ class Round:
         """
         if not 0 <= seat < self.num_seats:
             raise ValueError(f"seat {seat} is not a seat of {self.num_seats}")
-        shared = (self.variant, self.options, self._scorer)
-        clone = copy.deepcopy(self, {id(item): item for item in shared})
+        clone = self.copy()
         clone._redeal_hidden(seat, rng)
         return clone
+
+    def copy(self) -> Round:
+        """An exact copy of the hand, to be played on apart from this one.
+
+        Why: measuring one decision's worth plays the same moment on twice, each way
+        (``benchmarks/claim_forks.py``); the copy shares only what never changes (the
+        rule set, its options and the scorer), so the two cannot disturb each other."""
+        shared = (self.variant, self.options, self._scorer)
+        return copy.deepcopy(self, {id(item): item for item in shared})
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         others = [other for other in range(self.num_seats) if other != seat]

@@ -157,3 +157,29 @@ def test_in_a_rob_window_only_seats_that_can_win_on_the_tile_may_rob() -> None:
         _play_out(clone, index)
         assert all(count == 4 for count in clone.tile_census())
     assert "turn" in phases
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    variant=st.sampled_from(["jiaxing", "taizhou"]),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 80),
+)
+def test_an_exact_copy_plays_on_to_the_same_result_and_leaves_the_hand_alone(
+    variant: str, seed: int, steps: int
+) -> None:
+    # ``Round.copy`` is how ``benchmarks/claim_forks.py`` plays one moment on twice: the
+    # copy must be the same hand (same result under the same players) and independent.
+    round_ = _played(variant, seed, steps)
+    if round_.is_over:
+        return
+    before = (round_.turn_id, [list(h) for h in round_.hands], list(round_.wall.tiles))
+    first, second = round_.copy(), round_.copy()
+    _play_out(first, seed)
+    assert (round_.turn_id, [list(h) for h in round_.hands], list(round_.wall.tiles)) == before
+    _play_out(second, seed)
+    assert first.result is not None and second.result is not None
+    assert first.result.deltas == second.result.deltas
+    assert first.result.winner == second.result.winner
+    _play_out(round_, seed)
+    assert round_.result is not None and round_.result.deltas == first.result.deltas
