@@ -111,6 +111,20 @@ paired z of 2, 124 wins and +2.74 (+0.71 +-1.00 a deal; 3.3 s a decision). A sea
 inside the budget needs a simulator about a hundred times faster than the engine's
 playouts (about 27 ms each), or ``hard``'s values taught what the search prefers.
 
+Forking the real hand (stop 28; ``benchmarks/decision_forks.py``): a decision's worth is
+measured by playing the same moment on twice (``Round.copy``: the same wall, hidden tiles
+and seeds), as ``hard`` chose and the other way; the two results differ only by that
+decision, and on the same deals they equal the paired runs' differences exactly (28 of
+30 deals checked; the other two had a second such decision). Two rules came of it, both
+for Taizhou: a pung from across or the right taken although it brings the hand no
+closer to ready (``_tempo_pung``: it skips the others' turns), and a hand becoming ready
+that waits on more pairs (``_keep_pairs``). Nothing else measured better than ``hard``'s
+own choice: same-distance discards one and two steps from ready (a random one of them
+against ``hard``'s, 15,900 moments: -0.6 and +0.0 points a moment; a linear model of 14
+features of the hand, cross-validated, +0.3 +-0.4 and +0.2 +-0.5), Taizhou chows, and in Jiaxing any claim (882 deals,
+2,769 windows) or discard (hard's choice better than a random one of the same distance
+by 2.4, 1.6 and 0.6 points ready, one and two steps away).
+
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
 opponent already threw away, a lower claim margin, a heavier Jiaxing feeding cost and a
@@ -208,6 +222,13 @@ _SPEED_DANGER_SLACK = 0.3
 # How much better a claim must look than passing, where ``hard`` differs from the rule
 # set's profile.
 _CLAIM_MARGIN: dict[str, float] = {}  # a ready opponent's outs, where no rate was measured
+# Rule sets where ``hard`` takes a pung from across or the right that leaves the hand
+# no further from ready (``_tempo_pung``).
+_TEMPO_PUNG = {"taizhou": True}
+# Rule sets where a hand becoming ready keeps its pairs (``_keep_pairs``), and the share
+# of the chosen wait's outs the wait on more pairs must keep.
+_READY_PAIRS = {"taizhou": True}
+_READY_PAIRS_OUTS = 0.5
 
 
 # --------------------------------------------------------------------------- defence
@@ -393,7 +414,14 @@ def choose(
             cost = base._danger(view, table, kind, ready)
             return cost + extra(kind, distance) if extra is not None else cost
 
-        kind = _keep_efficient(kind, counts, wilds, table, danger)
+        outs = (
+            _discard_outs(counts, wilds, table)
+            if table.variant in _OUTS_FLOOR or _READY_PAIRS.get(table.variant, False)
+            else {}
+        )
+        kind = _keep_efficient(kind, counts, wilds, table, danger, outs)
+        if _READY_PAIRS.get(table.variant, False):
+            kind = _keep_pairs(kind, counts, outs, danger)
         kongs = [a for a in view.legal if a.type == KONG and a.tile is not None]
         if kongs:
             # A kong is weighed on the analytic scale: the calibration never saw the
@@ -421,6 +449,7 @@ def _keep_efficient(
     wilds: int,
     table: base._Table,
     danger: Callable[[int, bool, int], float],
+    outs: dict[int, tuple[int, int]] | None = None,
 ) -> int:
     """``kind``, unless it gives up speed: a discard that leaves the hand further from
     ready (the standard sets-and-a-pair distance), or keeps fewer outs than
@@ -441,7 +470,8 @@ def _keep_efficient(
     floors = _OUTS_FLOOR.get(table.variant)
     if floors is None:
         return kind
-    outs = _discard_outs(counts, wilds, table)
+    if outs is None:
+        outs = _discard_outs(counts, wilds, table)
     if not outs:
         return kind  # only wilds in hand
     closest = min(distance for distance, _ in outs.values())
@@ -465,18 +495,66 @@ def _keep_efficient(
     return kind if best is None else best[2]
 
 
+def _keep_pairs(
+    kind: int,
+    counts: list[int],
+    outs: dict[int, tuple[int, int]],
+    danger: Callable[[int, bool, int], float],
+) -> int:
+    """``kind``, unless it makes the hand ready and another discard that also makes it
+    ready keeps more pairs and at least ``_READY_PAIRS_OUTS`` of its outs: then the one
+    keeping the most pairs (the most outs among those), unless it is markedly more
+    dangerous (``_SPEED_DANGER_SLACK``, as for the speed
+    floor). ``outs`` is ``_discard_outs``' reading of every discard.
+
+    Why (``_READY_PAIRS``): a Taizhou wait on two pairs scores a pung when it comes (a
+    concealed pung on a self-draw: 4 points, 8 for terminals and honors), where the
+    wider wait on a chow scores nothing more; ``hard``'s values, and its speed floor
+    (every outs once ready), take the wider wait. Measured on the real continuation,
+    the same moment played on both ways (``Round.copy``; ``hard`` and ``normal``
+    playing on; ``benchmarks/decision_forks.py --decision waits``): over three sets of
+    deals (10000-13999 and 30000-31038, 493 such moments), the wait on more pairs keeping
+    half the outs or more scored +5.8 points [2.5, 9.0] over ``hard``'s choice at the
+    same win chance; one on fewer pairs -5.1 [-8.6, -1.7] (437 moments); one keeping
+    under half the outs -13.5 (6).
+    """
+    kept = outs.get(kind)
+    if kept is None or kept[0] > 0:
+        return kind
+
+    def pairs_after(discard: int) -> int:
+        counts[discard] -= 1
+        pairs = sum(1 for held in counts if held >= 2)
+        counts[discard] += 1
+        return pairs
+
+    mine = pairs_after(kind)
+    limit = danger(kind, True, 0) + _SPEED_DANGER_SLACK
+    best: tuple[int, int, int] | None = None
+    for other, (distance, count) in outs.items():
+        if distance > 0 or other == kind:
+            continue
+        if count < _READY_PAIRS_OUTS * kept[1]:
+            continue
+        pairs = pairs_after(other)
+        if pairs <= mine or danger(other, True, 0) > limit:
+            continue
+        key = (-pairs, -count, other)
+        if best is None or key < best:
+            best = key
+    return kind if best is None else best[2]
+
+
 def _discard_outs(counts: list[int], wilds: int, table: base._Table) -> dict[int, tuple[int, int]]:
     """(distance, outs) after each discard: the standard sets-and-a-pair distance and
     the unseen tiles whose draw would shorten it. Outs are counted only for the
     discards at the shortest distance (0 for the others): nothing reads them elsewhere,
     and counting them is most of the cost."""
     wild = table.wild
-    white_reads = get_rules(table.variant).white_substitutes_wild and wild not in (None, WHITE)
+    white_reads = _white_reads(table)
 
     def distance(hand: list[int]) -> int:
-        if white_reads and hand[WHITE]:
-            return min(shanten(r, wilds) for r in white_readings(hand, wild))
-        return shanten(hand, wilds)
+        return _standard_distance(hand, wilds, table)
 
     distances: dict[int, int] = {}
     for kind in range(NUM_KINDS):
@@ -520,6 +598,20 @@ def _discard_outs(counts: list[int], wilds: int, table: base._Table) -> dict[int
         counts[kind] += 1
         result[kind] = (after, outs)
     return result
+
+
+def _white_reads(table: base._Table) -> bool:
+    """A White in hand may be read as the wild's kind (Taizhou)."""
+    wild = table.wild
+    return get_rules(table.variant).white_substitutes_wild and wild not in (None, WHITE)
+
+
+def _standard_distance(hand: list[int], wilds: int, table: base._Table) -> int:
+    """The sets-and-a-pair shanten of a 3n+1 or 3n+2 hand, a White read either way."""
+    if _white_reads(table) and hand[WHITE]:
+        assert table.wild is not None
+        return min(shanten(reading, wilds) for reading in white_readings(hand, table.wild))
+    return shanten(hand, wilds)
 
 
 def _near_kinds(kind: int) -> tuple[int, ...]:
@@ -703,8 +795,9 @@ def choose_claim(
             shantens = base._shantens(new_counts, wilds, new_table)
             hand = (new_counts, wilds, new_table, shantens, value)
         options.append((action, hand))
+    tempo = _tempo_pung(view, counts, wilds, table, claims)
     if not options:
-        return passing
+        return tempo or passing
     baseline = core.hand_value(counts, wilds, table, now, cache, race)
     values = [hand[4] for _, hand in options]
     if sampled is not None:
@@ -715,4 +808,54 @@ def choose_claim(
         zip(values, (a for a, _ in options), strict=True), key=lambda item: item[0]
     )
     margin = _CLAIM_MARGIN.get(public.variant, rules.ai_profile.claim_margin)
-    return best_action if best_value > baseline * margin + 1e-9 else passing
+    if best_value > baseline * margin + 1e-9:
+        return best_action
+    return tempo or passing
+
+
+def _tempo_pung(
+    view: PlayerView, counts: list[int], wilds: int, table: base._Table, claims: list[Action]
+) -> Action | None:
+    """A pung to take although it brings the hand no closer to ready (``_TEMPO_PUNG``):
+    claimed from a seat other than the left-hand player, it skips the turns of the seats
+    in between, and it must leave the hand no further from ready (sets and a pair, the
+    best discard after it).
+
+    Why: the values weigh a claim by the hand it leaves, as if the table waited for us;
+    in a Taizhou race a pung from across or the right also takes one or two draws away
+    from the others. Measured by playing each such window on both ways from the same
+    moment (``benchmarks/decision_forks.py``; Taizhou deals 14000-15695, ``hard`` as
+    it was): where ``hard`` passed such a pung, taking it was worth +11.6 points [7.2,
+    16.0] over 196 windows; the same pung from the left-hand player +0.1 [-7.9, 8.0]
+    over 62. With the rule, on fresh deals (40000-40799): claiming +11.7 [0.3, 23.1]
+    over the 64 windows it took, passing still right from the left (-2.1, 32 windows).
+    Paired over 2,000 deals (0-1999): +0.36 +-0.49 a deal, 145 deals changed.
+    """
+    if not _TEMPO_PUNG.get(table.variant, False):
+        return None
+    public = view.public
+    if public.last_discard is None or view.claim_tile is None:
+        return None
+    discarder = public.last_discard[0]
+    if discarder == (view.seat - 1) % public.num_seats:
+        return None  # the left-hand player: nobody's turn is skipped
+    third_claim = base._claims_from(view.melds, discarder) == 2
+    if third_claim and get_rules(public.variant).has_three_claim_liability:
+        return None  # a third claim from one player has its own rule
+    now = _standard_distance(counts, wilds, table)
+    for action in claims:
+        if action.type != PUNG:
+            continue
+        after = base._after_claim(view, action, counts, view.claim_tile)
+        if after is None:
+            continue
+        new_counts = after[0]
+        best = base._FAR
+        for kind in range(NUM_KINDS):
+            if new_counts[kind]:
+                new_counts[kind] -= 1
+                best = min(best, _standard_distance(new_counts, wilds, table))
+                new_counts[kind] += 1
+        if best <= now:
+            return action
+    return None

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine import ai as base
-from engine import ai_hard
+from engine import ai_hard, shapes
 from engine.ai import AIPlayer, _read_table, choose_action
 from engine.ai_hard import _folding, _live_dragon, _taizhou_danger
 from engine.ai_hard_core import (
@@ -22,7 +22,7 @@ from engine.ai_hard_core import (
 from engine.match import Match
 from engine.shapes import count_hand
 from engine.tiles import parse_tile
-from engine.types import CONTINUE, DISCARD, FOLD, PUNG, WIN, Action
+from engine.types import CONTINUE, DISCARD, FOLD, PASS, PUNG, WIN, Action
 from engine.views import PlayerView
 from tests.scenario import act, meld, stage
 
@@ -389,3 +389,59 @@ def test_hard_taizhou_discard_keeps_the_fastest_shape(monkeypatch: pytest.Monkey
         assert (slow_distance, -slow_outs) > (distance, -outs)
         if closest == 0:
             assert outs == most  # once ready, every out counts
+
+
+def _pung_window(thrower: int) -> PlayerView:
+    """Seat 0 holds 5m5m 234p 678p 34s 12m 6z (one step from ready, 55m its only pair)
+    and ``thrower`` has just discarded a 5m."""
+    hands = ["5m5m2p3p4p6p7p8p3s4s1m2m6z", "", "", ""]
+    fillers = [
+        "1z2z3z4z6z7z1s2s3s4s6s7s8s",
+        "2z3z4z6z7z1s2s3s4s6s7s8s8s",
+        "1z1z2z3z4z6z7z1s1s2s3s4s6s",
+    ]
+    for seat in (1, 2, 3):
+        hands[seat] = fillers[seat - 1] + ("5m" if seat == thrower else "")
+    hands[thrower] = hands[thrower][2:]  # 13 + the 5m it throws: 14 tiles in turn
+    round_ = stage("taizhou", hands, wild="9s", turn=thrower, live=40, scorer=None)
+    act(round_, "discard", thrower, "5m")
+    while round_.waiting_on[0] != 0:
+        act(round_, "pass", round_.waiting_on[0])
+    return round_.player_view(0)
+
+
+@pytest.mark.parametrize("thrower", [1, 2])
+def test_hard_takes_a_taizhou_pung_from_across_or_the_right_that_keeps_its_distance(
+    thrower: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = _pung_window(thrower)
+    counts, wilds = base._hand_counts(view, view.public.wild)
+    after = list(counts)
+    after[parse_tile("5m")] -= 2
+    after[parse_tile("6z")] -= 1  # the best discard after the pung
+    # The pung brings the hand no closer to ready: 55m was its pair.
+    assert shapes.shanten(after, wilds) == shapes.shanten(counts, wilds) == 1
+    assert choose_action(view, "hard", random.Random(0)).type == PUNG
+    # Without the tempo rule hard's values pass it: the rule is what takes it.
+    monkeypatch.setitem(ai_hard._TEMPO_PUNG, "taizhou", False)
+    assert choose_action(view, "hard", random.Random(0)).type == PASS
+
+
+def test_hard_leaves_the_same_pung_from_the_left_hand_player() -> None:
+    # The left-hand player's discard is followed by our own turn: a pung skips nobody.
+    view = _pung_window(3)
+    assert {a.type for a in view.legal} == {PUNG, PASS}
+    assert choose_action(view, "hard", random.Random(0)).type == PASS
+
+
+def test_hard_taizhou_ready_hand_waits_on_its_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 33m 456m 345p 678p 122s: throwing 1s waits on two pairs (3m or 2s, a pung either
+    # way), throwing a 2s on the edge 3s with more outs; both make the hand ready.
+    round_ = stage(
+        "taizhou", ["3m3m4m5m6m3p4p5p6p7p8p1s2s2s", "", "", ""], wild="9s", live=40, scorer=None
+    )
+    view = round_.player_view(0)
+    assert choose_action(view, "hard", random.Random(0)).tile == parse_tile("1s")
+    # Without the rule hard's values and its speed floor take the wider wait.
+    monkeypatch.setitem(ai_hard._READY_PAIRS, "taizhou", False)
+    assert choose_action(view, "hard", random.Random(0)).tile == parse_tile("2s")
