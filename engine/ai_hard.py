@@ -115,15 +115,21 @@ Forking the real hand (stop 28; ``benchmarks/decision_forks.py``): a decision's 
 measured by playing the same moment on twice (``Round.copy``: the same wall, hidden tiles
 and seeds), as ``hard`` chose and the other way; the two results differ only by that
 decision, and on the same deals they equal the paired runs' differences exactly (28 of
-30 deals checked; the other two had a second such decision). Two rules came of it, both
-for Taizhou: a pung from across or the right taken although it brings the hand no
-closer to ready (``_tempo_pung``: it skips the others' turns), and a hand becoming ready
-that waits on more pairs (``_keep_pairs``). Nothing else measured better than ``hard``'s
-own choice: same-distance discards one and two steps from ready (a random one of them
-against ``hard``'s, 15,900 moments: -0.6 and +0.0 points a moment; a linear model of 14
-features of the hand, cross-validated, +0.3 +-0.4 and +0.2 +-0.5), Taizhou chows, and in Jiaxing any claim (882 deals,
-2,769 windows) or discard (hard's choice better than a random one of the same distance
-by 2.4, 1.6 and 0.6 points ready, one and two steps away).
+30 deals checked; the other two had a second such decision). One rule came of it, for
+Taizhou: a pung from across or the right taken although it brings the hand no closer
+to ready (``_tempo_pung``: it skips the others' turns). Tried and dropped: a hand
+becoming ready waits on the most pairs (a pung when it comes), keeping at least half
+the outs. Over three sets of deals (10000-13999, 30000-31038; 493 moments) such a wait
+scored +5.8 points [2.5, 9.0] over ``hard``'s; it was the best of a dozen splits tried on
+the first set, and it did not hold up: paired over 1,600 deals -0.25 +-0.65 a deal
+(106 deals changed), and with the rule in place, on fresh deals (50000-50599), the wait
+on fewer pairs that ``hard`` had given up scored +5.6 [-1.5, 12.7] over its choice (138
+moments). Nothing else measured better than ``hard``'s own choice: same-distance
+discards one and two steps from ready (a random one of them against ``hard``'s, 15,900
+moments: -0.6 and +0.0 points a moment; a linear model of 14 features of the hand,
+cross-validated, +0.3 +-0.4 and +0.2 +-0.5), Taizhou chows, and in Jiaxing any claim
+(882 deals, 2,769 windows) or discard (``hard``'s choice better than a random one of the
+same distance by 2.4, 1.6 and 0.6 points ready, one and two steps away).
 
 Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
 concealed tiles out of the live wall by the suits they collect, weighting outs an
@@ -225,10 +231,6 @@ _CLAIM_MARGIN: dict[str, float] = {}  # a ready opponent's outs, where no rate w
 # Rule sets where ``hard`` takes a pung from across or the right that leaves the hand
 # no further from ready (``_tempo_pung``).
 _TEMPO_PUNG = {"taizhou": True}
-# Rule sets where a hand becoming ready keeps its pairs (``_keep_pairs``), and the share
-# of the chosen wait's outs the wait on more pairs must keep.
-_READY_PAIRS = {"taizhou": True}
-_READY_PAIRS_OUTS = 0.5
 
 
 # --------------------------------------------------------------------------- defence
@@ -414,14 +416,7 @@ def choose(
             cost = base._danger(view, table, kind, ready)
             return cost + extra(kind, distance) if extra is not None else cost
 
-        outs = (
-            _discard_outs(counts, wilds, table)
-            if table.variant in _OUTS_FLOOR or _READY_PAIRS.get(table.variant, False)
-            else {}
-        )
-        kind = _keep_efficient(kind, counts, wilds, table, danger, outs)
-        if _READY_PAIRS.get(table.variant, False):
-            kind = _keep_pairs(kind, counts, outs, danger)
+        kind = _keep_efficient(kind, counts, wilds, table, danger)
         kongs = [a for a in view.legal if a.type == KONG and a.tile is not None]
         if kongs:
             # A kong is weighed on the analytic scale: the calibration never saw the
@@ -449,7 +444,6 @@ def _keep_efficient(
     wilds: int,
     table: base._Table,
     danger: Callable[[int, bool, int], float],
-    outs: dict[int, tuple[int, int]] | None = None,
 ) -> int:
     """``kind``, unless it gives up speed: a discard that leaves the hand further from
     ready (the standard sets-and-a-pair distance), or keeps fewer outs than
@@ -470,8 +464,7 @@ def _keep_efficient(
     floors = _OUTS_FLOOR.get(table.variant)
     if floors is None:
         return kind
-    if outs is None:
-        outs = _discard_outs(counts, wilds, table)
+    outs = _discard_outs(counts, wilds, table)
     if not outs:
         return kind  # only wilds in hand
     closest = min(distance for distance, _ in outs.values())
@@ -490,56 +483,6 @@ def _keep_efficient(
         if cost > limit:
             continue
         key = (-count, cost, other)
-        if best is None or key < best:
-            best = key
-    return kind if best is None else best[2]
-
-
-def _keep_pairs(
-    kind: int,
-    counts: list[int],
-    outs: dict[int, tuple[int, int]],
-    danger: Callable[[int, bool, int], float],
-) -> int:
-    """``kind``, unless it makes the hand ready and another discard that also makes it
-    ready keeps more pairs and at least ``_READY_PAIRS_OUTS`` of its outs: then the one
-    keeping the most pairs (the most outs among those), unless it is markedly more
-    dangerous (``_SPEED_DANGER_SLACK``, as for the speed
-    floor). ``outs`` is ``_discard_outs``' reading of every discard.
-
-    Why (``_READY_PAIRS``): a Taizhou wait on two pairs scores a pung when it comes (a
-    concealed pung on a self-draw: 4 points, 8 for terminals and honors), where the
-    wider wait on a chow scores nothing more; ``hard``'s values, and its speed floor
-    (every outs once ready), take the wider wait. Measured on the real continuation,
-    the same moment played on both ways (``Round.copy``; ``hard`` and ``normal``
-    playing on; ``benchmarks/decision_forks.py --decision waits``): over three sets of
-    deals (10000-13999 and 30000-31038, 493 such moments), the wait on more pairs keeping
-    half the outs or more scored +5.8 points [2.5, 9.0] over ``hard``'s choice at the
-    same win chance; one on fewer pairs -5.1 [-8.6, -1.7] (437 moments); one keeping
-    under half the outs -13.5 (6).
-    """
-    kept = outs.get(kind)
-    if kept is None or kept[0] > 0:
-        return kind
-
-    def pairs_after(discard: int) -> int:
-        counts[discard] -= 1
-        pairs = sum(1 for held in counts if held >= 2)
-        counts[discard] += 1
-        return pairs
-
-    mine = pairs_after(kind)
-    limit = danger(kind, True, 0) + _SPEED_DANGER_SLACK
-    best: tuple[int, int, int] | None = None
-    for other, (distance, count) in outs.items():
-        if distance > 0 or other == kind:
-            continue
-        if count < _READY_PAIRS_OUTS * kept[1]:
-            continue
-        pairs = pairs_after(other)
-        if pairs <= mine or danger(other, True, 0) > limit:
-            continue
-        key = (-pairs, -count, other)
         if best is None or key < best:
             best = key
     return kind if best is None else best[2]

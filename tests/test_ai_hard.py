@@ -432,16 +432,3 @@ def test_hard_leaves_the_same_pung_from_the_left_hand_player() -> None:
     view = _pung_window(3)
     assert {a.type for a in view.legal} == {PUNG, PASS}
     assert choose_action(view, "hard", random.Random(0)).type == PASS
-
-
-def test_hard_taizhou_ready_hand_waits_on_its_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 33m 456m 345p 678p 122s: throwing 1s waits on two pairs (3m or 2s, a pung either
-    # way), throwing a 2s on the edge 3s with more outs; both make the hand ready.
-    round_ = stage(
-        "taizhou", ["3m3m4m5m6m3p4p5p6p7p8p1s2s2s", "", "", ""], wild="9s", live=40, scorer=None
-    )
-    view = round_.player_view(0)
-    assert choose_action(view, "hard", random.Random(0)).tile == parse_tile("1s")
-    # Without the rule hard's values and its speed floor take the wider wait.
-    monkeypatch.setitem(ai_hard._READY_PAIRS, "taizhou", False)
-    assert choose_action(view, "hard", random.Random(0)).tile == parse_tile("2s")

@@ -31,15 +31,17 @@ def test_a_tempo_pung_is_forked_against_passing_with_the_worth_signed_for_claimi
 
 
 def test_a_ready_discard_is_forked_against_every_other_ready_discard() -> None:
+    # 33m 456m 345p 678p 122s: throwing a 2s waits on the edge 3s; throwing the 1s would
+    # wait on two pairs (3m or 2s) with two thirds of the outs.
     round_ = stage(
         "taizhou", ["3m3m4m5m6m3p4p5p6p7p8p1s2s2s", "", "", ""], wild="9s", live=40, scorer=None
     )
     view = round_.player_view(0)
     action = choose_action(view, "hard", random.Random(0))
-    assert action.tile == parse_tile("1s")  # the wait on two pairs
+    assert action.tile == parse_tile("2s")
     forks = {other.tile: (group, sign) for group, other, sign in _wait_forks(view, action)}
-    assert forks[parse_tile("2s")] == (("fewer pairs", "half the outs or more"), 1)
-    assert parse_tile("1s") not in forks
+    assert forks[parse_tile("1s")] == (("more pairs", "half the outs or more"), 1)
+    assert parse_tile("2s") not in forks
     assert all(other.type == DISCARD for _, other, _ in _wait_forks(view, action))
 
 
