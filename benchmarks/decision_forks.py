@@ -42,7 +42,6 @@ from engine import ai_hard
 from engine.ai import choose_action
 from engine.match import Match
 from engine.round import Round
-from engine.shapes import shanten
 from engine.types import CHOW, DISCARD, KONG, PASS, PUNG, WIN, Action
 from engine.variants import RULE_SETS
 from engine.views import PlayerView
@@ -72,25 +71,15 @@ def play_out(round_: Round, deal: int, levels: list[str]) -> tuple[int, int]:
 
 
 def _distance_change(view: PlayerView, claim: Action) -> str:
-    """'closer', 'same' or 'further': the claim's effect on the sets-and-a-pair distance
-    (a kong's: without a discard)."""
-    assert view.claim_tile is not None
+    """'closer', 'same' or 'further': the claim's effect on the distance from ready as
+    ``hard``'s tempo rule reads it (``ai_hard._distance_after_claim``)."""
     counts, wilds = base._hand_counts(view, view.public.wild)
-    now = shanten(counts, wilds)
-    after = base._after_claim(view, claim, counts, view.claim_tile)
+    table = base._read_table(view, counts)
+    after = ai_hard._distance_after_claim(view, claim, counts, wilds, table)
     if after is None:
         return "?"
-    new_counts = after[0]
-    if claim.type == KONG:
-        best = shanten(new_counts, wilds)
-    else:
-        best = base._FAR
-        for kind, held in enumerate(new_counts):
-            if held:
-                new_counts[kind] -= 1
-                best = min(best, shanten(new_counts, wilds))
-                new_counts[kind] += 1
-    return "closer" if best < now else "same" if best == now else "further"
+    now = ai_hard._standard_distance(counts, wilds, table)
+    return "closer" if after < now else "same" if after == now else "further"
 
 
 def _claim_forks(view: PlayerView, action: Action) -> list[tuple[tuple[str, ...], Action, int]]:

@@ -789,16 +789,29 @@ def _tempo_pung(
     for action in claims:
         if action.type != PUNG:
             continue
-        after = base._after_claim(view, action, counts, view.claim_tile)
-        if after is None:
-            continue
-        new_counts = after[0]
-        best = base._FAR
-        for kind in range(NUM_KINDS):
-            if new_counts[kind]:
-                new_counts[kind] -= 1
-                best = min(best, _standard_distance(new_counts, wilds, table))
-                new_counts[kind] += 1
-        if best <= now:
+        after = _distance_after_claim(view, action, counts, wilds, table)
+        if after is not None and after <= now:
             return action
     return None
+
+
+def _distance_after_claim(
+    view: PlayerView, action: Action, counts: list[int], wilds: int, table: base._Table
+) -> int | None:
+    """The standard distance (``_standard_distance``) after a claim of the window's tile
+    and, for a chow or pung, the best discard after it; None when the claim's tiles are
+    not held naturally."""
+    assert view.claim_tile is not None
+    after = base._after_claim(view, action, counts, view.claim_tile)
+    if after is None:
+        return None
+    new_counts = after[0]
+    if action.type == KONG:
+        return _standard_distance(new_counts, wilds, table)
+    best = base._FAR
+    for kind in range(NUM_KINDS):
+        if new_counts[kind]:
+            new_counts[kind] -= 1
+            best = min(best, _standard_distance(new_counts, wilds, table))
+            new_counts[kind] += 1
+    return best
