@@ -1289,7 +1289,7 @@ class Round:
         """An exact copy of the hand, to be played on apart from this one.
 
         Why: measuring one decision's worth plays the same moment on twice, each way
-        (``benchmarks/claim_forks.py``); the copy shares only what never changes (the
+        (``benchmarks/decision_forks.py``); the copy shares only what never changes (the
         rule set, its options and the scorer), so the two cannot disturb each other."""
         shared = (self.variant, self.options, self._scorer)
         return copy.deepcopy(self, {id(item): item for item in shared})

@@ -168,7 +168,7 @@ def test_in_a_rob_window_only_seats_that_can_win_on_the_tile_may_rob() -> None:
 def test_an_exact_copy_plays_on_to_the_same_result_and_leaves_the_hand_alone(
     variant: str, seed: int, steps: int
 ) -> None:
-    # ``Round.copy`` is how ``benchmarks/claim_forks.py`` plays one moment on twice: the
+    # ``Round.copy`` is how ``benchmarks/decision_forks.py`` plays one moment on twice: the
     # copy must be the same hand (same result under the same players) and independent.
     round_ = _played(variant, seed, steps)
     if round_.is_over:
