@@ -738,9 +738,8 @@ def choose_claim(
             shantens = base._shantens(new_counts, wilds, new_table)
             hand = (new_counts, wilds, new_table, shantens, value)
         options.append((action, hand))
-    tempo = _tempo_pung(view, counts, wilds, table, claims)
     if not options:
-        return tempo or passing
+        return _tempo_pung(view, counts, wilds, table, claims) or passing
     baseline = core.hand_value(counts, wilds, table, now, cache, race)
     values = [hand[4] for _, hand in options]
     if sampled is not None:
@@ -753,7 +752,7 @@ def choose_claim(
     margin = _CLAIM_MARGIN.get(public.variant, rules.ai_profile.claim_margin)
     if best_value > baseline * margin + 1e-9:
         return best_action
-    return tempo or passing
+    return _tempo_pung(view, counts, wilds, table, claims) or passing
 
 
 def _tempo_pung(
