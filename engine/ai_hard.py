@@ -21,10 +21,10 @@ close players. ``hard`` is ``normal`` plus:
   wait (no wait on a tile it let pass since its last draw, fewer on what it threw away,
   honors by copies left, off-suit tiles against a flush), plus the 全包 liability cases.
   When our best discard leaves us two or more steps from ready against an opponent
-  possibly ready (one step against one likely ready) hard folds: the danger weighs
-  ``_FOLD_WEIGHT``; otherwise ``_DANGER_WEIGHT``. Weighing it only while folding (as
-  first built) left hard dealing in as often as ``normal``: half its deal-ins came from
-  a ready hand, where folding never applies.
+  possibly ready (one step against one likely ready) hard folds and the danger weighs
+  ``_FOLD_WEIGHT``. Otherwise ``hard`` pushes and weighs only ``normal``'s danger: a
+  weight on this danger while pushing (1.5, stop 16 to 28) measured well on the deals it
+  was tuned on and cost wins on fresh ones (see "Fresh deals" below).
 
 - **A fitted reading of the others** (``engine.ai_hard_defence``): logistic models of
   "is that seat ready" and "would this tile win for it now", fitted on self-play where
@@ -145,6 +145,22 @@ that does not shorten the standard distance (121 and 110 wins against 122 and 11
 and taking one that does where the values pass (122 and 108; +2.27 and +2.04 a deal
 against +2.33 and +2.53).
 
+Fresh deals (stop 29): most of the figures above were measured on the same paired
+deals (0-399, Taizhou), and on fresh deals ``hard`` as it stood after stop 28 was barely
+better than ``normal``: +0.14 a deal over 5,600 deals (70000-70799, 90000-91599,
+92000-95199; +2.04, +0.15, -0.84 and +0.39 by set), 1,468 wins against 1,414 and 859
+deal-ins against 989. Ablations on deals 90000-91599 (1,600 deals each, paired against
+that ``hard``): without the sampled playouts -1.35 +-0.84 a deal (22 fewer wins),
+without the speed floor -0.80 +-0.91 (33 fewer), without the tempo pung -0.27 +-0.43,
+never folding +0.71 +-0.47 (13 more wins, 36 more deal-ins), and without the danger
+weight while pushing +1.47 +-1.67 (25 more wins, 12 fewer deal-ins), which held on
+92000-95199 (+0.46 +-1.12, 23 more wins, 19 fewer deal-ins): that weight is gone.
+Without it, against ``normal`` on the same 4,800 deals: +0.78 a deal, 1,308 wins
+against 1,215, 711 deal-ins against 841. On top of that, and no better (paired, deals
+90000-91599): folding later (thresholds 0.5/0.8: +0.19 +-0.46, 41 more deal-ins),
+sampled weight 1.0 (+0.29 +-0.60), fold weight 3 (+0.06 +-0.24); and the weighted
+danger's safest tiles kept off the shortlist unless folding (-0.08 +-0.72).
+
 Replayable: the calibration was fitted offline, and the playouts' guesses come from one
 draw of the ``rng`` the caller passes (``AIPlayer`` seeds it from the seat, hand and
 turn), so a seeded game replays exactly.
@@ -174,15 +190,10 @@ _WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
 # trigger it, and the weight the danger then gets against our hand's value.
 _FOLD_THREAT = (0.3, 0.6)  # distance >= 2, distance >= 1
 _FOLD_WEIGHT = 6.0
-# The same danger's weight when not folding. Paired against weight 0 (400 deals each):
-# 2.5 cut deal-ins from 67 and 77 to 58 and 56 but scored -1.6 and -1.0 a deal; 1.0
-# kept the score (-0.1) and barely the deal-ins (69 against 67). 1.5 with the claiming
-# playouts, against hard without either (sets of 400, 400 and 600 deals): +0.35,
-# +1.51 and -1.18 a deal (95 % intervals -3.1..3.8, -2.2..5.2, -3.8..1.4; +0.02 over
-# all 1,400), 112, 103 and 142 wins against 100, 94 and 146, 61, 66 and 105 deal-ins
-# against 67, 77 and 105: a few more wins and fewer deal-ins, no gain in score. Tried for Jiaxing and dropped (300 deals):
-# claiming playouts -0.60 (-1.56..0.35), 40 guesses instead of 24 -0.39 (-1.09..0.31).
-_DANGER_WEIGHT = 1.5
+# Pushing (not folding) weighs none of this danger beyond ``normal``'s; the history of
+# the weight it had until stop 28 is in the module docstring, under "Fresh deals". Tried
+# for Jiaxing and dropped (300 deals): claiming playouts -0.60 (-1.56..0.35), 40 guesses
+# instead of 24 -0.39 (-1.09..0.31).
 # The share of the wall ``hard`` expects to draw, relative to ``normal``'s
 # (``Variant.ai_horizon``). Jiaxing hands run long (a third end in a draw, nobody wins on
 # a discard); paired runs (300 deals each) ranked 0.7 < 1.0 < 1.3 ≈ 1.6 > 2.0 by wins and
@@ -217,8 +228,8 @@ _READY_OUTS = 5.0
 # with the floor, hard won 27 of 300 paired deals and scored -1.78 a deal (+0.46 without).
 _OUTS_FLOOR: dict[str, tuple[float, ...]] = {"taizhou": (1.0, 0.6)}
 # How much more danger (units of hand value) the faster discard may carry than the one
-# ``hard``'s values chose: ordinary tiles differ by about 0.1 while not folding (six
-# times that while folding); a live third dragon against two dragon pungs costs 6.
+# ``hard``'s values chose: while folding ordinary tiles differ by about 0.6; a live
+# third dragon against two dragon pungs costs 6 (``normal``'s danger, weighed always).
 # Letting folds give way too (the slack on the unfolded danger) measured 121 wins,
 # +2.30 a deal and 77 deal-ins on the 400 deals where this measured 122, +2.33 and 73:
 # the same within the noise, so the fold stands. A slack of 0.1 measured 119 and 108
@@ -401,12 +412,9 @@ def choose(
             threat = _threat(view, reads)
 
             def extra(kind: int, distance: int) -> float:
-                folding = _folding(view, distance, threat)
-                weight = _FOLD_WEIGHT if folding else _DANGER_WEIGHT
-                if weight <= 0.0:
+                if not _folding(view, distance, threat):
                     return 0.0
-                fitted = reads if folding else None
-                return weight * _taizhou_danger(view, table, kind, False, 0.0, fitted)
+                return _FOLD_WEIGHT * _taizhou_danger(view, table, kind, False, 0.0, reads)
 
         kind, discard_value = core.best_discard(
             view, counts, wilds, table, cache, extra, race, sampled

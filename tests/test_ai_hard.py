@@ -330,33 +330,41 @@ def _taizhou_turn_views(seed: str, count: int) -> list[PlayerView]:
     return views
 
 
-def test_hard_weighs_taizhou_deal_ins_even_when_not_folding(
+def test_hard_weighs_its_taizhou_danger_only_while_folding(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A Taizhou discard can be won on at any time, not only once hard folds: between
-    # discards worth about the same, hard lets go the one less likely to be won on.
-    # Measured over a game's turns, its discards carry less danger than with the
-    # danger weighed only while folding (weight 0 outside folding).
-    views = _taizhou_turn_views("hard-danger-always", 60)
+    # Pushing, hard weighs only ``normal``'s danger (the liability cases among it): a
+    # weight on its own deal-in danger while pushing cost wins on fresh deals. Folding,
+    # its danger decides. Made enormous and arbitrary, it must move folding discards
+    # and leave every pushing one as it was.
+    views = [
+        view
+        for seed in ("hard-danger-folding", "hard-keeps-speed")
+        for view in _taizhou_turn_views(seed, 30)
+    ]
 
-    def chosen() -> tuple[float, list[Action]]:
-        total, actions = 0.0, []
-        for view in views:
-            counts, _ = count_hand(view.all_concealed, view.public.wild)
-            table = _read_table(view, counts)
-            action = choose_action(view, "hard", random.Random(1))
-            assert action.tile is not None
-            total += _taizhou_danger(view, table, action.tile, False, 0.0)
-            actions.append(action)
-        return total, actions
+    def best_distance_folds(view: PlayerView) -> bool:
+        counts, wilds = count_hand(view.all_concealed, view.public.wild)
+        table = _read_table(view, counts)
+        distance = 99
+        for kind in range(len(counts)):
+            if counts[kind]:
+                counts[kind] -= 1
+                distance = min(distance, min(base._shantens(counts, wilds, table)))
+                counts[kind] += 1
+        return _folding(view, distance)
 
-    weighed, with_danger = chosen()
-    monkeypatch.setattr(ai_hard, "_DANGER_WEIGHT", 0.0)
-    folding_only, without = chosen()
-    changed = sum(a != b for a, b in zip(with_danger, without, strict=True))
-    # A few discards change (the hand is still played), and they are the safer ones.
-    assert 1 <= changed <= len(views) // 3, changed
-    assert weighed < folding_only * 0.95, (weighed, folding_only)
+    before = [choose_action(view, "hard", random.Random(3)) for view in views]
+    monkeypatch.setattr(
+        ai_hard, "_taizhou_danger", lambda view, table, kind, *rest: 50.0 * ((kind * 7) % 11)
+    )
+    after = [choose_action(view, "hard", random.Random(3)) for view in views]
+    folds = [best_distance_folds(view) for view in views]
+    assert any(folds) and not all(folds), folds
+    for view, fold, old, new in zip(views, folds, before, after, strict=True):
+        if not fold:
+            assert old == new, (view.public.turn_id, old, new)
+    assert any(old != new for fold, old, new in zip(folds, before, after, strict=True) if fold)
 
 
 def test_hard_taizhou_discard_keeps_the_fastest_shape(monkeypatch: pytest.MonkeyPatch) -> None:
