@@ -145,21 +145,26 @@ that does not shorten the standard distance (121 and 110 wins against 122 and 11
 and taking one that does where the values pass (122 and 108; +2.27 and +2.04 a deal
 against +2.33 and +2.53).
 
-Fresh deals (stop 29): most of the figures above were measured on the same paired
-deals (0-399, Taizhou), and on fresh deals ``hard`` as it stood after stop 28 was barely
-better than ``normal``: +0.14 a deal over 5,600 deals (70000-70799, 90000-91599,
-92000-95199; +2.04, +0.15, -0.84 and +0.39 by set), 1,468 wins against 1,414 and 859
-deal-ins against 989. Ablations on deals 90000-91599 (1,600 deals each, paired against
-that ``hard``): without the sampled playouts -1.35 +-0.84 a deal (22 fewer wins),
-without the speed floor -0.80 +-0.91 (33 fewer), without the tempo pung -0.27 +-0.43,
-never folding +0.71 +-0.47 (13 more wins, 36 more deal-ins), and without the danger
-weight while pushing +1.47 +-1.67 (25 more wins, 12 fewer deal-ins), which held on
-92000-95199 (+0.46 +-1.12, 23 more wins, 19 fewer deal-ins): that weight is gone.
-Without it, against ``normal`` on the same 4,800 deals: +0.78 a deal, 1,308 wins
-against 1,215, 711 deal-ins against 841. On top of that, and no better (paired, deals
-90000-91599): folding later (thresholds 0.5/0.8: +0.19 +-0.46, 41 more deal-ins),
-sampled weight 1.0 (+0.29 +-0.60), fold weight 3 (+0.06 +-0.24); and the weighted
-danger's safest tiles kept off the shortlist unless folding (-0.08 +-0.72).
+Fresh deals (stop 29): most of the figures above were measured on the same paired deals
+(0-399, Taizhou), and on fresh deals ``hard`` as it stood after stop 28 was barely
+better than ``normal``: +0.14 a deal over 5,600 deals (70000-70399, 70400-70799,
+90000-91599, 92000-95199; +2.04, +0.15, -0.84 and +0.39 by set), 1,468 wins against
+1,414 and 859 deal-ins against 989. Ablations on deals 90000-91599 (1,600 deals each,
+paired against that ``hard``): without the sampled playouts -1.35 +-0.84 a deal (22
+fewer wins), without the speed floor -0.80 +-0.91 (33 fewer), without the tempo pung
+-0.27 +-0.43, never folding +0.71 +-0.47 (13 more wins, 36 more deal-ins), and without
+the danger weight while pushing +1.47 +-1.67 (25 more wins, 12 fewer deal-ins). That
+held on 92000-95199 (+0.46 +-1.12, 23 more wins, 19 fewer deal-ins) and 95200-98399
+(+0.53 +-1.06, 29 more wins, 14 more deal-ins): over the 8,000 deals +0.69 +-0.70 a
+deal, 2,116 wins against 2,039, 1,244 deal-ins against 1,261, so that weight is gone.
+Without it, against ``normal`` on deals 90000-95199: +0.78 a deal, 1,308 wins against
+1,215, 711 deal-ins against 841. Its gain is largest as the dealer (seat 0 of deals
+92000-95199: +1.81 a deal, 258 wins against 227 of 800; the other seats +0.24 to +0.71),
+which ``simulate``'s seat 0, first dealer of every match, sees more often. On top of
+that, and no better (paired, deals 90000-91599): folding later (thresholds 0.5/0.8:
++0.19 +-0.46, 41 more deal-ins), sampled weight 1.0 (+0.29 +-0.60), fold weight 3 (+0.06
++-0.24). With the weight still in, keeping its safest tiles off the shortlist unless
+folding measured -0.08 +-0.72.
 
 Replayable: the calibration was fitted offline, and the playouts' guesses come from one
 draw of the ``rng`` the caller passes (``AIPlayer`` seeds it from the seat, hand and
