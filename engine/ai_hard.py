@@ -192,13 +192,11 @@ _READY_BY_MELDS = (0.04, 0.14, 0.32, 0.58, 0.92)
 _READY_PER_DISCARD = 0.018
 _WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
 # Taizhou folding: our distance (shanten) and the likeliest-ready opponent's chance that
-# trigger it, and the weight the danger then gets against our hand's value.
+# trigger it, and the weight the danger then gets against our hand's value. Pushing (not
+# folding) weighs none of it beyond ``normal``'s danger; the weight it had until stop 28
+# is in the module docstring, under "Fresh deals".
 _FOLD_THREAT = (0.3, 0.6)  # distance >= 2, distance >= 1
 _FOLD_WEIGHT = 6.0
-# Pushing (not folding) weighs none of this danger beyond ``normal``'s; the history of
-# the weight it had until stop 28 is in the module docstring, under "Fresh deals". Tried
-# for Jiaxing and dropped (300 deals): claiming playouts -0.60 (-1.56..0.35), 40 guesses
-# instead of 24 -0.39 (-1.09..0.31).
 # The share of the wall ``hard`` expects to draw, relative to ``normal``'s
 # (``Variant.ai_horizon``). Jiaxing hands run long (a third end in a draw, nobody wins on
 # a discard); paired runs (300 deals each) ranked 0.7 < 1.0 < 1.3 ≈ 1.6 > 2.0 by wins and
@@ -215,6 +213,8 @@ _HORIZON_SCALE = {"jiaxing": 1.3}
 # did no better (-0.4).
 _SAMPLED_WEIGHT = {"jiaxing": 0.5, "taizhou": 0.5}
 # Rule sets whose playouts claim the others' guessed discards (``ai_hard_sample``).
+# Tried for Jiaxing and dropped (300 deals): claiming playouts -0.60 (-1.56..0.35), 40
+# guesses instead of 24 -0.39 (-1.09..0.31).
 _PLAYOUT_CLAIMS = {"taizhou": True}
 # How fast hands end, measured over 200 hands of ``normal`` self-play per rule set: the
 # chance per round that somebody wins rises about linearly with the round's number
