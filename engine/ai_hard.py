@@ -16,6 +16,7 @@ close players. ``hard`` is ``normal`` plus:
   far hands too low, and ignores how far the opponents are. ``hard`` maps it through a
   logistic model fitted on those samples (opponents' melds, tiles left, distance), for
   its discards, kongs and claims alike (its claim rule is ``normal``'s, valued this way).
+  Jiaxing only: Taizhou's fit did no better than the analytic chance (``CALIBRATION``).
 - **Taizhou defence**: each discard pays a per-opponent danger: the chance that seat
   is ready (its melds and how long the hand has run) times the chance the tile is its
   wait (no wait on a tile it let pass since its last draw, fewer on what it threw away,
