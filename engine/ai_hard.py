@@ -513,12 +513,7 @@ def _discard_outs(counts: list[int], wilds: int, table: base._Table) -> dict[int
     def distance(hand: list[int]) -> int:
         return _standard_distance(hand, wilds, table)
 
-    distances: dict[int, int] = {}
-    for kind in range(NUM_KINDS):
-        if counts[kind]:
-            counts[kind] -= 1
-            distances[kind] = distance(counts)
-            counts[kind] += 1
+    distances = _distances_after_discards(counts, wilds, table)
     if not distances:
         return {}
     closest = min(distances.values())
@@ -569,6 +564,17 @@ def _standard_distance(hand: list[int], wilds: int, table: base._Table) -> int:
         assert table.wild is not None
         return min(shanten(reading, wilds) for reading in white_readings(hand, table.wild))
     return shanten(hand, wilds)
+
+
+def _distances_after_discards(counts: list[int], wilds: int, table: base._Table) -> dict[int, int]:
+    """The standard distance (``_standard_distance``) after each discard of a 3n+2 hand."""
+    distances: dict[int, int] = {}
+    for kind in range(NUM_KINDS):
+        if counts[kind]:
+            counts[kind] -= 1
+            distances[kind] = _standard_distance(counts, wilds, table)
+            counts[kind] += 1
+    return distances
 
 
 def _near_kinds(kind: int) -> tuple[int, ...]:
@@ -821,10 +827,4 @@ def _distance_after_claim(
     new_counts = after[0]
     if action.type == KONG:
         return _standard_distance(new_counts, wilds, table)
-    best = base._FAR
-    for kind in range(NUM_KINDS):
-        if new_counts[kind]:
-            new_counts[kind] -= 1
-            best = min(best, _standard_distance(new_counts, wilds, table))
-            new_counts[kind] += 1
-    return best
+    return min(_distances_after_discards(new_counts, wilds, table).values(), default=base._FAR)
