@@ -318,13 +318,19 @@ async def test_the_weekly_board_is_posted_once_per_guild_across_both_processes(
     # replacement of shard 0 starts (the old process has not stopped yet) and runs its
     # own weekly check, and so does shard 1.
     cluster.remote.fail_next("POST", "/channels/{channel_id}/messages", 503)
+    sleepers = cluster.clock.pending
     first = asyncio.get_running_loop().create_task(zero.bot.post_weekly_leaderboards())
-    for _ in range(200):
-        if any(r.status == 503 for r in cluster.remote.requests):
+    # Until the post met its 503 and the retry waits on the fake clock (real time: the
+    # test's own task is not work ``settle`` waits for, and moving the clock before the
+    # backoff is registered would wake nothing).
+    for _ in range(2000):
+        met = any(r.status == 503 for r in cluster.remote.requests)
+        if met and cluster.clock.pending > sleepers:
             break
-        await asyncio.sleep(0.01)
+        assert not first.done(), "the first post ended without waiting to retry"
+        await asyncio.sleep(0.005)
     else:
-        raise AssertionError("the first post never went out")
+        raise AssertionError("the first post never waited to retry")
     replacement = await cluster.start(0, GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO, "shard-0-new")
     assert await replacement.bot.post_weekly_leaderboards() == 0  # the lease is taken
     assert await one.bot.post_weekly_leaderboards() == 1
