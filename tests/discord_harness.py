@@ -1341,6 +1341,33 @@ class Harness:
         ]
 
 
+async def until_backoff(
+    remote: FakeDiscord,
+    clock: Any,
+    task: asyncio.Task[Any],
+    failures: int,
+    sleepers_before: int,
+    status: int = 503,
+) -> bool:
+    """Wait (real time, at most 10 s) until ``task`` has met its ``failures``-th ``status``
+    answer and sleeps on the fake ``clock`` (more sleepers than the ``sleepers_before``
+    counted before it started); False if it finished instead.
+
+    For a task the test started itself: ``settle`` does not wait for it, and between two
+    attempts it may read the database in real time, so moving the fake clock before its
+    backoff is registered would wake nothing (a fixed number of ``advance`` calls can all
+    pass, on a slow machine, before the first retry is even due).
+    """
+    for _ in range(2000):
+        if task.done():
+            return False
+        met = sum(r.status == status for r in remote.requests)
+        if met >= failures and clock.pending > sleepers_before:
+            return True
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"no backoff after {failures} answers {status} in 10 s")
+
+
 def _is_work(task: asyncio.Task[Any]) -> bool:
     """Tasks the harness waits for: discord.py's dispatch and the bot's named work tasks."""
     name = task.get_name()

@@ -23,6 +23,7 @@ from discord_harness import (
     FakeResponse,
     _decode_body,
     option,
+    until_backoff,
 )
 from faults import write_lock
 from test_discord_bot import ADMIN, ALICE, BOB, CAROL, Env, open_table, start_bot, stop_bot
@@ -237,28 +238,6 @@ async def _last_week_with_a_hand(env: Env) -> None:
     )  # fmt: skip
 
 
-async def _until_waiting_to_retry(
-    env: Env, task: asyncio.Task[int], failures: int, sleepers_before: int
-) -> bool:
-    """Wait (real time, bounded) until ``task`` has met its ``failures``-th 503 and sleeps on
-    the fake clock (more sleepers than the ``sleepers_before`` it started with); False if it
-    finished instead.
-
-    The test's own task is not work the harness's ``settle`` waits for, and between two
-    attempts it reads the database in real time: moving the fake clock before its backoff
-    is registered wakes nothing, so on a slow machine a fixed number of ``advance`` calls
-    could all pass before the first retry was even due.
-    """
-    for _ in range(2000):
-        if task.done():
-            return False
-        met = sum(r.status == 503 for r in env.h.remote.requests)
-        if met >= failures and env.clock.pending > sleepers_before:
-            return True
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"no backoff after {failures} failed posts in 10 s")
-
-
 async def test_a_503_on_the_weekly_post_still_posts_and_marks_the_week_after(
     tmp_path: Path,
 ) -> None:
@@ -268,7 +247,7 @@ async def test_a_503_on_the_weekly_post_still_posts_and_marks_the_week_after(
         env.h.remote.fail_next("POST", MESSAGES, 503)
         sleepers = env.clock.pending
         task = asyncio.get_running_loop().create_task(env.bot.post_weekly_leaderboards())
-        assert await _until_waiting_to_retry(env, task, 1, sleepers)
+        assert await until_backoff(env.h.remote, env.clock, task, 1, sleepers)
         assert (await env.store.get_settings(GUILD_ID)).last_leaderboard_week is None
         await env.h.advance(1)  # the first backoff
         assert await asyncio.wait_for(task, timeout=10) == 1
@@ -290,7 +269,7 @@ async def test_a_weekly_post_that_never_gets_through_leaves_the_week_unposted(
         sleepers = env.clock.pending
         task = asyncio.get_running_loop().create_task(env.bot.post_weekly_leaderboards())
         for failures, backoff in enumerate((1, 2, 4), start=1):
-            assert await _until_waiting_to_retry(env, task, failures, sleepers)
+            assert await until_backoff(env.h.remote, env.clock, task, failures, sleepers)
             await env.h.advance(backoff)
         assert await asyncio.wait_for(task, timeout=10) == 0
         assert [r.status for r in env.h.remote.requests if r.path == MESSAGES] == [503] * 4

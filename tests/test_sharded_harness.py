@@ -31,6 +31,7 @@ from discord_harness import (
     choose_move,
     guild_payload,
     option,
+    until_backoff,
 )
 from pg_databases import fresh_database
 
@@ -320,17 +321,7 @@ async def test_the_weekly_board_is_posted_once_per_guild_across_both_processes(
     cluster.remote.fail_next("POST", "/channels/{channel_id}/messages", 503)
     sleepers = cluster.clock.pending
     first = asyncio.get_running_loop().create_task(zero.bot.post_weekly_leaderboards())
-    # Until the post met its 503 and the retry waits on the fake clock (real time: the
-    # test's own task is not work ``settle`` waits for, and moving the clock before the
-    # backoff is registered would wake nothing).
-    for _ in range(2000):
-        met = any(r.status == 503 for r in cluster.remote.requests)
-        if met and cluster.clock.pending > sleepers:
-            break
-        assert not first.done(), "the first post ended without waiting to retry"
-        await asyncio.sleep(0.005)
-    else:
-        raise AssertionError("the first post never waited to retry")
+    assert await until_backoff(cluster.remote, cluster.clock, first, 1, sleepers)
     replacement = await cluster.start(0, GUILD_ZERO, CHANNEL_ZERO, BOARD_ZERO, "shard-0-new")
     assert await replacement.bot.post_weekly_leaderboards() == 0  # the lease is taken
     assert await one.bot.post_weekly_leaderboards() == 1
