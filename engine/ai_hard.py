@@ -165,7 +165,13 @@ which ``simulate``'s seat 0, first dealer of every match, sees more often. On to
 that, and no better (paired, deals 90000-91599): folding later (thresholds 0.5/0.8:
 +0.19 +-0.46, 41 more deal-ins), sampled weight 1.0 (+0.29 +-0.60), fold weight 3 (+0.06
 +-0.24). With the weight still in, keeping its safest tiles off the shortlist unless
-folding measured -0.08 +-0.72.
+folding measured -0.08 +-0.72. Stop 30, on the same deals against ``hard`` as it is
+(422 wins, 233 deal-ins): speed floors (1.0, 0.8), (1.0, 0.4) and (1.0, 0.8, 0.6)
+-0.11 +-0.72, -0.14 +-0.37 and +0.08 +-0.31 (428, 415 and 426 wins); playouts from
+three steps from ready -0.85 +-1.00 (407 wins); 48 guesses instead of 24 -0.34 +-0.76
+(413 wins); as the dealer only (400 deals), folding sooner (0.2/0.45) -1.79 +-1.70 and
+never folding +0.28 +-1.12 (102 and 105 wins against 106; 61 and 77 deal-ins against
+65). Jiaxing (deals 90000-90799) with the tempo pung: -0.19 +-0.41, 142 wins either way.
 
 Replayable: the calibration was fitted offline, and the playouts' guesses come from one
 draw of the ``rng`` the caller passes (``AIPlayer`` seeds it from the seat, hand and
