@@ -171,7 +171,11 @@ folding measured -0.08 +-0.72. Stop 30, on the same deals against ``hard`` as it
 three steps from ready -0.85 +-1.00 (407 wins); 48 guesses instead of 24 -0.34 +-0.76
 (413 wins); as the dealer only (400 deals), folding sooner (0.2/0.45) -1.79 +-1.70 and
 never folding +0.28 +-1.12 (102 and 105 wins against 106; 61 and 77 deal-ins against
-65). Jiaxing (deals 90000-90799) with the tempo pung: -0.19 +-0.41, 142 wins either way.
+65), and weighing its own danger at 1.5 while pushing: -0.15 +-4.36
+here and -4.32 +-2.96 on the dealer's 800 deals of 92000-95199 (227 wins against 258).
+Jiaxing (deals 90000-90799) with the tempo pung: -0.19 +-0.41, 142 wins either way; the
+playout weight 1.0 (+9 wins there) again on 90800-92399: -0.01 +-0.23, 312 wins against
+303, too little to move the win share.
 
 Replayable: the calibration was fitted offline, and the playouts' guesses come from one
 draw of the ``rng`` the caller passes (``AIPlayer`` seeds it from the seat, hand and
