@@ -346,13 +346,10 @@ def test_hard_weighs_its_taizhou_danger_only_while_folding(
     def best_distance_folds(view: PlayerView) -> bool:
         counts, wilds = count_hand(view.all_concealed, view.public.wild)
         table = _read_table(view, counts)
-        distance = 99
-        for kind in range(len(counts)):
-            if counts[kind]:
-                counts[kind] -= 1
-                distance = min(distance, min(base._shantens(counts, wilds, table)))
-                counts[kind] += 1
-        return _folding(view, distance)
+        held = [kind for kind, copies in enumerate(counts) if copies]
+        after = base._after_each_discard(counts, wilds, table.targets, held)
+        # The distance ``best_discard`` hands to the folding test: our best after any discard.
+        return _folding(view, min(min(shantens) for shantens in after.values()))
 
     before = [choose_action(view, "hard", random.Random(3)) for view in views]
     monkeypatch.setattr(
