@@ -1124,21 +1124,40 @@ def _best_discard(
         counts[kind] -= 1
         rough[kind] = _hand_value(counts, wilds, table, per_kind[kind], precise=False)
         counts[kind] += 1
+    tenpai_now = min(min(v) for v in per_kind.values()) <= 0
+    dangers = {k: _danger(view, table, k, tenpai_now) for k in candidates}
+    shortlist = _shortlist(candidates, rough, dangers)
+    values: dict[int, float] = {}
+    for kind in shortlist:
+        counts[kind] -= 1
+        values[kind] = _hand_value(counts, wilds, table, per_kind[kind], precise=True)
+        counts[kind] += 1
+    return _least_costly(shortlist, values, dangers)
+
+
+def _shortlist(
+    candidates: list[int], rough: dict[int, float], dangers: dict[int, float]
+) -> list[int]:
+    """The discards worth a precise value: the six best by the rough value (those at
+    least half the best), and the two safest, because a safe but slower discard may win.
+    Shared by ``normal`` and ``hard`` so their searches look at the same discards."""
     ordered = sorted(candidates, key=lambda k: (-rough[k], k))
     top = rough[ordered[0]]
     shortlist = [k for k in ordered[:6] if rough[k] >= top * 0.5] or ordered[:1]
-    # Danger matters for every candidate: a safe but slower discard may win.
-    tenpai_now = min(min(v) for v in per_kind.values()) <= 0
-    best_kind, best_score = shortlist[0], -math.inf
-    dangers = {k: _danger(view, table, k, tenpai_now) for k in candidates}
     if any(dangers.values()):
         safer = sorted(candidates, key=lambda k: (dangers[k], -rough[k], k))[:2]
         shortlist += [k for k in safer if k not in shortlist]
+    return shortlist
+
+
+def _least_costly(
+    shortlist: list[int], values: dict[int, float], dangers: dict[int, float]
+) -> tuple[int, float]:
+    """(kind, value less danger) of the best shortlisted discard; ties go to the earlier
+    one in the shortlist, which keeps a seeded game's choices stable."""
+    best_kind, best_score = shortlist[0], -math.inf
     for kind in shortlist:
-        counts[kind] -= 1
-        value = _hand_value(counts, wilds, table, per_kind[kind], precise=True)
-        counts[kind] += 1
-        score = value - dangers[kind]
+        score = values[kind] - dangers[kind]
         if score > best_score + 1e-12:
             best_kind, best_score = kind, score
     return best_kind, best_score

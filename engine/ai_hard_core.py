@@ -260,18 +260,13 @@ def best_discard(
         counts[kind] -= 1
         rough[kind] = base._hand_value(counts, wilds, table, per_kind[kind], precise=False)
         counts[kind] += 1
-    ordered = sorted(candidates, key=lambda k: (-rough[k], k))
-    top = rough[ordered[0]]
-    shortlist = [k for k in ordered[:6] if rough[k] >= top * 0.5] or ordered[:1]
     tenpai_now = min(min(v) for v in per_kind.values()) <= 0
     dangers = {k: base._danger(view, table, k, tenpai_now) for k in candidates}
     if extra_danger is not None:
         distance = min(min(v) for v in per_kind.values())
         for kind in candidates:
             dangers[kind] += extra_danger(kind, distance)
-    if any(dangers.values()):
-        safer = sorted(candidates, key=lambda k: (dangers[k], -rough[k], k))[:2]
-        shortlist += [k for k in safer if k not in shortlist]
+    shortlist = base._shortlist(candidates, rough, dangers)
     values: dict[int, float] = {}
     for kind in shortlist:
         counts[kind] -= 1
@@ -284,9 +279,4 @@ def best_discard(
             hands.append((list(counts), wilds, table, per_kind[kind], values[kind]))
             counts[kind] += 1
         values = dict(zip(shortlist, sampled(hands), strict=True))
-    best_kind, best_score = shortlist[0], -math.inf
-    for kind in shortlist:
-        score = values[kind] - dangers[kind]
-        if score > best_score + 1e-12:
-            best_kind, best_score = kind, score
-    return best_kind, best_score
+    return base._least_costly(shortlist, values, dangers)
