@@ -26,6 +26,10 @@ def test_per_seat_statistics_add_up(variant: str) -> None:
     seats = data["seats"]
     assert [seat["player"] for seat in seats] == ["normal", "easy", "easy", "easy"]
     assert sum(seat["wins"] for seat in seats) == data["wins"]
+    # The share of won hands (draws excluded) is what issue 16's 30 % bar reads.
+    for seat in seats:
+        assert seat["win_share"] == pytest.approx(seat["wins"] / data["wins"], abs=1e-4)
+    assert sum(seat["win_share"] for seat in seats) == pytest.approx(1, abs=1e-3)
     assert data["draw_rate"] == pytest.approx(data["draws"] / data["hands"], abs=1e-4)
     # Payments are zero-sum, so the seats' mean scores cancel out.
     assert sum(seat["mean_score"] for seat in seats) == pytest.approx(0, abs=0.01)
@@ -46,4 +50,4 @@ def test_cli_reports_seats_as_json_and_as_a_table(capsys) -> None:
     assert len(data["seats"]) == 4 and "draw_rate" in data
     assert main([*args, "--hands", "2", "--seed", "5"]) == 0
     out = capsys.readouterr().out
-    assert "normal" in out and "95% CI" in out
+    assert "normal" in out and "95% CI" in out and "share" in out

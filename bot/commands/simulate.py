@@ -91,7 +91,11 @@ class SeatStats:
         self.score_sum += delta
         self.score_squares += delta * delta
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, table_wins: int = 0) -> dict[str, Any]:
+        """``table_wins``: the hands any seat won, for ``win_share``. Why both rates:
+        ``win_rate`` counts draws against every seat, and Jiaxing draws a quarter of
+        its hands, so a seat's share of the won hands is what compares seats across
+        rule sets (issue 16's 30 % bar reads it)."""
         mean = self.score_sum / self.hands if self.hands else 0.0
         if self.hands > 1:
             variance = (self.score_squares - self.hands * mean * mean) / (self.hands - 1)
@@ -102,6 +106,7 @@ class SeatStats:
             "player": self.player,
             "wins": self.wins,
             "win_rate": round(self.wins / self.hands, 4) if self.hands else 0.0,
+            "win_share": round(self.wins / table_wins, 4) if table_wins else 0.0,
             "mean_score": round(mean, 3),
             "ci95": [round(mean - half, 3), round(mean + half, 3)],
             "deal_ins": self.deal_ins,
@@ -133,7 +138,7 @@ class Stats:
         return {
             "variant": self.variant,
             # Per-seat results in seat order (issue 6); the table size is ``num_seats``.
-            "seats": [seat.to_json() for seat in self.seat_stats],
+            "seats": [seat.to_json(self.wins) for seat in self.seat_stats],
             "num_seats": self.seats,
             "draw_rate": round(self.draws / scored, 4) if scored else 0.0,
             "decisions": self.decisions,
@@ -304,13 +309,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"{label:<14} {value}")
         print(
             f"{'seat 座位':<9}{'player 玩家':<12}{'wins 和':>8}{'win% 和率':>11}"
-            f"{'mean 均分':>11}{'95% CI 区间':>22}{'deal-ins 放铳':>15}{'liable 包牌':>12}"
+            f"{'share 占和':>11}{'mean 均分':>11}{'95% CI 区间':>22}{'deal-ins 放铳':>15}{'liable 包牌':>12}"
         )
         for index, seat in enumerate(data["seats"]):
             low, high = seat["ci95"]
             print(
                 f"{index:<9}{seat['player']:<12}{seat['wins']:>8}{seat['win_rate']:>11.1%}"
-                f"{seat['mean_score']:>11.2f}{f'[{low:.2f}, {high:.2f}]':>22}"
+                f"{seat['win_share']:>11.1%}{seat['mean_score']:>11.2f}{f'[{low:.2f}, {high:.2f}]':>22}"
                 f"{seat['deal_ins']:>15}{seat['liable']:>12}"
             )
         for sample in stats.error_samples:
