@@ -91,7 +91,7 @@ class SeatStats:
         self.score_sum += delta
         self.score_squares += delta * delta
 
-    def to_json(self, table_wins: int = 0) -> dict[str, Any]:
+    def to_json(self, table_wins: int) -> dict[str, Any]:
         """``table_wins``: the hands any seat won, for ``win_share``. Why both rates:
         ``win_rate`` counts draws against every seat, and Jiaxing draws a quarter of
         its hands, so a seat's share of the won hands is what compares seats across
@@ -309,14 +309,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{label:<14} {value}")
         print(
             f"{'seat 座位':<9}{'player 玩家':<12}{'wins 和':>8}{'win% 和率':>11}"
-            f"{'share 占和':>11}{'mean 均分':>11}{'95% CI 区间':>22}{'deal-ins 放铳':>15}{'liable 包牌':>12}"
+            f"{'share 占和':>11}{'mean 均分':>11}{'95% CI 区间':>22}"
+            f"{'deal-ins 放铳':>15}{'liable 包牌':>12}"
         )
         for index, seat in enumerate(data["seats"]):
             low, high = seat["ci95"]
             print(
                 f"{index:<9}{seat['player']:<12}{seat['wins']:>8}{seat['win_rate']:>11.1%}"
-                f"{seat['win_share']:>11.1%}{seat['mean_score']:>11.2f}{f'[{low:.2f}, {high:.2f}]':>22}"
-                f"{seat['deal_ins']:>15}{seat['liable']:>12}"
+                f"{seat['win_share']:>11.1%}{seat['mean_score']:>11.2f}"
+                f"{f'[{low:.2f}, {high:.2f}]':>22}{seat['deal_ins']:>15}{seat['liable']:>12}"
             )
         for sample in stats.error_samples:
             print(sample, file=sys.stderr)
