@@ -2,180 +2,33 @@
 
 Why a separate module: ``normal`` must stay as it is (the bot runs it on every autoplay
 seat), and ``hard`` spends its larger time budget on what ``normal`` estimates roughly.
+Every rule here was kept because it measured better on paired deals (the same deal played
+with and without it in one seat; ``benchmarks/paired_ai.py``): 400-hand self-play runs
+are too noisy to rank two close players. ``docs/ai_hard.md`` keeps those figures and
+the ideas that measured no better. ``hard`` is ``normal`` plus:
 
-How it was built: every change was measured with paired hands (the same deal played
-once with ``hard`` and once with ``normal`` in one seat, the seat rotating;
-``benchmarks/paired_ai.py``), because 400-hand self-play runs are too noisy to rank two
-close players. ``hard`` is ``normal`` plus:
-
-- **Two-step tile efficiency** (``engine.ai_hard_core``): for targets one or two steps
-  from ready, the chance of completing them uses the real outs of the next step (the
-  best discard after each improving draw) instead of a typical count.
-- **A measured win chance** (``engine.ai_hard_core.CALIBRATION``): the analytic chance
-  races the wall alone; sampled self-play showed it rates ready hands far too high and
-  far hands too low, and ignores how far the opponents are. ``hard`` maps it through a
-  logistic model fitted on those samples (opponents' melds, tiles left, distance), for
-  its discards, kongs and claims alike (its claim rule is ``normal``'s, valued this way).
-  Jiaxing only: Taizhou's fit did no better than the analytic chance (``CALIBRATION``).
-- **Taizhou defence**: each discard pays a per-opponent danger: the chance that seat
-  is ready (its melds and how long the hand has run) times the chance the tile is its
-  wait (no wait on a tile it let pass since its last draw, fewer on what it threw away,
-  honors by copies left, off-suit tiles against a flush), plus the 全包 liability cases.
-  When our best discard leaves us two or more steps from ready against an opponent
-  possibly ready (one step against one likely ready) hard folds and the danger weighs
-  ``_FOLD_WEIGHT``. Otherwise ``hard`` pushes and weighs only ``normal``'s danger: a
-  weight on this danger while pushing (1.5, stop 16 to 28) measured well on the deals it
-  was tuned on and cost wins on fresh ones (see "Fresh deals" below).
-
-- **A fitted reading of the others** (``engine.ai_hard_defence``): logistic models of
-  "is that seat ready" and "would this tile win for it now", fitted on self-play where
-  the answer is known. On 500 held-out hands they beat the hand-set tables above (log
-  loss 0.054 to 0.050 for a deal-in, 0.298 to 0.269 for readiness; the riskiest fifth
-  of the tiles weighed holds 75 % of the deal-ins, against 58 %). The fitted readiness
-  decides when to fold, and while folding the fitted deal-in chance ranks the tiles.
-  Against the tables, on two sets of 400 paired deals: 123 and 110 wins (122 and 110),
-  69 and 56 deal-ins (73 and 58), +2.02 and +2.57 a deal (+2.33 and +2.53); in
-  ``simulate`` (seeds 16, 17, 18; 400 hands) 72, 60 and 55 deal-ins against 76, 66 and
-  74. Not while pushing: there the sharper model kept hard off more tiles it needed, over
-  two sets of 400 paired deals 218 wins against 232 and +0.87 a deal against +2.43
-  (deal-ins 114 against 131); at half and a quarter of its weight it was no better
-  on wins than the tables (113 and 118 against 122 on one set). Where discards win a
-  deal-in costs little more than another seat's win (the discarder pays no extra: -12.6
-  a deal-in against -17.7 for another win by the others, in 400 deals), so defence
-  that slows the hand does not pay.
-
-- **Sampled playouts** (``engine.ai_hard_sample``): the analytic chance sees at most
-  two steps of real outs; playouts over guesses of the hidden tiles see every step of
-  the hand's own shape, racing hands that end at the rate measured for the rule set.
-  They only *rank* the shortlisted discards (their spread, rescaled, moves the analytic
-  values): taken as they are they rate ready hands lower than the analytic chance, and
-  ``normal``'s danger costs, tuned against the analytic scale, then weighed too much.
-  In Taizhou, playouts that only draw lost at every weight (fewer wins): most Taizhou
-  wins come within five rounds, on claims and discards. There the playouts claim
-  (``_PLAYOUT_CLAIMS``): the others' guessed discards are pung-, chow- (from the left)
-  and, for a ready hand, win-able.
-
-- **Taizhou speed floor** (``_keep_efficient``): ``hard``'s values follow its targets,
-  and a Taizhou hand is a race (the winner draws five to eight tiles). A discard that
-  leaves the hand further from ready by the standard distance, or keeps under 60 % of
-  the best outs (any fewer once ready), gives way to the discard with the most outs,
-  unless that one is markedly more dangerous (a liability case). A pure-speed player
-  (fewest steps, most outs, nothing else) had won as often as ``hard`` (114 and 112
-  wins in 400 paired deals, against ``normal``'s 97) but scored far less (-0.3 against
-  +1.5 a deal): the floor keeps ``hard``'s choice wherever it is about as fast.
-
-Tried and dropped this round (Taizhou, the same 400 paired deals; the floor and tables
-as they are measured 122 wins, 73 deal-ins, +2.33 a deal): among discards as fast as
-the chosen one (90 % or 75 % of its outs), the one the fitted model rates least likely
-to be won on (121 and 115 wins, 72 and 73 deal-ins); outs a claim could also bring
-counted up to three times (120 and 118 wins); a ready hand's waits weighted by a fitted
-chance that the others throw them (124 and 105 wins on two sets, against 122 and 110);
-full flush worth 8 plain wins and a half flush 3.5 (120 wins, +1.93), or full flush 8
-alone (122, +2.35); honor pungs and pairs that score tai worth more (120 and 121 wins).
-In Jiaxing (300 paired deals; as it is: 59 wins, +0.46 a deal): the speed floor
-measured to the nearest qualifying target (59 and 61 wins; +0.45 at best); playouts
-from three steps from ready instead of two (57, +0.04); kongs on our turn taken more
-readily (a kong's hand worth 2.0 times, or any multiple, of the best discard's instead
-of 1.2: 59 and 58 wins, +0.44 and +0.42). Taizhou with twice the playouts: 122 wins
-against 123, +2.01 against +2.02; folding thresholds 0.4/0.7 and 0.2/0.5 on the fitted
-readiness: 121 and 122 wins against 123, 75 and 67 deal-ins against 69.
-
-Measured and left out in the round after (Taizhou, paired deals 0-399, where ``hard`` as
-it is measured 123 wins, 69 deal-ins, +2.02 a deal): taking every chow or pung that
-shortens the standard distance (123, 69, +2.05: ``hard`` already takes them); declaring
-every kong (no change: 26 offers in 400 deals); hand worth scaled by the points its
-pungs, kongs and honor pairs would score (120 wins, +1.33); the playouts' end rate
-scaled by the others' fitted readiness against its average at that turn (121, +1.12); a
-full flush within one or two steps of the standard distance exempt from the speed floor
-(122 and 123 wins, +2.5; ten deals changed, the gain one capped hand); ready waits on
-tiles in our own river, which ``normal``'s tables rate safe (three deals changed); and,
-as the discard rule, a logistic ranking learned from 42,000 positions of ``normal``
-self-play (96 wins, -1.80); the hand's non-winner total (what settlement between
-non-winners pays) added to its worth (weights 1, 2 and 4: -0.14, +0.53 and +0.17 a deal
-against ``hard``, -0.38 at weight 2 on deals 400-799). A cheating check bounds what
-defence can still give: swapping every discard that would deal in for a tile no one
-waits on (the same distance, 60 % of the outs) halved the deal-ins (33) for two more
-wins and +0.24 a deal, because in Taizhou a ready seat soon wins on another discard.
-Jiaxing (paired deals 300-599; ``hard`` 74 wins and +0.72 a deal, ``normal`` in that
-seat 73 and +0.65): without playouts 74 wins (+0.24 +-0.28 a deal against ``hard``),
-horizon scale 1.0 65, without the calibration 66 (and 62 against 59 on deals 0-299).
-
-Searching the whole table (stop 27; ``benchmarks/search_headroom.py``): copies of the
-hand dealt by ``Round.determinized`` and played out with ``normal`` in every seat, for
-``hard``'s choice and the other discards as close to ready, at most one step away. With
-300 playouts a candidate (125 Taizhou positions) such a search beats ``hard``'s choice by
-+1.5 points a position [0.5, 2.5] (+0.7 points of win chance), at 2.2 such positions a
-deal. That costs 33 s a position. What fits in play does not get there. Paired, Taizhou
-deals 0-399, against ``hard``'s 123 wins and +2.02 a deal: 16 playouts a candidate,
-best mean taken, 108 wins and +1.15 (1.6 s a decision); 32 playouts, switching only at a
-paired z of 2, 124 wins and +2.74 (+0.71 +-1.00 a deal; 3.3 s a decision). A search
-inside the budget needs a simulator about a hundred times faster than the engine's
-playouts (about 27 ms each), or ``hard``'s values taught what the search prefers.
-
-Forking the real hand (stop 28; ``benchmarks/decision_forks.py``): a decision's worth is
-measured by playing the same moment on twice (``Round.copy``: the same wall, hidden tiles
-and seeds), as ``hard`` chose and the other way; the two results differ only by that
-decision, and on the same deals they equal the paired runs' differences exactly (28 of
-30 deals checked; the other two had a second such decision). One rule came of it, for
-Taizhou: a pung from across or the right taken although it brings the hand no closer
-to ready (``_tempo_pung``: it skips the others' turns). Tried and dropped: a hand
-becoming ready waits on the most pairs (a pung when it comes), keeping at least half
-the outs. Over three sets of deals (10000-13999, 30000-31038; 493 moments) such a wait
-scored +5.8 points [2.5, 9.0] over ``hard``'s; it was the best of a dozen splits tried on
-the first set, and it did not hold up: paired over 1,600 deals -0.25 +-0.65 a deal
-(106 deals changed), and with the rule in place, on fresh deals (50000-50599), the wait
-on fewer pairs that ``hard`` had given up scored +5.6 [-1.5, 12.7] over its choice (138
-moments). Nothing else measured better than ``hard``'s own choice: same-distance
-discards one and two steps from ready (a random one of them against ``hard``'s, 15,900
-moments: -0.6 and +0.0 points a moment; a linear model of 14 features of the hand,
-cross-validated, +0.3 +-0.4 and +0.2 +-0.5), Taizhou chows, and in Jiaxing any claim
-(882 deals, 2,769 windows) or discard (``hard``'s choice better than a random one of the
-same distance by 2.4, 1.6 and 0.6 points ready, one and two steps away).
-
-Tried and dropped (paired runs, 300 deals each; see the commit log): reading opponents'
-concealed tiles out of the live wall by the suits they collect, weighting outs an
-opponent already threw away, a lower claim margin, a heavier Jiaxing feeding cost and a
-shorter horizon. None beat ``normal`` beyond the noise of fresh deals. Also dropped:
-Jiaxing flush-of-pungs targets worth both tai (All Pungs stacks with a flush), -0.08 a
-deal against hard without them over 1,700 paired deals; in Taizhou, a constant added
-to every target's value (speed over size; 0.5 and 1.5: no more wins, -0.8 and -1.8 a
-deal) and a cost for discards the others may claim (0.1 and 0.3: fewer wins, -1.6 and
--7.0 a deal), each against hard without it on the same 300 deals. With the speed floor,
-two claim rules measured the same as without on two sets of 400 deals: passing a claim
-that does not shorten the standard distance (121 and 110 wins against 122 and 110),
-and taking one that does where the values pass (122 and 108; +2.27 and +2.04 a deal
-against +2.33 and +2.53).
-
-Fresh deals (stop 29): most of the figures above were measured on the same paired deals
-(0-399, Taizhou), and on fresh deals ``hard`` as it stood after stop 28 was barely
-better than ``normal``: +0.14 a deal over 5,600 deals (70000-70399, 70400-70799,
-90000-91599, 92000-95199; +2.04, +0.15, -0.84 and +0.39 by set), 1,468 wins against
-1,414 and 859 deal-ins against 989. Ablations on deals 90000-91599 (1,600 deals each,
-paired against that ``hard``): without the sampled playouts -1.35 +-0.84 a deal (22
-fewer wins), without the speed floor -0.80 +-0.91 (33 fewer), without the tempo pung
--0.27 +-0.43, never folding +0.71 +-0.47 (13 more wins, 36 more deal-ins), and without
-the danger weight while pushing +1.47 +-1.67 (25 more wins, 12 fewer deal-ins). That
-held on 92000-95199 (+0.46 +-1.12, 23 more wins, 19 fewer deal-ins) and 95200-98399
-(+0.53 +-1.06, 29 more wins, 14 more deal-ins): over the 8,000 deals +0.69 +-0.70 a
-deal, 2,116 wins against 2,039, 1,244 deal-ins against 1,261, so that weight is gone.
-Without it, against ``normal`` on deals 90000-95199: +0.78 a deal, 1,308 wins against
-1,215, 711 deal-ins against 841. Its gain is largest as the dealer (seat 0 of deals
-92000-95199: +1.81 a deal, 258 wins against 227 of 800; the other seats +0.24 to +0.71),
-which ``simulate``'s seat 0, first dealer of every match, sees more often. On top of
-that, and no better (paired, deals 90000-91599): folding later (thresholds 0.5/0.8:
-+0.19 +-0.46, 41 more deal-ins), sampled weight 1.0 (+0.29 +-0.60), fold weight 3 (+0.06
-+-0.24). With the weight still in, keeping its safest tiles off the shortlist unless
-folding measured -0.08 +-0.72. Stop 30, on the same deals against ``hard`` as it is
-(422 wins, 233 deal-ins): speed floors (1.0, 0.8), (1.0, 0.4) and (1.0, 0.8, 0.6)
--0.11 +-0.72, -0.14 +-0.37 and +0.08 +-0.31 (428, 415 and 426 wins); playouts from
-three steps from ready -0.85 +-1.00 (407 wins); 48 guesses instead of 24 -0.34 +-0.76
-(413 wins); as the dealer only (400 deals), folding sooner (0.2/0.45) -1.79 +-1.70 and
-never folding +0.28 +-1.12 (102 and 105 wins against 106; 61 and 77 deal-ins against
-65), and weighing its own danger at 1.5 while pushing: -0.15 +-4.36
-here and -4.32 +-2.96 on the dealer's 800 deals of 92000-95199 (227 wins against 258).
-Jiaxing (deals 90000-90799) with the tempo pung: -0.19 +-0.41, 142 wins either way; the
-playout weight 1.0 (+9 wins there) again on 90800-92399: -0.01 +-0.23, 312 wins against
-303, too little to move the win share.
+- **Two-step tile efficiency** (``engine.ai_hard_core``): one or two steps from ready,
+  a target's chance uses the real outs of the next step, not a typical count.
+- **A measured win chance** (``engine.ai_hard_core.CALIBRATION``, Jiaxing): the analytic
+  chance races the wall alone, rating ready hands too high and far hands too low; a
+  logistic model fitted on self-play (opponents' melds, tiles left, distance) corrects
+  it for discards, kongs and claims alike.
+- **Taizhou defence** (``engine.ai_hard_defence``): fitted models of "is that seat
+  ready" and "would this tile win for it now" decide when to fold (two steps from ready
+  against a possibly ready seat, one against a likely ready one) and, while folding,
+  rank the tiles; the 全包 (full liability) cases always cost. While pushing only
+  ``normal``'s danger counts: a Taizhou deal-in costs little more than another seat's
+  win, so defence that slows the hand does not pay.
+- **Sampled playouts** (``engine.ai_hard_sample``): over guesses of the hidden tiles
+  they see every step of the hand's own shape, racing hands that end at the rate
+  measured for the rule set; they only rank the shortlisted discards. In Taizhou they
+  also claim the others' guessed discards: most of its wins come within five rounds,
+  on claims and discards.
+- **Taizhou speed floor** (``_keep_efficient``): a Taizhou hand is a race, so a discard
+  that leaves the hand further from ready, or keeps under 60 % of the best outs, gives
+  way to the fastest one unless that one is markedly more dangerous.
+- **Tempo pung** (``_tempo_pung``, Taizhou): a pung from across or the right is taken
+  even when it brings the hand no closer to ready, because it skips the others' turns.
 
 Replayable: the calibration was fitted offline, and the playouts' guesses come from one
 draw of the ``rng`` the caller passes (``AIPlayer`` seeds it from the seat, hand and
@@ -205,7 +58,7 @@ _WAIT_BASE = 0.12  # share of a ready hand's waits one ordinary tile makes up
 # Taizhou folding: our distance (shanten) and the likeliest-ready opponent's chance that
 # trigger it, and the weight the danger then gets against our hand's value. Pushing (not
 # folding) weighs none of it beyond ``normal``'s danger; the weight it had until stop 28
-# is in the module docstring, under "Fresh deals".
+# is in ``docs/ai_hard.md``, under "Fresh deals".
 _FOLD_THREAT = (0.3, 0.6)  # distance >= 2, distance >= 1
 _FOLD_WEIGHT = 6.0
 # The share of the wall ``hard`` expects to draw, relative to ``normal``'s
