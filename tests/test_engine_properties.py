@@ -24,14 +24,25 @@ TABLES = [("jiaxing", 4), ("taizhou", 4), ("taizhou", 3), ("taizhou", 2)]
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
     variant, seats = draw(st.sampled_from(TABLES))
-    options: dict[str, Any] = {"wild_copies": draw(st.sampled_from([3, 3, 4]))}
+    options: dict[str, Any] = {
+        "wild_copies": draw(st.sampled_from([3, 3, 4])),
+        "allow_seven_pairs": draw(st.booleans()),
+    }
     if variant == "taizhou":
         # Two suits removed leave too few tiles for four seats (a clear error, tested).
         options["remove_suits"] = draw(st.sampled_from([0, 0, 1, 2] if seats < 4 else [0, 0, 1]))
         options["multi_win_priority"] = draw(st.sampled_from(["from_dealer", "after_discarder"]))
+        options["reserve_tiles"] = draw(st.sampled_from([16, 16, 0]))
+        options["liability"] = draw(st.booleans())
+        options["white_pung_tai"] = draw(st.booleans())
+        options["all_pungs_bonus"] = draw(st.sampled_from([4, 2]))
+        options["cap"] = draw(st.sampled_from([100, 100, 50, 200]))
+        options["half_rounding"] = draw(st.sampled_from(["up", "exact"]))
     else:
         options["reserve_tiles"] = draw(st.sampled_from([0, 0, 14]))
         options["dealer_on_draw"] = draw(st.sampled_from(["rotate", "stay"]))
+        options["santan_profile"] = draw(st.sampled_from(["five_x", "two_x"]))
+        options["earthly_hand"] = draw(st.sampled_from(["first_draw", "off"]))
     return variant, seats, options
 
 
