@@ -31,6 +31,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Slow down; try again in {seconds:.0f} s.",
     ),
     "error.bad_value": ("参数无效：{reason}", "Invalid value: {reason}"),
+    "error.bad_tiles": ("牌写得不对：{reason_zh}", "Bad tiles: {reason_en}"),
+    "play.chow_three": (
+        "吃要写三张连着的牌，如 345m（你写的是 {typed}）",
+        "A chow is three tiles in a row, e.g. 345m (you wrote {typed})",
+    ),
+    "play.no_chow": ("现在没有可吃的牌", "There is nothing you can chow now"),
+    "play.which_chow": (
+        "有几种吃法，请写明吃哪一种：{choices_zh}",
+        "There is more than one chow; say which: {choices_en}",
+    ),
     "table.none_here": (
         "这个频道没有牌桌。用 /table create 开一桌。",
         "No table in this channel. Use /table create to open one.",
@@ -242,7 +252,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "你手里没有{tile_zh}（{kind}）",
         "You do not hold {tile_en} ({kind})",
     ),
-    "session.illegal": ("现在不能这样做：{move}", "That move is not legal now: {move}"),
+    "session.illegal": ("现在不能这样做：{move_zh}", "That move is not legal now: {move_en}"),
     "session.hand": ("第{number}局", "Hand {number}"),
     "session.round_hand": ("{wind_zh}风圈 第{number}局", "{wind_en} round, hand {number}"),
     "session.balance_low": ("你的余额不足以入座", "Your balance is below this server's minimum"),

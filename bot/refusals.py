@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.tiles import kind_str, name_en, name_zh
+from engine.tiles import TileError, format_tiles, kind_str, name_en, name_zh
 from engine.types import DISCARD, Action
+from engine.words import ACTIONS
 
 from .messages import msg
 from .presenter import Text
@@ -33,6 +34,7 @@ __all__ = [
     "TABLE_FULL",
     "SessionError",
     "SubmitResult",
+    "bad_tiles",
     "illegal",
     "refuse",
 ]
@@ -60,7 +62,22 @@ def illegal(action: Action, held: Sequence[int] = ()) -> Text:
         return msg(
             "session.not_held", tile_zh=name_zh(tile), tile_en=name_en(tile), kind=kind_str(tile)
         )
-    return msg("session.illegal", move=action.describe())
+    word = ACTIONS.get(action.type)
+    if word is None:  # every action type has a word; a new one still reads as its code
+        return msg("session.illegal", move_zh=action.describe(), move_en=action.describe())
+    detail = kind_str(action.tile) if action.tile is not None else ""
+    if action.tiles is not None:
+        detail = format_tiles(action.tiles)
+    return msg(
+        "session.illegal",
+        move_zh=f"{word.zh} {detail}".strip(),
+        move_en=f"{word.short or word.en} {detail}".strip(),
+    )
+
+
+def bad_tiles(error: TileError) -> Text:
+    """A typed tile the parser could not read, with its reason in both languages."""
+    return msg("error.bad_tiles", reason_zh=error.zh[:150], reason_en=error.en[:150])
 
 
 class SessionError(Exception):

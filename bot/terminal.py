@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.tiles import format_tiles, parse_tile, parse_tiles
+from engine.tiles import TileError, format_tiles, parse_tile, parse_tiles
 from engine.types import (
     CHOW,
     CONTINUE,
@@ -352,6 +352,8 @@ def parse_command(line: str, view: PlayerView) -> Action | Command:
             return _only(view, KONG, "kong 5m")
     except CommandError:
         raise
+    except TileError as error:
+        raise CommandError(f"牌名无效：{error.zh} / Invalid tile: {error.en}") from None
     except ValueError as error:
         raise CommandError(f"牌名无效 / Invalid tile: {error}") from None
     return Action(action_type, seat)

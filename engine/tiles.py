@@ -41,7 +41,17 @@ _EN_HONORS_LONG = (
 
 
 class TileError(ValueError):
-    """Bad tile notation or an impossible tile multiset; the message says what is wrong."""
+    """Bad tile notation or an impossible tile multiset; the message says what is wrong.
+
+    ``str(error)`` (and ``en``) is English; ``zh`` says the same in Chinese, because a
+    player who types a tile wrong reads the reason in their own language. Errors only a
+    program can cause (a kind out of range) have no translation and repeat the English.
+    """
+
+    def __init__(self, en: str, zh: str | None = None) -> None:
+        super().__init__(en)
+        self.en = en
+        self.zh = zh or en
 
 
 def is_honor(kind: int) -> bool:
@@ -149,12 +159,15 @@ def parse_tiles(text: str | Iterable[int]) -> list[int]:
                     if not 1 <= rank <= 7:
                         raise TileError(
                             f"'{digit}z' at position {where} in {text!r}: "
-                            "honors are 1z-7z (East, South, West, North, White, Green, Red)"
+                            "honors are 1z-7z (East, South, West, North, White, Green, Red)",
+                            f"{text!r} 第 {where} 个字符的 '{digit}z' 不是牌："
+                            "字牌只有 1z–7z（东、南、西、北、白、发、中）",
                         )
                 elif not 1 <= rank <= 9:
                     raise TileError(
                         f"'{digit}{ch}' at position {where} in {text!r}: "
-                        "suited tiles are numbered 1-9"
+                        "suited tiles are numbered 1-9",
+                        f"{text!r} 第 {where} 个字符的 '{digit}{ch}' 不是牌：数牌只有 1–9",
                     )
                 result.append("mpsz".index(ch) * 9 + rank - 1)
             pending_digits = ""
@@ -169,7 +182,9 @@ def parse_tiles(text: str | Iterable[int]) -> list[int]:
                 continue
             raise TileError(
                 f"digits {pending_digits!r} at position {pending_at + 1} in {text!r} "
-                "are not followed by a suit letter m, p, s or z"
+                "are not followed by a suit letter m, p, s or z",
+                f"{text!r} 第 {pending_at + 1} 个字符起的数字 {pending_digits!r} "
+                "后面要跟花色字母 m、p、s 或 z",
             )
         if ch in " ,;、，\t\n_-|":
             i += 1
@@ -192,11 +207,14 @@ def parse_tiles(text: str | Iterable[int]) -> list[int]:
         else:
             raise TileError(
                 f"unknown tile {ch!r} at position {i + 1} in {text!r} "
-                "(use notation like 123m456p789s1234567z, E S W N P F C, or 一万/东风)"
+                "(use notation like 123m456p789s1234567z, E S W N P F C, or 一万/东风)",
+                f"{text!r} 第 {i + 1} 个字符 {ch!r} 不是牌"
+                "（写法如 123m456p789s1234567z、E S W N P F C，或 一万、东风）",
             )
     if pending_digits:
         raise TileError(
-            f"digits {pending_digits!r} at the end of {text!r} need a suit letter m, p, s or z"
+            f"digits {pending_digits!r} at the end of {text!r} need a suit letter m, p, s or z",
+            f"{text!r} 末尾的数字 {pending_digits!r} 后面要跟花色字母 m、p、s 或 z",
         )
     return result
 
@@ -207,7 +225,10 @@ def parse_tile(text: str | int) -> int:
         return parse_tiles([text])[0]
     kinds = parse_tiles(text)
     if len(kinds) != 1:
-        raise TileError(f"expected one tile, got {len(kinds)} in {text!r}")
+        raise TileError(
+            f"expected one tile, got {len(kinds)} in {text!r}",
+            f"要写一张牌，{text!r} 里是 {len(kinds)} 张",
+        )
     return kinds[0]
 
 

@@ -29,6 +29,8 @@ from discord_harness import (
 from bot.app import MahjongBot
 from bot.session import FakeClock
 from data import SettlementEntry, Store
+from engine.tiles import parse_tiles
+from engine.types import Action
 from render.dates import week_dates
 
 ALICE = 800_000_000_000_000_001
@@ -322,7 +324,7 @@ async def test_tile_autocomplete_offers_your_own_legal_discards(env: Env) -> Non
     )
     # Typed commands are re-validated: a tile that is not a tile, or not in the hand.
     record = await h.command(ALICE, "discard", [option("tile", "10x")])
-    assert "参数无效" in h.reply_text(record)
+    assert "牌写得不对" in h.reply_text(record)
     missing = next(kind_str(k) for k in range(34) if kind_str(k) not in legal)
     turn = table.match.turn_id  # type: ignore[union-attr]
     record = await h.command(ALICE, "discard", [option("tile", missing)])
@@ -330,6 +332,63 @@ async def test_tile_autocomplete_offers_your_own_legal_discards(env: Env) -> Non
     assert table.match.turn_id == turn  # type: ignore[union-attr]
     record = await h.command(ALICE, "discard", [option("tile", legal[0])])
     assert h.reply_text(record).startswith("✔")
+
+
+async def test_typed_moves_say_what_is_wrong_in_the_readers_language(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused typed move names its reason in the reader's language, the parser's
+    reason and the move's name included (not "参数无效：unknown tile…", "现在不能这样做：pung")."""
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE)
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None and table.match is not None
+    for _ in range(50):
+        prompt = table.prompt_for(ALICE)
+        if prompt is not None and prompt.kind == "turn":
+            break
+        await play_turn(env, ALICE) or await h.advance(2)
+    assert table.prompt_for(ALICE).kind == "turn"  # type: ignore[union-attr]
+    turn = table.match.turn_id
+
+    async def answer(name: str, options: list[dict[str, object]], locale: str = "zh-CN") -> str:
+        return h.reply_text(await h.command(ALICE, name, options, locale=locale))
+
+    text = await answer("discard", [option("tile", "1m x")])
+    assert (
+        text
+        == "牌写得不对：'1m x' 第 4 个字符 'x' 不是牌（写法如 123m456p789s1234567z、E S W N P F C，或 一万、东风）"
+    )
+    text = await answer("discard", [option("tile", "1m x")], locale="en-US")
+    assert text.startswith("Bad tiles: unknown tile 'x' at position 4 in '1m x'")
+    assert (
+        await answer("discard", [option("tile", "12m")])
+        == "牌写得不对：要写一张牌，'12m' 里是 2 张"
+    )
+    # A move that is not legal now is named in the reader's words.
+    assert await answer("pung", []) == "现在不能这样做：碰"
+    assert await answer("pung", [], locale="en-US") == "That move is not legal now: pung"
+    # Chows: three tiles, something to chow, and which one when there are several.
+    assert await answer("chow", [option("tiles", "4m6m")]) == (
+        "吃要写三张连着的牌，如 345m（你写的是 4m6m）"
+    )
+    assert await answer("chow", []) == "现在没有可吃的牌"
+    assert await answer("chow", [], locale="en-US") == "There is nothing you can chow now"
+    cog = bot.get_cog("PlayCog")
+    assert cog is not None
+    chows = [
+        Action("chow", 0, tiles=tuple(parse_tiles("345m"))),
+        Action("chow", 0, tiles=tuple(parse_tiles("456m"))),
+    ]
+    monkeypatch.setattr(cog, "_legal", lambda user_id: chows)
+    assert await answer("chow", []) == "有几种吃法，请写明吃哪一种：345m、456m"
+    assert await answer("chow", [], locale="en-US") == (
+        "There is more than one chow; say which: 345m, 456m"
+    )
+    monkeypatch.undo()
+    # Someone not seated is told so, whatever they typed.
+    assert h.reply_text(await h.command(BOB, "chow")) == "你不在任何牌桌上。"
+    assert table.match.turn_id == turn  # nothing of it was played
 
 
 async def test_create_revalidates_what_discord_does_not_enforce(env: Env) -> None:

@@ -93,7 +93,8 @@ def test_whole_match_through_stdin_of_the_console_script(tmp_path: Path) -> None
     assert completed.returncode == 0, completed.stderr
     assert "命令 Commands:" in out  # help
     assert "Unknown command 'nonsense'" in out
-    assert "Invalid tile" in out
+    assert "牌名无效：'9z' 第 1 个字符的 '9z' 不是牌" in out  # the reason in both languages
+    assert "Invalid tile: '9z' at position 1 in '9z'" in out
     assert "终局 / Match over" in out
     assert "🀇" in out or "🀙" in out or "🀐" in out  # Unicode tiles by default
     ((status,),) = _db_rows(db, "SELECT status FROM games")

@@ -64,19 +64,28 @@ def test_parse_tile_wants_exactly_one() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "fragment"),
+    ("text", "fragment", "chinese"),
     [
-        ("1230m", "'0m' at position 4"),
-        ("18z", "'8z' at position 2"),
-        ("12", "need a suit letter"),
-        ("12 3m", "not followed by a suit letter"),
-        ("1m x", "unknown tile 'x' at position 4"),
-        ("一万猫", "unknown tile '猫'"),
+        ("1230m", "'0m' at position 4", "第 4 个字符的 '0m' 不是牌：数牌只有 1–9"),
+        ("18z", "'8z' at position 2", "第 2 个字符的 '8z' 不是牌：字牌只有 1z–7z"),
+        ("12", "need a suit letter", "末尾的数字 '12' 后面要跟花色字母"),
+        ("12 3m", "not followed by a suit letter", "第 1 个字符起的数字 '12' 后面要跟花色字母"),
+        ("1m x", "unknown tile 'x' at position 4", "第 4 个字符 'x' 不是牌"),
+        ("一万猫", "unknown tile '猫'", "第 3 个字符 '猫' 不是牌"),
     ],
 )
-def test_bad_notation_error_names_the_wrong_part(text: str, fragment: str) -> None:
-    with pytest.raises(TileError, match=fragment.replace("(", r"\(")):
+def test_bad_notation_error_names_the_wrong_part(text: str, fragment: str, chinese: str) -> None:
+    """In both languages: a player who types a tile wrong reads why in their own."""
+    with pytest.raises(TileError, match=fragment.replace("(", r"\(")) as error:
         parse_tiles(text)
+    assert error.value.en == str(error.value)
+    assert chinese in error.value.zh and repr(text) in error.value.zh
+
+
+def test_one_tile_wanted_says_so_in_chinese_too() -> None:
+    with pytest.raises(TileError) as error:
+        parse_tile("12m")
+    assert error.value.zh == "要写一张牌，'12m' 里是 2 张"
 
 
 def test_kind_lists_are_range_checked() -> None:

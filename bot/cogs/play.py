@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.discord_views import tile_label
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg
+from bot.refusals import bad_tiles
 from engine.tiles import (
     TileError,
     format_tiles,
@@ -60,7 +61,7 @@ def _tile(value: str) -> str:
     try:
         return kind_str(parse_tile(value))
     except TileError as error:
-        raise UserFacingError(msg("error.bad_value", reason=str(error)[:150])) from None
+        raise UserFacingError(bad_tiles(error)) from None
 
 
 def done_text(action: dict[str, Any]) -> Text:
@@ -132,16 +133,20 @@ class PlayCog(commands.Cog):
             try:
                 kinds = sorted(parse_tiles(tiles))
             except TileError as error:
-                raise UserFacingError(msg("error.bad_value", reason=str(error)[:150])) from None
+                raise UserFacingError(bad_tiles(error)) from None
             if len(kinds) != 3:
-                raise UserFacingError(msg("error.bad_value", reason=tiles[:20]))
+                raise UserFacingError(msg("play.chow_three", typed=tiles[:20]))
             chosen = format_tiles(kinds)
-        elif len(options) == 1 and options[0].tiles:
-            chosen = format_tiles(options[0].tiles)
+        elif not options:
+            self.bot.table_of(interaction.user.id)  # not seated: that is the answer
+            raise UserFacingError(msg("play.no_chow"))
+        elif len(options) > 1:
+            named = [format_tiles(chow.tiles or ()) for chow in options]
+            raise UserFacingError(
+                msg("play.which_chow", choices_zh="、".join(named), choices_en=", ".join(named))
+            )
         else:
-            chosen = ""
-        if not chosen:
-            raise UserFacingError(msg("error.bad_value", reason="tiles"))
+            chosen = format_tiles(options[0].tiles or ())
         await self._submit(interaction, {"type": "chow", "tiles": chosen})
 
     @chow.autocomplete("tiles")

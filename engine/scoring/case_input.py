@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tiles import WHITE, TileError, format_tiles, kind_str, parse_tile, parse_tiles, to_counts
+from ..tiles import (
+    WHITE,
+    TileError,
+    format_tiles,
+    kind_str,
+    name_zh,
+    parse_tile,
+    parse_tiles,
+    to_counts,
+)
 from ..variants import get_rules
 from ..variants.options import VARIANTS
 from .case import CaseError
@@ -96,6 +105,44 @@ def _filler(available: list[int], count: int) -> list[int]:
     return picked
 
 
+def _check_typed_hand(
+    concealed: list[int],
+    meld_list: list[tuple[str, list[int], bool]],
+    win: int,
+    flipped: int,
+    used: list[int],
+    robbed_pung: bool,
+) -> None:
+    """What a player can get wrong typing a hand, said in their words before the case
+    format's own checks would say it in its terms ("players[0] holds 13 concealed
+    tiles…", written for case files)."""
+    size = len(concealed) + 3 * len(meld_list)
+    if size != 14:
+        raise CaseInputError(
+            f"手牌 {len(concealed)} 张、副露 {len(meld_list)} 副，共 {size} 张（杠算 3 张）；"
+            "胡牌是 14 张，和的那张也写在手牌里",
+            f"{len(concealed)} tiles in hand and {len(meld_list)} "
+            f"meld{'' if len(meld_list) == 1 else 's'} make {size} "
+            "(a kong counting 3); a winning hand has 14, the winning tile written in the hand",
+        )
+    if win not in concealed:
+        raise CaseInputError(
+            f"和的那张 {kind_str(win)} 也要写在手牌里",
+            f"the winning tile {kind_str(win)} must be written in the hand too",
+        )
+    for kind, count in enumerate(to_counts(used)):
+        if count > 4:
+            also_zh = also_en = ""
+            if kind == flipped:
+                also_zh, also_en = "（含翻出的那张）", " (the flipped indicator included)"
+            if robbed_pung and kind == win:
+                also_zh, also_en = "（含被抢杠的三张）", " (the robbed kong's three included)"
+            raise CaseInputError(
+                f"{kind_str(kind)} {name_zh(kind)} 一共 {count} 张{also_zh}；每种牌只有 4 张",
+                f"{count} copies of {kind_str(kind)}{also_en}; there are only 4",
+            )
+
+
 def build_case(
     *,
     variant: str,
@@ -122,7 +169,7 @@ def build_case(
         stands_for = flipped if white_stands_in and flipped < 27 else None
         meld_list = parse_melds(melds, stands_for)
     except TileError as error:
-        raise CaseInputError(f"牌写得不对：{error}", f"bad tiles: {error}") from None
+        raise CaseInputError(f"牌写得不对：{error.zh}", f"bad tiles: {error.en}") from None
     winner = WINDS.index(seat_wind)
     left = (winner + 3) % 4
     robbed = (winner + 1) % 4
@@ -140,6 +187,7 @@ def build_case(
     robbed_pung = by == "rob_kong"
     if robbed_pung:
         used += [win, win, win]
+    _check_typed_hand(concealed, meld_list, win, flipped, used, robbed_pung)
     available = [max(0, 4 - c) for c in to_counts(used)]
     for seat in range(4):
         if seat == winner:
