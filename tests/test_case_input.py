@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.scoring import score_hand
-from engine.scoring.case import parse_case
+from engine.scoring.case import CaseError, parse_case
 from engine.scoring.case_input import CaseInputError, build_case, parse_melds
 from engine.tiles import WHITE, parse_tile, parse_tiles
 
@@ -106,6 +108,11 @@ def test_bad_fields_say_what_is_wrong_in_both_languages(
         ),
         ({"win_tile": "2z"}, "和的那张 2z 也要写在手牌里", "the winning tile 2z must be written"),
         (
+            {"hand": "123m456m555m11m", "melds": "789p"},
+            "副露 789p 里有 9p：翻出 9p，它就是百搭（财神），百搭不能吃、碰、杠",
+            "the meld 789p holds 9p, the wild kind (9p is flipped); wilds cannot be melded",
+        ),
+        (
             {"hand": "11m456m789m555m", "win_tile": "1m", "melds": "1111m"},
             "1m 一万 一共 6 张；每种牌只有 4 张",
             "6 copies of 1m; there are only 4",
@@ -131,3 +138,46 @@ def test_a_typed_hand_that_cannot_be_is_explained_in_the_players_terms(
         build_case(**fields(**overrides))
     assert chinese in error.value.zh and english in error.value.en
     assert "players[" not in error.value.en
+
+
+TILE_NAMES = [f"{rank}{suit}" for suit in "mps" for rank in range(1, 10)] + [
+    f"{rank}z" for rank in range(1, 8)
+]
+TYPED_MELDS = ("555p", "345s", "!1111z", "2222m", "46p5z", "789m", "111z", "!9999s", "5z5z5z")
+
+
+@st.composite
+def typed_hands(draw: st.DrawFn) -> dict[str, str]:
+    """What players type into the calculator: mostly the right number of tiles, any
+    tiles, melds that may hold the wild or a fifth copy, any wind and way to win."""
+    melds = draw(st.lists(st.sampled_from(TYPED_MELDS), max_size=3))
+    tiles = draw(st.lists(st.sampled_from(TILE_NAMES), min_size=14 - 3 * len(melds),
+                          max_size=14 - 3 * len(melds)))  # fmt: skip
+    return fields(
+        variant=draw(st.sampled_from(["jiaxing", "taizhou"])),
+        hand=" ".join(tiles),
+        win_tile=draw(st.sampled_from(tiles)),
+        indicator=draw(st.sampled_from(TILE_NAMES)),
+        melds=" ".join(melds),
+        by=draw(st.sampled_from(["self_draw", "discard", "rob_kong"])),
+        seat_wind=draw(st.sampled_from(["1z", "2z", "3z", "4z"])),
+        prevailing_wind=draw(st.sampled_from(["1z", "2z", "3z", "4z"])),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(typed=typed_hands())
+def test_a_typed_hand_is_scored_or_refused_in_the_players_terms(typed: dict[str, str]) -> None:
+    """Whatever is typed, the answer is a score or a ``CaseInputError`` (both languages,
+    the player's terms); never the case format's own ``CaseError`` about ``players[0]``."""
+    try:
+        case = build_case(**typed)
+    except CaseInputError as error:
+        assert error.zh and error.en and "players[" not in error.en
+        return
+    try:
+        context = parse_case(case)
+    except CaseError as error:
+        pytest.fail(f"the case format refused a typed hand: {error} ({typed})")
+    result = score_hand(context)
+    assert sum(result.deltas) == 0

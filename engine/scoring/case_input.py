@@ -125,6 +125,15 @@ def _check_typed_hand(
             f"meld{'' if len(meld_list) == 1 else 's'} make {size} "
             "(a kong counting 3); a winning hand has 14, the winning tile written in the hand",
         )
+    for _kind, kinds, _concealed in meld_list:
+        if flipped in kinds:
+            shown = format_tiles(kinds, sort=False)
+            raise CaseInputError(
+                f"副露 {shown} 里有 {kind_str(flipped)}：翻出 {kind_str(flipped)}，"
+                "它就是百搭（财神），百搭不能吃、碰、杠",
+                f"the meld {shown} holds {kind_str(flipped)}, the wild kind "
+                f"({kind_str(flipped)} is flipped); wilds cannot be melded",
+            )
     if win not in concealed:
         raise CaseInputError(
             f"和的那张 {kind_str(win)} 也要写在手牌里",
