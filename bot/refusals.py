@@ -62,9 +62,7 @@ def illegal(action: Action, held: Sequence[int] = ()) -> Text:
         return msg(
             "session.not_held", tile_zh=name_zh(tile), tile_en=name_en(tile), kind=kind_str(tile)
         )
-    word = ACTIONS.get(action.type)
-    if word is None:  # every action type has a word; a new one still reads as its code
-        return msg("session.illegal", move_zh=action.describe(), move_en=action.describe())
+    word = ACTIONS[action.type]  # every action type has its word
     detail = kind_str(action.tile) if action.tile is not None else ""
     if action.tiles is not None:
         detail = format_tiles(action.tiles)
