@@ -57,6 +57,9 @@ USERS = {
     DAVE: ("dave", DEFAULT_PERMISSIONS),
 }
 STARTING_BALANCE = 1000
+# Read a player's whole ledger: a Taizhou dealer stays while winning, so one match can
+# run to a thousand hands and more (seed 145 at two seats: 1,158).
+EVERY_ROW = 10**6
 
 # What people type into a tile option: right, wrong, and nonsense.
 TYPED_TILES = (
@@ -278,7 +281,7 @@ async def test_random_players_cannot_break_a_table(
         paid_hands: dict[int, list[int]] = {}
         for user in seated:
             balance = await store.get_balance(GUILD_ID, user)
-            ledger = await store.history(GUILD_ID, user, limit=1000, kinds=every_kind)
+            ledger = await store.history(GUILD_ID, user, limit=EVERY_ROW, kinds=every_kind)
             assert balance == sum(entry.points for entry in ledger)
             assert [e.points for e in ledger if e.kind == "opening"] == [STARTING_BALANCE]
             hands = sorted(e.hand_number or 0 for e in ledger if e.kind == "hand")
@@ -315,7 +318,7 @@ async def test_random_players_cannot_break_a_table(
         await h.advance(121)  # a rematch's hold on the seats runs out
         for user in SEATED:
             balance = await store.get_balance(GUILD_ID, user)  # first: it may open one
-            ledger = await store.history(GUILD_ID, user, limit=1000, kinds=every_kind)
+            ledger = await store.history(GUILD_ID, user, limit=EVERY_ROW, kinds=every_kind)
             assert balance == sum(e.points for e in ledger)
         assert all(r.acked_at is not None for r in h.remote.interactions.values())
         assert h.failed_interactions() == []
