@@ -8,6 +8,7 @@ import threading
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord_harness import (
@@ -295,18 +296,22 @@ async def test_click_by_someone_not_seated(env: Env) -> None:
 # ---------------------------------------------------------------------- commands
 
 
+async def until_turn(env: Env, table: Any, user: int) -> Any:
+    """Play on (the user's moves, the clock) until it is ``user``'s turn to discard."""
+    for _ in range(50):
+        prompt = table.prompt_for(user)
+        if prompt is not None and prompt.kind == "turn":
+            return prompt
+        await play_turn(env, user) or await env.h.advance(2)
+    raise AssertionError(f"no turn for {user} in 50 moves")
+
+
 async def test_tile_autocomplete_offers_your_own_legal_discards(env: Env) -> None:
     h, bot = env.h, env.bot
     await open_table(env, ALICE)
     table = bot.manager.table_of_user(ALICE)
     assert table is not None
-    for _ in range(50):
-        prompt = table.prompt_for(ALICE)
-        if prompt is not None and prompt.kind == "turn":
-            break
-        await play_turn(env, ALICE) or await h.advance(2)
-    prompt = table.prompt_for(ALICE)
-    assert prompt is not None and prompt.kind == "turn"
+    prompt = await until_turn(env, table, ALICE)
     from engine.tiles import kind_str
 
     legal = sorted({kind_str(a.tile) for a in prompt.view.legal if a.type == "discard"})
@@ -343,12 +348,7 @@ async def test_typed_moves_say_what_is_wrong_in_the_readers_language(
     await open_table(env, ALICE)
     table = bot.manager.table_of_user(ALICE)
     assert table is not None and table.match is not None
-    for _ in range(50):
-        prompt = table.prompt_for(ALICE)
-        if prompt is not None and prompt.kind == "turn":
-            break
-        await play_turn(env, ALICE) or await h.advance(2)
-    assert table.prompt_for(ALICE).kind == "turn"  # type: ignore[union-attr]
+    await until_turn(env, table, ALICE)
     turn = table.match.turn_id
 
     async def answer(name: str, options: list[dict[str, object]], locale: str = "zh-CN") -> str:
