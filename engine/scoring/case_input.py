@@ -119,7 +119,7 @@ def _check_typed_hand(
     size = len(concealed) + 3 * len(meld_list)
     if size != 14:
         raise CaseInputError(
-            f"手牌 {len(concealed)} 张、副露 {len(meld_list)} 副，共 {size} 张（杠算 3 张）；"
+            f"手牌 {len(concealed)} 张、副露 {len(meld_list)} 副，合计 {size} 张（杠算 3 张）；"
             "胡牌是 14 张，和的那张也写在手牌里",
             f"{len(concealed)} tiles in hand and {len(meld_list)} "
             f"meld{'' if len(meld_list) == 1 else 's'} make {size} "
@@ -130,7 +130,7 @@ def _check_typed_hand(
             shown = format_tiles(kinds, sort=False)
             raise CaseInputError(
                 f"副露 {shown} 里有 {kind_str(flipped)}：翻出 {kind_str(flipped)}，"
-                "它就是百搭（财神），百搭不能吃、碰、杠",
+                f"所以 {kind_str(flipped)} 是百搭（财神），百搭不能吃、碰、杠",
                 f"the meld {shown} holds {kind_str(flipped)}, the wild kind "
                 f"({kind_str(flipped)} is flipped); wilds cannot be melded",
             )
@@ -147,7 +147,7 @@ def _check_typed_hand(
             if robbed_pung and kind == win:
                 also_zh, also_en = "（含被抢杠的三张）", " (the robbed kong's three included)"
             raise CaseInputError(
-                f"{kind_str(kind)} {name_zh(kind)} 一共 {count} 张{also_zh}；每种牌只有 4 张",
+                f"{kind_str(kind)} {name_zh(kind)} 有 {count} 张{also_zh}；每种牌只有 4 张",
                 f"{count} copies of {kind_str(kind)}{also_en}; there are only 4",
             )
 
