@@ -1295,6 +1295,12 @@ class Harness:
         messages = [m for m in self.dm_messages(user_id) if m.files or m.components]
         return messages[-1] if messages else None
 
+    def latest_hand(self, user_id: int) -> StoredMessage | None:
+        """The message a player acts on now: their newest DM with a picture, else (DMs
+        closed or off) the newest reply only they see."""
+        ephemeral = self.ephemeral_messages(user_id)
+        return self.latest_dm(user_id) or (ephemeral[-1] if ephemeral else None)
+
     def dm_alerts(self, user_id: int) -> list[StoredMessage]:
         """The turn alerts a user's DM holds now (text only; deleted ones are gone)."""
         return [m for m in self.dm_messages(user_id) if not m.files and not m.components]

@@ -103,7 +103,7 @@ def seat_in_image(request: Request) -> int:
 
 async def play_turn(env: Env, user: int) -> bool:
     """Make one move for ``user`` from their latest hand message; False if none offered."""
-    message = env.h.latest_dm(user) or (env.h.ephemeral_messages(user) or [None])[-1]
+    message = env.h.latest_hand(user)
     if message is None:
         return False
     move = choose_move(message)

@@ -151,11 +151,9 @@ async def random_command(
     return [await h.command(user, name, options, locale=locale, channel_id=where)]
 
 
-async def good_move(
-    h: Harness, rng: random.Random, user: int, locale: str
-) -> list[InteractionRecord]:
+async def good_move(h: Harness, user: int, locale: str) -> list[InteractionRecord]:
     """What a player paying attention does: act on their newest hand."""
-    message = h.latest_dm(user) or (h.ephemeral_messages(user) or [None])[-1]
+    message = h.latest_hand(user)
     move = choose_move(message) if message is not None else None
     if message is None or move is None:
         return []
@@ -248,7 +246,7 @@ async def test_random_players_cannot_break_a_table(
             roll = rng.random()
             records: list[InteractionRecord] = []
             if roll < 0.40:
-                records = await good_move(h, rng, user, locale)
+                records = await good_move(h, user, locale)
             elif roll < 0.65:
                 records = await random_click(h, rng, user, locale)
             elif roll < 0.85:
@@ -265,7 +263,7 @@ async def test_random_players_cannot_break_a_table(
             if table.status != "running":
                 break
             for user in seated:
-                await good_move(h, rng, user, "zh-CN")
+                await good_move(h, user, "zh-CN")
             await h.advance(2)
             check_table(table)
         # Who walked out (by command or by the table's button): once all of them have, the
@@ -311,7 +309,7 @@ async def test_random_players_cannot_break_a_table(
             elif roll < 0.75:
                 records = await random_command(h, rng, user, locale, table.table_id)
             elif roll < 0.9:
-                records = await good_move(h, rng, user, locale)
+                records = await good_move(h, user, locale)
             else:
                 await h.advance(rng.choice((0.5, 2, 30)))
             asked.update((record.id, locale) for record in records)

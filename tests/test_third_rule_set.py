@@ -241,7 +241,7 @@ async def test_a_whole_match_on_discord_with_ai_seats(tmp_path: Path) -> None:
         assert table.variant == "flat"
         clicks = 0
         while table.status == "running" and clicks < 3000:
-            message = h.latest_dm(alice) or (h.ephemeral_messages(alice) or [None])[-1]
+            message = h.latest_hand(alice)
             move = choose_move(message) if message is not None else None
             if move is not None:
                 await h.click(alice, message, move[0], move[1])
