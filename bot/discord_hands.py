@@ -532,7 +532,7 @@ class PrivateHands(PresenterCore):
             head = msg("result.win", name=names[card.result.winner])
         else:
             head = msg("result.draw")
-        body = msg("result.points", changes=changes_text(names, card.points))
+        body = msg("result.points", changes=changes_text(names, card.points)).keeping(*names)
         content = f"{for_reader(head, locale, bold=True)}\n{for_reader(body, locale)}"
         message = self.bot.get_partial_messageable(
             card.channel_id, type=discord.ChannelType.private

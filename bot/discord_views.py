@@ -298,7 +298,7 @@ def hand_view(prompt: PrivatePrompt, locale: str | None = None) -> ui.View:
             if language == "en":
                 return ", ".join(en)
             if language == "zh-TW":
-                return zh_tw(" ".join(zh).replace("刚摸到", "剛摸到"))
+                return zh_tw(" ".join(zh))
             return f"{' '.join(zh)} / {', '.join(en)}"
 
         options = [

@@ -9,6 +9,8 @@ both languages, since a channel has no single locale.
 
 from __future__ import annotations
 
+import re
+
 import discord
 from discord import app_commands
 
@@ -23,8 +25,10 @@ __all__ = [
     "MahjongTranslator",
     "T",
     "Text",
+    "chinese_for",
     "for_reader",
     "image_locale",
+    "in_readers_script",
     "is_chinese",
     "label_for",
     "msg",
@@ -33,8 +37,7 @@ __all__ = [
     "zh_tw",
 ]
 
-# Discord locales that get the Chinese strings. zh-TW users read simplified Chinese
-# more easily than English, so they get it too rather than the fallback.
+# Discord locales that get the Chinese strings (zh-TW in Traditional characters).
 CHINESE_LOCALES = (discord.Locale.chinese, discord.Locale.taiwan_chinese)
 
 
@@ -52,8 +55,11 @@ class MahjongTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContext,
     ) -> str | None:
+        chinese = string.extras.get("zh")
+        if locale == discord.Locale.taiwan_chinese and chinese is not None:
+            return zh_tw(chinese)
         if locale in CHINESE_LOCALES:
-            return string.extras.get("zh")
+            return chinese
         return None
 
 
@@ -64,8 +70,9 @@ def is_chinese(locale: discord.Locale | str | None) -> bool:
 
 
 def say(text: Text, locale: discord.Locale | str | None) -> str:
-    """The text for one reader: Chinese for Chinese locales, English for everyone else."""
-    return text.zh if is_chinese(locale) else text.en
+    """The text for one reader: Chinese for Chinese locales (Traditional characters for
+    zh-TW), English for everyone else."""
+    return chinese_for(text, locale) if is_chinese(locale) else text.en
 
 
 def public(text: Text) -> str:
@@ -75,19 +82,68 @@ def public(text: Text) -> str:
     return f"{text.zh}\n-# {text.en}"
 
 
-# Simplified → Traditional for the characters of the bot's own messages that the
-# renderer's table (rule-set words) lacks; a test keeps every private message Big5-clean.
+# Simplified → Traditional (as Taiwan writes it) for the characters of the bot's own
+# messages that the renderer's table (rule-set words) lacks. A character table, so each
+# entry is the reading our messages use (几 幾, 周 週 as in 本週, 托 託 as in 託管, 里 裡);
+# the few words a character alone gets wrong come first. Characters that read the same
+# in Taiwan stay (台 as in 台數, 胡, 吃, 同). A test holds every reply a zh-TW reader can
+# get to these tables.
+_MESSAGE_PHRASES = (("复制", "複製"),)
 _MESSAGE_TRADITIONAL = str.maketrans(
     "仅删务动厅参变启员当录择时显暂权来样欢没现电积经给继续罚脑见记设试请调败轮达这进选钟钮错闭问闲间难频题么后里于"
-    "页属别应画帧传导认规则内讨论观战",
+    "页属别应画帧传导认规则内讨论观战几机种确离托周范与据复刚两从优决况减区叠号响围图学帮库态户状简细终统绩编议误说"
+    "谁负账辅顶项预黄习",
     "僅刪務動廳參變啟員當錄擇時顯暫權來樣歡沒現電積經給繼續罰腦見記設試請調敗輪達這進選鐘鈕錯閉問閒間難頻題麼後裡於"
-    "頁屬別應畫幀傳導認規則內討論觀戰",
+    "頁屬別應畫幀傳導認規則內討論觀戰幾機種確離託週範與據復剛兩從優決況減區疊號響圍圖學幫庫態戶狀簡細終統績編議誤說"
+    "誰負賬輔頂項預黃習",
 )
 
 
-def zh_tw(text: str) -> str:
-    """A Simplified message of the bot in Traditional characters (zh-TW readers)."""
+def _traditional_words(text: str) -> str:
+    for simplified, traditional_form in _MESSAGE_PHRASES:
+        text = text.replace(simplified, traditional_form)
     return traditional(text).translate(_MESSAGE_TRADITIONAL)
+
+
+def zh_tw(text: str, keep: tuple[str, ...] = ()) -> str:
+    """A Simplified message of the bot in Traditional characters (zh-TW readers), with
+    each of ``keep`` (player names, what a user typed) left exactly as written."""
+    spans = sorted({span for span in keep if span}, key=len, reverse=True)
+    if not spans:
+        return _traditional_words(text)
+    pattern = re.compile("|".join(re.escape(span) for span in spans))
+    pieces: list[str] = []
+    start = 0
+    for quoted in pattern.finditer(text):
+        pieces += [_traditional_words(text[start : quoted.start()]), quoted.group()]
+        start = quoted.end()
+    pieces.append(_traditional_words(text[start:]))
+    return "".join(pieces)
+
+
+def chinese_for(text: Text, locale: discord.Locale | str | None) -> str:
+    """``text``'s Chinese as a Chinese reader reads it: Traditional for zh-TW."""
+    if locale is not None and is_traditional(str(locale)):
+        return zh_tw(text.zh, text.keep)
+    return text.zh
+
+
+def in_readers_script(view: discord.ui.View, locale: discord.Locale | str | None) -> None:
+    """Rewrite ``view``'s Chinese labels (buttons, selects) in Traditional characters for
+    a zh-TW reader; leave them as they are for anyone else."""
+    if locale is None or not is_traditional(str(locale)):
+        return
+    for child in view.children:
+        item = child.item if isinstance(child, discord.ui.DynamicItem) else child
+        if isinstance(item, discord.ui.Button) and item.label:
+            item.label = zh_tw(item.label)
+        elif isinstance(item, discord.ui.Select):
+            if item.placeholder:
+                item.placeholder = zh_tw(item.placeholder)
+            for option in item.options:
+                option.label = zh_tw(option.label)
+                if option.description:
+                    option.description = zh_tw(option.description)
 
 
 def image_locale(locale: str | None) -> str:
@@ -104,7 +160,7 @@ def for_reader(text: Text, locale: str | None, *, bold: bool = False) -> str:
     zh-TW, English alone for everyone else."""
     language = image_locale(locale)
     if language == "zh-TW":
-        line = zh_tw(text.zh)
+        line = zh_tw(text.zh, text.keep)
         return f"**{line}**" if bold else line
     if language == "en":
         return f"**{text.en}**" if bold else text.en

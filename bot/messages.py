@@ -309,7 +309,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+# Values quoted as written (a player's name, what a user typed), never converted to
+# Traditional characters for zh-TW readers.
+QUOTED_VALUES = frozenset({"name", "host", "typed"})
+
+
 def msg(key: str, **values: object) -> Text:
     """The message ``key`` in both languages, with ``values`` filled in."""
     zh, en = MESSAGES[key]
-    return Text(zh.format(**values), en.format(**values))
+    keep = tuple(str(values[name]) for name in sorted(QUOTED_VALUES & values.keys()))
+    return Text(zh.format(**values), en.format(**values), keep)

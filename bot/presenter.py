@@ -17,13 +17,22 @@ from engine.views import PlayerView, PublicView
 
 @dataclass(frozen=True)
 class Text:
-    """A bilingual message: Chinese (zh-CN) first, English the fallback."""
+    """A bilingual message: Chinese (zh-CN) first, English the fallback.
+
+    ``keep`` lists what the text quotes as written (player names, what a user typed):
+    a zh-TW reader gets the bot's words in Traditional characters, but 张伟 stays 张伟.
+    """
 
     zh: str
     en: str
+    keep: tuple[str, ...] = ()
 
     def both(self) -> str:
         return f"{self.zh} / {self.en}"
+
+    def keeping(self, *spans: str) -> Text:
+        """The same text, with ``spans`` also left as written for zh-TW readers."""
+        return Text(self.zh, self.en, self.keep + tuple(span for span in spans if span))
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import discord
 from discord import ui
 
 from bot.discord_ack import AckGuard
-from bot.i18n import Text, is_chinese, msg, say
+from bot.i18n import Text, in_readers_script, is_chinese, msg, say
 from bot.table_options import TableOptions, TableOptionsError
 from engine.variants import RULE_SETS
 
@@ -273,10 +273,8 @@ class RulesButton(ui.DynamicItem[ui.Button[Any]], template=rf"mj:r:(?P<table>{TA
         table = await _host_table(interaction, self.table_id)
         if table is None:
             return
-        zh = is_chinese(interaction.locale)
-        await interaction.response.send_message(
-            panel_text(table, zh), view=panel_view(table, zh), ephemeral=True
-        )
+        content, view = _panel(table, interaction)
+        await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
 class RulesPick(ui.DynamicItem[ui.Select[Any]], template=rf"mj:r:(?P<table>{TABLE_ID}):pick"):
@@ -308,7 +306,6 @@ class RulesPick(ui.DynamicItem[ui.Select[Any]], template=rf"mj:r:(?P<table>{TABL
         table = await _host_table(interaction, self.table_id)
         if table is None:
             return
-        zh = is_chinese(interaction.locale)
         values = _selected(interaction)
         try:
             spec = spec_of(table.variant, str(values[0]) if values else "")
@@ -316,11 +313,10 @@ class RulesPick(ui.DynamicItem[ui.Select[Any]], template=rf"mj:r:(?P<table>{TABL
             await _refuse(interaction, error.text)
             return
         if spec.values:
-            await interaction.response.edit_message(
-                content=panel_text(table, zh), view=panel_view(table, zh, spec)
-            )
+            content, view = _panel(table, interaction, spec=spec)
+            await interaction.response.edit_message(content=content, view=view)
             return
-        await interaction.response.send_modal(RulesModal(table, spec, zh))
+        await interaction.response.send_modal(RulesModal(table, spec, interaction.locale))
 
 
 class RulesValue(
@@ -365,18 +361,24 @@ class RulesValue(
 class RulesModal(ui.Modal):
     """A text box for an option with a wide range; its range and default are shown."""
 
-    def __init__(self, table: TableSession, spec: OptionSpec, zh: bool) -> None:
-        super().__init__(title=("更多规则 · " if zh else "More rules · ") + spec.label(zh),
+    def __init__(
+        self, table: TableSession, spec: OptionSpec, locale: discord.Locale | str | None
+    ) -> None:
+        def words(chinese: str, english: str) -> str:
+            return say(Text(chinese, english), locale)  # zh-TW: Traditional
+
+        super().__init__(title=words(f"更多规则 · {spec.label(True)}", f"More rules · {spec.label(False)}"),
                          custom_id=f"mj:r:{table.table_id}:m:{spec.name}")  # fmt: skip
         self.table_id = table.table_id
         self.option = spec.name
         current = table.options.get(spec.name, spec.default)
         self.value: ui.TextInput[Any] = ui.TextInput(
-            label=(f"{spec.label(zh)} ({spec.range_text(zh)})")[:45],
-            placeholder=(f"默认 {spec.default}" if zh else f"default {spec.default}")[:100],
+            label=words(f"{spec.label(True)} ({spec.range_text(True)})",
+                        f"{spec.label(False)} ({spec.range_text(False)})")[:45],
+            placeholder=words(f"默认 {spec.default}", f"default {spec.default}")[:100],
             default=str(current),
             max_length=12,
-        )
+        )  # fmt: skip
         self.add_item(self.value)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
@@ -391,7 +393,6 @@ async def set_option(
     table = await _host_table(interaction, table_id)
     if table is None:
         return
-    zh = is_chinese(interaction.locale)
     try:
         spec = spec_of(table.variant, name)
         options = with_option(table, name, parse_value(spec, raw))
@@ -406,14 +407,25 @@ async def set_option(
         f"已设置 {spec.label(True)} = {value_text(name, options[name], True)}",
         f"Set {spec.label(False)} = {value_text(name, options[name], False)}",
     )
+    content, view = _panel(table, interaction, note)
     if edit:
-        await interaction.response.edit_message(
-            content=panel_text(table, zh, note), view=panel_view(table, zh)
-        )
+        await interaction.response.edit_message(content=content, view=view)
     else:
-        await interaction.response.send_message(
-            panel_text(table, zh, note), view=panel_view(table, zh), ephemeral=True
-        )
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+
+def _panel(
+    table: TableSession,
+    interaction: discord.Interaction[Any],
+    note: Text | None = None,
+    spec: OptionSpec | None = None,
+) -> tuple[str, ui.View]:
+    """The panel's text and components in the clicker's language and script."""
+    locale = interaction.locale
+    content = say(Text(panel_text(table, True, note), panel_text(table, False, note)), locale)
+    view = panel_view(table, is_chinese(locale), spec)
+    in_readers_script(view, locale)
+    return content, view
 
 
 async def _host_table(interaction: discord.Interaction[Any], table_id: str) -> TableSession | None:

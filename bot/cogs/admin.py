@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.checks import require_manager
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, msg
+from bot.i18n import T, Text, msg, say
 from data import SettingsError
 from engine.variants import RULE_SETS
 
@@ -110,6 +110,7 @@ class AdminCog(commands.Cog):
         for spec in option_specs(variant):
             shown = f"{spec.label(zh)} {spec.name} ({spec.range_text(zh)}; "
             shown += ("默认 " if zh else "default ") + value_text(spec.name, spec.default, zh) + ")"
+            shown = say(Text(shown, shown), interaction.locale)  # zh-TW: Traditional
             if current.lower() in shown.lower():
                 choices.append(app_commands.Choice(name=shown[:100], value=spec.name))
         return choices[:25]

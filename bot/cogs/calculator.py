@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Text, is_chinese
+from bot.i18n import Text, say
 from bot.lines import item_unit, total_line
 from engine.scoring import case_input, score_hand
 from engine.scoring.case import CaseError, parse_case
@@ -73,16 +73,17 @@ def score_request(**fields: str) -> tuple[PublicView, HandResult]:
 
 
 def summary(result: HandResult, locale: discord.Locale | str | None) -> str:
-    zh = is_chinese(locale)
+    """The breakdown as a reply: the items, then the rule set's own formula."""
     if not result.valid:
         reason = INVALID_REASONS.get(result.reason, (result.reason, result.reason))
-        return ("不成胡：" if zh else "Not a winning hand: ") + (reason[0] if zh else reason[1])
-    lines = []
+        return say(Text(f"不成胡：{reason[0]}", f"Not a winning hand: {reason[1]}"), locale)
+    zh_lines, en_lines = [], []
     for item in result.items:
         unit = item_unit(item)
-        name = item.name_zh if zh else item.name_en
         count = f" ×{item.count}" if item.count > 1 else ""
-        lines.append(f"· {name}{count}: {item.value} {unit.zh if zh else unit.en}")
+        zh_lines.append(f"· {item.name_zh}{count}: {item.value} {unit.zh}")
+        en_lines.append(f"· {item.name_en}{count}: {item.value} {unit.en}")
     total = total_line(result)  # the rule set's own formula, as on the result card
-    lines.append(f"**合计 {total.zh}**" if zh else f"**Total {total.en}**")
-    return "\n".join(lines)
+    zh_lines.append(f"**合计 {total.zh}**")
+    en_lines.append(f"**Total {total.en}**")
+    return say(Text("\n".join(zh_lines), "\n".join(en_lines)), locale)

@@ -48,10 +48,13 @@ def _matches(typed: str, kind: int) -> bool:
         return False
 
 
-def _tile_choices(kinds: set[int], current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the legal kinds matching what is typed so far (Discord shows 25)."""
+def _tile_choices(
+    kinds: set[int], current: str, locale: str | None = None
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the legal kinds matching what is typed so far (Discord shows 25), named
+    in the typist's language."""
     return [
-        app_commands.Choice(name=tile_label(kind), value=kind_str(kind))
+        app_commands.Choice(name=tile_label(kind, locale), value=kind_str(kind))
         for kind in sorted(kinds)
         if _matches(current, kind)
     ][:25]
@@ -115,7 +118,7 @@ class PlayCog(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         kinds = {a.tile for a in self._legal(interaction.user.id) if a.type == "discard"}
-        return _tile_choices(kinds, current)
+        return _tile_choices(kinds, current, str(interaction.locale))
 
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.command(name=T("chow", "吃"), description=T("Chow the discard", "吃上家打出的牌"))
@@ -193,7 +196,7 @@ class PlayCog(commands.Cog):
             for a in self._legal(interaction.user.id)
             if a.type == "kong" and a.tile is not None
         }
-        return _tile_choices(kinds, current)
+        return _tile_choices(kinds, current, str(interaction.locale))
 
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.command(name=T("win", "胡"), description=T("Declare a win", "胡牌"))

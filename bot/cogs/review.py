@@ -34,7 +34,7 @@ from bot.discord_review import (
 )
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, image_locale, is_chinese, msg, say
+from bot.i18n import T, Text, image_locale, in_readers_script, msg, say
 from bot.rematch import Rematches
 from bot.replays import LoadedHand, ReplayLookupError, find_game, load_hand
 from bot.session import SessionError
@@ -87,6 +87,7 @@ class ReviewCog(commands.Cog):
         if file is not None:
             extra["file"] = file
         if view is not None:
+            in_readers_script(view, interaction.locale)
             extra["view"] = view
         guard = interaction.extras.get("ack_guard")
         lock = guard.lock if isinstance(guard, AckGuard) else contextlib.nullcontext()
@@ -110,6 +111,8 @@ class ReviewCog(commands.Cog):
     ) -> None:
         """Replace the message the pressed component is on."""
         extra: dict[str, Any] = {"attachments": [file]} if file is not None else {}
+        if view is not None:
+            in_readers_script(view, interaction.locale)
         guard = interaction.extras.get("ack_guard")
         lock = guard.lock if isinstance(guard, AckGuard) else contextlib.nullcontext()
         async with lock:
@@ -245,7 +248,7 @@ class ReviewCog(commands.Cog):
     @staticmethod
     def _variant(variant: str, locale: discord.Locale | str | None) -> str:
         zh, en = variant_names(variant)
-        return zh if is_chinese(locale) else en
+        return say(Text(zh, en), locale)
 
     def _match_label(self, match: MatchSummary, locale: discord.Locale | str | None) -> str:
         when = (match.finished_at or match.created_at).strftime("%Y-%m-%d %H:%M")

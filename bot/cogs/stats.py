@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, is_chinese, msg
+from bot.i18n import T, Text, is_chinese, msg, say
 from data import PlayerStats, next_month
 from engine.variants import RULE_SETS
 
@@ -127,12 +127,14 @@ class StatsCog(commands.Cog):
         scope = Text(f"{period_zh}{days} · {variant_zh}", f"{period_en}{days} · {variant_en}")
         zh = is_chinese(interaction.locale)
         locale = str(interaction.locale) if zh else "en"
-        subtitle = scope.zh if zh else scope.en
+        subtitle = say(scope, interaction.locale)
         renderer = self.bot.presenter.renderer
         png = await asyncio.to_thread(renderer.stats, stats, target.display_name, subtitle, locale)
-        text = stats_text(stats, target.display_name, scope)
+        text = stats_text(stats, target.display_name, scope).keeping(target.display_name)
         await self.bot.respond(
-            interaction, text.zh if zh else text.en, file=discord.File(io.BytesIO(png), "stats.png")
+            interaction,
+            say(text, interaction.locale),
+            file=discord.File(io.BytesIO(png), "stats.png"),
         )
 
 
