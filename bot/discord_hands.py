@@ -84,6 +84,16 @@ class PrivateHands(PresenterCore):
                 locale = self._locales[user_id] = stored
         return locale
 
+    async def answer_locale(
+        self, user_id: int, interaction: discord.Interaction[Any] | None
+    ) -> str | None:
+        """The language to answer a player's own interaction in: the one it came with (the
+        player may just have switched their client's language, and the event that
+        remembers it can run after this answer), else the remembered one."""
+        if interaction is not None and interaction.user.id == user_id and interaction.locale:
+            return str(interaction.locale)
+        return await self.reader_locale(user_id)
+
     async def save_locale(self, user_id: int, locale: str) -> None:
         """Keep a player's locale for after a restart (best effort)."""
         with contextlib.suppress(Exception):
@@ -180,7 +190,7 @@ class PrivateHands(PresenterCore):
     async def _deliver(self, job: HandJob) -> None:
         prompt = job.prompt
         user_id = prompt.user_id
-        locale = await self.reader_locale(user_id)
+        locale = await self.answer_locale(user_id, job.click)
         signature = (*hand_signature(prompt), locale)
         if job.click is not None and not await self._closes_old_hand(job.click, prompt):
             await self._answer_click(job.click, prompt, signature, locale)
@@ -387,7 +397,7 @@ class PrivateHands(PresenterCore):
     async def show_hand(self, interaction: discord.Interaction[Any], prompt: PrivatePrompt) -> None:
         """The "My hand" button and ``/table hand``: the hand as an ephemeral reply."""
         guard = AckGuard.of(interaction)
-        locale = await self.reader_locale(prompt.user_id)
+        locale = await self.answer_locale(prompt.user_id, interaction)
         render = asyncio.ensure_future(self._hand_png(prompt, locale))
         content = self._hand_content(prompt, locale)
         view = hand_view(prompt, locale)

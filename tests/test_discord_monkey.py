@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chinese_script import simplified_left
 from discord_harness import (
     CHANNEL_ID,
     DEFAULT_PERMISSIONS,
@@ -52,7 +53,7 @@ DAVE = 800_000_000_000_000_014  # never sits down
 SEATED = (ALICE, BOB, CAROL)
 USERS = {
     ALICE: ("alice", DEFAULT_PERMISSIONS),
-    BOB: ("bob", DEFAULT_PERMISSIONS),
+    BOB: ("张伟", DEFAULT_PERMISSIONS),  # a name in Simplified characters, kept so for zh-TW
     CAROL: ("carol", DEFAULT_PERMISSIONS),
     DAVE: ("dave", DEFAULT_PERMISSIONS),
 }
@@ -167,10 +168,31 @@ CHINESE_REASONS = ("不是牌", "现在不能这样做", "牌写得不对", "吃
 
 
 def check_languages(h: Harness, asked: dict[int, str]) -> None:
+    names = tuple(name for name, _permissions in USERS.values())
     for interaction_id, locale in asked.items():
-        text = h.reply_text(h.remote.interactions[interaction_id])
+        record = h.remote.interactions[interaction_id]
+        text = h.reply_text(record)
         foreign = ENGLISH_REASONS if locale.startswith("zh") else CHINESE_REASONS
         assert not any(phrase in text for phrase in foreign), (locale, text)
+        if locale == "zh-TW":  # what only this reader sees is in Traditional characters
+            private = "\n".join(
+                readable_text(request)
+                for request in h.replies_to(record)
+                if request.audience is not None and request.audience.kind != "channel"
+            )
+            assert not simplified_left(private, names), private
+
+
+def readable_text(request: Any) -> str:
+    """A reply's text with its buttons' and menus' labels."""
+    payload = request.payload or {}
+    data = payload.get("data", payload) if request.callback_type else payload
+    parts = [request.content]
+    for row in (data or {}).get("components") or []:
+        for item in row.get("components") or []:
+            parts += [str(item.get("label") or ""), str(item.get("placeholder") or "")]
+            parts += [str(option.get("label") or "") for option in item.get("options") or []]
+    return "\n".join(parts)
 
 
 def check_table(table: Any) -> None:

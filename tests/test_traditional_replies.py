@@ -204,3 +204,26 @@ async def test_the_rules_panel_reads_in_traditional_characters(harness: Harness)
     assert "規則" in panel.payload["content"] and "封頂" in answer
     assert not {text: simplified_left(text) for text in texts if simplified_left(text)}
 
+
+async def test_a_click_is_answered_in_the_language_it_came_with(harness: Harness) -> None:
+    """A player who switches their client to zh-TW mid-match gets the hand they ask for
+    in Traditional characters at once, not in the language remembered from before (the
+    event that remembers the new one may run after the answer)."""
+    h = harness
+    await h.command(WEI, "table create", [option("variant", "taizhou")], locale="zh-CN")
+    await h.command(WEI, "table start", locale="zh-CN")
+    table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
+    assert table is not None
+    await h.advance(3)  # the table message is edited at most every 1.5 s
+    table_message = next(
+        m for m in reversed(h.channel_messages()) if any(":hand" in c for c in m.custom_ids())
+    )
+    button = next(c for c in table_message.custom_ids() if c.endswith(":hand"))
+    for how in ("button", "command"):
+        if how == "button":
+            record = await h.click(WEI, table_message, button, locale="zh-TW")
+        else:
+            record = await h.command(WEI, "table hand", locale="zh-TW")
+        text = h.reply_text(record)
+        assert CJK.search(text) and not simplified_left(text, NAMES), (how, text)
+        await h.command(WEI, "balance", locale="zh-CN")  # back to Simplified
