@@ -172,10 +172,13 @@ class PrivateHands(PresenterCore):
     def _hand_content(self, prompt: PrivatePrompt, locale: str | None = None) -> str:
         lines = [prompt_headline(prompt, locale)]
         if prompt.aids is not None:
-            lines += [f"💡 {prompt.aids.zh}", f"-# 💡 {prompt.aids.en}"]
+            if image_locale(locale) == "zh":  # both languages: the English a line below
+                lines += [f"💡 {prompt.aids.zh}", f"-# 💡 {prompt.aids.en}"]
+            else:
+                lines.append(f"💡 {for_reader(prompt.aids, locale)}")
         note = self._notes.pop(prompt.user_id, None)
-        if note:
-            lines.append(note)
+        if note is not None:
+            lines.append(f"⚠️ {for_reader(note, locale)}")
         return "\n".join(lines)
 
     async def _hand_png(self, prompt: PrivatePrompt, locale: str | None = None) -> bytes:
@@ -211,7 +214,7 @@ class PrivateHands(PresenterCore):
             return False
         if record.hand_number == prompt.view.public.hand_number:
             return False
-        done = msg("table.status.ended")
+        done = for_reader(msg("table.status.ended"), await self.answer_locale(click.user.id, click))
         guard = AckGuard.of(click)
         if message.id in self._carded:  # it shows the hand's result already: keep that
             await guard.defer()
@@ -219,9 +222,9 @@ class PrivateHands(PresenterCore):
             return True
         async with guard.lock:
             if click.response.is_done():
-                await click.edit_original_response(content=f"{done.zh} · {done.en}", view=None)
+                await click.edit_original_response(content=done, view=None)
             else:
-                await click.response.edit_message(content=f"{done.zh} · {done.en}", view=None)
+                await click.response.edit_message(content=done, view=None)
         guard.done()
         return True
 
@@ -567,7 +570,7 @@ class PrivateHands(PresenterCore):
                     await click.response.send_message(say(text, click.locale), ephemeral=True)
             guard.done()
         else:
-            self._notes[user_id] = f"⚠️ {text.zh} · {text.en}"
+            self._notes[user_id] = text
 
 
 def _alert_key(prompt: PrivatePrompt) -> int:

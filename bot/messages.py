@@ -221,6 +221,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.start": ("开始", "Start"),
     "button.add_ai": ("加电脑", "Add AI"),
     "button.my_hand": ("我的手牌", "My hand"),
+    "button.more_rules": ("更多规则", "More rules"),
     "button.back": ("回来", "Back"),
     "button.pass": ("过", "Pass"),
     "button.pung": ("碰", "Pung"),

@@ -24,7 +24,7 @@ import discord
 from discord import ui
 
 from bot.discord_ack import AckGuard
-from bot.i18n import Text, in_readers_script, is_chinese, msg, say
+from bot.i18n import Text, in_readers_script, is_chinese, label_for, msg, say
 from bot.table_options import TableOptions, TableOptionsError
 from engine.variants import RULE_SETS
 
@@ -243,9 +243,10 @@ def panel_view(table: TableSession, zh: bool, spec: OptionSpec | None = None) ->
     return view
 
 
-def more_rules_button(table_id: str) -> ui.View:
+def more_rules_button(table_id: str, locale: str | None = None) -> ui.View:
+    """The button under ``/table create``'s answer, labelled for the host who reads it."""
     view = ui.View(timeout=None)
-    view.add_item(RulesButton(table_id))
+    view.add_item(RulesButton(table_id, locale))
     return view
 
 
@@ -253,11 +254,11 @@ def more_rules_button(table_id: str) -> ui.View:
 
 
 class RulesButton(ui.DynamicItem[ui.Button[Any]], template=rf"mj:r:(?P<table>{TABLE_ID}):open"):
-    def __init__(self, table_id: str) -> None:
+    def __init__(self, table_id: str, locale: str | None = None) -> None:
         super().__init__(
             ui.Button(
                 custom_id=f"mj:r:{table_id}:open",
-                label="更多规则 More rules",
+                label=label_for("button.more_rules", locale),
                 style=discord.ButtonStyle.secondary,
             )
         )

@@ -168,19 +168,27 @@ CHINESE_REASONS = ("不是牌", "现在不能这样做", "牌写得不对", "吃
 
 
 def check_languages(h: Harness, asked: dict[int, str]) -> None:
-    names = tuple(name for name, _permissions in USERS.values())
     for interaction_id, locale in asked.items():
-        record = h.remote.interactions[interaction_id]
-        text = h.reply_text(record)
+        text = h.reply_text(h.remote.interactions[interaction_id])
         foreign = ENGLISH_REASONS if locale.startswith("zh") else CHINESE_REASONS
         assert not any(phrase in text for phrase in foreign), (locale, text)
-        if locale == "zh-TW":  # what only this reader sees is in Traditional characters
-            private = "\n".join(
-                readable_text(request)
-                for request in h.replies_to(record)
-                if request.audience is not None and request.audience.kind != "channel"
-            )
-            assert not simplified_left(private, names), private
+
+
+def check_traditional(h: Harness, records: list[InteractionRecord], locale: str) -> None:
+    """A zh-TW reader's answer (text, buttons, menus), as it stands right after the
+    action, is in Traditional characters; names stay as written. (Later edits through
+    the same interaction, such as a "My hand" reply kept up to date, follow the
+    player's language of that later moment.)"""
+    if locale != "zh-TW":
+        return
+    names = tuple(name for name, _permissions in USERS.values())
+    for record in records:
+        private = "\n".join(
+            readable_text(request)
+            for request in h.replies_to(record)
+            if request.audience is not None and request.audience.kind != "channel"
+        )
+        assert not simplified_left(private, names), private
 
 
 def readable_text(request: Any) -> str:
@@ -278,6 +286,7 @@ async def test_random_players_cannot_break_a_table(
             else:
                 await h.advance(rng.choice((0.5, 2, 6, 25)))
             asked.update((record.id, locale) for record in records)
+            check_traditional(h, records, locale)
             check_table(table)
 
         # Then everyone plays properly (or times out into autoplay) to the end.
@@ -335,6 +344,7 @@ async def test_random_players_cannot_break_a_table(
             else:
                 await h.advance(rng.choice((0.5, 2, 30)))
             asked.update((record.id, locale) for record in records)
+            check_traditional(h, records, locale)
         await h.advance(121)  # a rematch's hold on the seats runs out
         for user in SEATED:
             balance = await store.get_balance(GUILD_ID, user)  # first: it may open one

@@ -122,7 +122,12 @@ async def test_a_zh_tw_player_reads_the_table_in_traditional_characters(harness:
     h = harness
     locales = {WEI: "zh-TW", YANG: "zh-CN"}
     replies = [
-        await h.command(WEI, "table create", [option("variant", "taizhou")], locale="zh-TW"),
+        await h.command(
+            WEI,
+            "table create",
+            [option("variant", "taizhou"), option("learner_aids", True)],  # 💡 lines too
+            locale="zh-TW",
+        ),
         await h.command(YANG, "table join", locale="zh-CN"),
     ]
     await h.command(WEI, "table start", locale="zh-TW")
@@ -151,7 +156,13 @@ async def test_a_zh_tw_player_reads_the_table_in_traditional_characters(harness:
         await h.command(WEI, "table status", locale="zh-TW"),
     ]
     texts = [h.reply_text(record) for record in replies if record.user_id == WEI]
-    dms = [m.payload.get("content") or "" for m in h.dm_messages(WEI)]
+    dms = [  # every DM text sent or edited, not just the last state of each message
+        request.content
+        for request in h.remote.requests
+        if request.audience is not None
+        and request.audience.kind == "dm"
+        and request.audience.user_id == WEI
+    ]
     labels = [
         str(part.get(key) or "")
         for m in h.dm_messages(WEI)
@@ -160,7 +171,7 @@ async def test_a_zh_tw_player_reads_the_table_in_traditional_characters(harness:
         for key in ("label", "placeholder")
     ]
     seen = [text for text in texts + dms + labels if CJK.search(text)]
-    assert len(seen) > 10
+    assert len(seen) > 10 and any("💡" in text for text in dms)
     assert not {text: simplified_left(text, NAMES) for text in seen if simplified_left(text, NAMES)}
     # The names are there, as written.
     assert any("张伟" in text for text in texts)  # /balance, /history, /stats

@@ -204,7 +204,7 @@ class TablesCog(commands.Cog):
         await send_with_view(
             interaction,
             say(text, interaction.locale) + "\n" + say(hint, interaction.locale),
-            more_rules_button(table.table_id),
+            more_rules_button(table.table_id, str(interaction.locale)),
         )
 
     @table.command(
@@ -261,7 +261,7 @@ class TablesCog(commands.Cog):
             text = Text(
                 f"{name[0]} · 等待开始 · 玩家：{players}",
                 f"{name[1]} · waiting to start · players: {players}",
-            )
+            ).keeping(*(p.name for p in lobby.players))
             await self.bot.reply(interaction, text)
             return
         await self.bot.defer(interaction)
@@ -271,7 +271,7 @@ class TablesCog(commands.Cog):
             renderer.table, status.public, names, image_locale(str(interaction.locale))
         )
         scores = ", ".join(f"{names[s.seat]} {s.score:+d}" for s in status.public.seats)
-        content = f"{status.hand_label.zh} · {status.hand_label.en}\n{scores}"
+        content = f"{say(status.hand_label, interaction.locale)}\n{scores}"
         await self.bot.respond(
             interaction, content, file=discord.File(io.BytesIO(png), "table.png")
         )
