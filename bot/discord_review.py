@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Protocol
 import discord
 from discord import ui
 
-from bot.i18n import bilingual_label
+from bot.i18n import bilingual_label, label_for
 
 __all__ = [
     "REVIEW_ITEMS",
@@ -243,10 +243,11 @@ class ReplayExportButton(
     ui.DynamicItem[ui.Button[Any]],
     template=rf"mj:rx:(?P<owner>{USER}):(?P<game>{GAME}):(?P<hand>[0-9]{{1,4}})",
 ):
-    def __init__(self, owner: int, game_id: str, hand: int) -> None:
+    def __init__(self, owner: int, game_id: str, hand: int, locale: str | None = None) -> None:
         super().__init__(
             ui.Button(
-                custom_id=f"mj:rx:{owner}:{game_id}:{hand}", label=bilingual_label("button.export")
+                custom_id=f"mj:rx:{owner}:{game_id}:{hand}",
+                label=label_for("button.export", locale),  # the viewer is one reader's
             )
         )
         self.owner, self.game_id, self.hand = owner, game_id, hand
@@ -329,11 +330,13 @@ def rematch_view(game_id: str) -> ui.View:
     return view
 
 
-def replay_step_view(owner: int, game_id: str, hand: int, step: int, steps: int) -> ui.View:
+def replay_step_view(
+    owner: int, game_id: str, hand: int, step: int, steps: int, locale: str | None = None
+) -> ui.View:
     view = ui.View(timeout=None)
     targets = {"f": 0, "p": max(0, step - 1), "n": min(steps, step + 1), "l": steps}
     for slot, target in targets.items():
         at_edge = (slot in "fp" and step == 0) or (slot in "nl" and step == steps)
         view.add_item(ReplayStepButton(owner, game_id, hand, target, slot, disabled=at_edge))
-    view.add_item(ReplayExportButton(owner, game_id, hand))
+    view.add_item(ReplayExportButton(owner, game_id, hand, locale))
     return view

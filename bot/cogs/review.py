@@ -435,7 +435,9 @@ class ReviewCog(commands.Cog):
         loaded = await self._load(interaction, game_id, hand)
         locale = interaction.locale
         file = await self._frame(loaded, 0, locale)
-        view = replay_step_view(interaction.user.id, game_id, hand, 0, loaded.record.steps)
+        view = replay_step_view(
+            interaction.user.id, game_id, hand, 0, loaded.record.steps, str(locale)
+        )
         await self._send(interaction, self._caption(loaded, 0, locale), file=file, view=view)
 
     async def on_replay_open(
@@ -466,7 +468,9 @@ class ReviewCog(commands.Cog):
             step_now = max(0, min(step, loaded.record.steps))
             locale = interaction.locale
             file = await self._frame(loaded, step_now, locale)
-            view = replay_step_view(owner, game_id, hand, step_now, loaded.record.steps)
+            view = replay_step_view(
+                owner, game_id, hand, step_now, loaded.record.steps, str(locale)
+            )
             await self._edit(
                 interaction, self._caption(loaded, step_now, locale), view=view, file=file
             )
