@@ -192,6 +192,7 @@ class PresenterCore:
         self._carded: set[int] = set()  # DM hand messages that now show a result card
         self._locales: dict[int, str] = {}  # by user: their Discord locale, once seen
         self._guild_locales: dict[int, str] = {}  # by guild: its preferred locale
+        self._channel_languages: dict[int, str] = {}  # by guild: its channel_language setting
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
         """Background work the harness (and shutdown) can wait for."""
@@ -260,6 +261,35 @@ class PresenterCore:
         if guild_id is None or guild_id not in self._guild_locales:
             return self.locale
         return image_locale(self._guild_locales[guild_id])
+
+    async def channel_language(self, guild_id: int | None) -> str:
+        """The language of a server's shared table ("zh", "zh-TW" or "en"): what its admin
+        chose (``/mjadmin settings channel_language``), else its preferred locale."""
+        from bot.i18n import image_locale
+
+        if guild_id is None:
+            return self.locale
+        chosen = self._channel_languages.get(guild_id)
+        if chosen is None:
+            try:
+                chosen = (await self.store.get_settings(guild_id)).channel_language
+            except Exception:
+                log.exception("could not read the channel language of guild %s", guild_id)
+                chosen = "auto"
+            chosen = self._channel_languages.setdefault(guild_id, chosen)
+        if chosen != "auto":
+            return image_locale(chosen)
+        return self.guild_image_locale(guild_id)
+
+    async def table_language(self, record: TableMessage) -> str:
+        """The language a table's channel reads (see ``channel_language``)."""
+        if record.status is not None:
+            return await self.channel_language(record.status.guild_id)
+        return await self.channel_language(record.lobby.guild_id if record.lobby else None)
+
+    def set_channel_language(self, guild_id: int, chosen: str) -> None:
+        """An admin changed the setting: the next table edit follows it."""
+        self._channel_languages[guild_id] = chosen
 
     async def _render(self, function: Callable[..., bytes], *args: Any) -> bytes:
         return await asyncio.to_thread(function, *args)

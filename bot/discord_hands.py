@@ -374,7 +374,8 @@ class PrivateHands(PresenterCore):
             return
         text = msg("table.dm_closed_notice", mention=f"<@{user_id}>")
         channel = self.bot.get_partial_messageable(record.channel_id)
-        await channel.send(public(text), allowed_mentions=NO_MENTIONS)
+        language = await self.table_language(record)
+        await channel.send(public(text, language), allowed_mentions=NO_MENTIONS)
 
     async def _refresh_live(
         self, prompt: PrivatePrompt, signature: tuple[Any, ...], locale: str | None = None

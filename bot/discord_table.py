@@ -15,7 +15,7 @@ import discord
 from bot.discord_retry import retry_discord
 from bot.discord_review import rematch_view, replay_card_view
 from bot.discord_views import lobby_view, table_view
-from bot.i18n import MESSAGES, msg, public
+from bot.i18n import MESSAGES, in_readers_script, in_server_script, msg, public
 from bot.lines import changes_text, move_line, rule_set_name
 from bot.presenter import LobbyInfo, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
@@ -141,7 +141,7 @@ class TableMessages(PresenterCore):
             return "lobby"
         return "running" if record.status is not None else "lobby"
 
-    def _table_content(self, record: TableMessage) -> str:
+    def _table_content(self, record: TableMessage, language: str = "zh") -> str:
         lines: list[str] = []
         status, lobby = record.status, record.lobby
         phase = self._phase(record)
@@ -179,13 +179,19 @@ class TableMessages(PresenterCore):
             lines.append(f"{done.zh} · {done.en}")
         for text in record.notices:
             lines.append(f"📣 {text.zh} · {text.en}")
-        return "\n".join(lines)[:2000]
+        keep = [name for text in record.notices for name in text.keep]
+        if status is not None:
+            keep += seat_names(status)
+        if lobby is not None:
+            keep += [player.name for player in lobby.players]
+        return in_server_script("\n".join(lines), language, keep)[:2000]
 
     async def _send_table(self, record: TableMessage) -> None:
         await self._load_table_message(record)
         if record.archived:
             return  # the finished table's thread is closed; its last state stays
-        content = self._table_content(record)
+        language = await self.table_language(record)
+        content = self._table_content(record, language)
         lobby = record.lobby
         phase = self._phase(record)
         image_state = None
@@ -199,14 +205,15 @@ class TableMessages(PresenterCore):
         files: list[discord.File] = []
         if record.status is not None:
             names = seat_names(record.status)
-            locale = self.guild_image_locale(record.status.guild_id)
-            png = await self._render(self.renderer.table, record.status.public, names, locale)
+            png = await self._render(self.renderer.table, record.status.public, names, language)
             files = [discord_file(png, "table.png")]
         view: discord.ui.View | None = None
         if phase == "running":
             view = table_view(record.table_id)
         elif phase == "lobby" and lobby is not None:
             view = lobby_view(lobby)
+        if view is not None:
+            in_readers_script(view, language)
         channel = self.bot.get_partial_messageable(record.channel_id)
         if record.message_id is not None and not record.repost:
             message = channel.get_partial_message(record.message_id)
@@ -294,15 +301,17 @@ class TableMessages(PresenterCore):
         else:
             head = msg("result.draw")
         body = msg("result.points", changes=changes_text(names, points))
-        content = f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}"
-        locale = self.guild_image_locale(status.guild_id)
-        png = await self._render(self.renderer.result, status.public, result, names, locale)
+        language = await self.channel_language(status.guild_id)
+        content = in_server_script(
+            f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}", language, names
+        )
+        png = await self._render(self.renderer.result, status.public, result, names, language)
+        view = replay_card_view(status.table_id, status.public.hand_number + 1)
+        in_readers_script(view, language)
         channel = self.bot.get_partial_messageable(status.channel_id)
         await retry_discord(
             lambda: channel.send(content=content[:2000], file=discord_file(png, "result.png"),
-                                 allowed_mentions=NO_MENTIONS,
-                                 view=replay_card_view(status.table_id,
-                                                       status.public.hand_number + 1)),
+                                 allowed_mentions=NO_MENTIONS, view=view),
             self._backoff,
             f"result card of {status.table_id}",
         )  # fmt: skip
@@ -322,31 +331,36 @@ class TableMessages(PresenterCore):
         names = seat_names(status)
         record.standings_due = True
         self._post_in_order(
-            status.table_id, self._post_standings(record, changes_text(names, points))
+            status.table_id, self._post_standings(record, changes_text(names, points), names)
         )
         self._mark_dirty(record)
 
-    async def _post_standings(self, record: TableMessage, changes: str) -> None:
+    async def _post_standings(self, record: TableMessage, changes: str, names: list[str]) -> None:
         """The match totals where the table is, and in the channel a table thread hangs
         off (people who never opened the thread see how it ended)."""
         try:
             await self._load_table_message(record)
-            text = msg("result.match", changes=changes)
+            text = msg("result.match", changes=changes).keeping(*names)
+            language = await self.table_language(record)
+            view = rematch_view(record.table_id)
+            in_readers_script(view, language)
             channel = self.bot.get_partial_messageable(record.channel_id)
             await retry_discord(
                 lambda: channel.send(
-                    public(text)[:2000],
-                    allowed_mentions=NO_MENTIONS,
-                    view=rematch_view(record.table_id),
+                    public(text, language)[:2000], allowed_mentions=NO_MENTIONS, view=view
                 ),
                 self._backoff,
                 f"match result of {record.table_id}",
             )
             if record.parent_id is not None:
                 parent = self.bot.get_partial_messageable(record.parent_id)
-                line = msg("thread.standings", thread=f"<#{record.channel_id}>", changes=changes)
+                line = msg(
+                    "thread.standings", thread=f"<#{record.channel_id}>", changes=changes
+                ).keeping(*names)
                 await retry_discord(
-                    lambda: parent.send(public(line)[:2000], allowed_mentions=NO_MENTIONS),
+                    lambda: parent.send(
+                        public(line, language)[:2000], allowed_mentions=NO_MENTIONS
+                    ),
                     self._backoff,
                     f"standings of {record.table_id} in the channel",
                 )

@@ -10,6 +10,7 @@ both languages, since a channel has no single locale.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import discord
 from discord import app_commands
@@ -29,6 +30,7 @@ __all__ = [
     "for_reader",
     "image_locale",
     "in_readers_script",
+    "in_server_script",
     "is_chinese",
     "label_for",
     "msg",
@@ -75,11 +77,20 @@ def say(text: Text, locale: discord.Locale | str | None) -> str:
     return chinese_for(text, locale) if is_chinese(locale) else text.en
 
 
-def public(text: Text) -> str:
-    """A channel line, read by many locales at once: Chinese, then English."""
+def public(text: Text, language: str = "zh") -> str:
+    """A channel line, read by many locales at once: Chinese (Traditional where the
+    server's ``language`` is zh-TW), then English."""
+    chinese = zh_tw(text.zh, text.keep) if language == "zh-TW" else text.zh
     if text.zh == text.en or not text.en:
-        return text.zh
-    return f"{text.zh}\n-# {text.en}"
+        return chinese
+    return f"{chinese}\n-# {text.en}"
+
+
+def in_server_script(content: str, language: str, keep: Iterable[str] = ()) -> str:
+    """A channel's composed text (Chinese and English side by side) in its server's
+    script: Traditional characters where the server's preferred language, which its
+    table pictures are drawn in, is zh-TW; ``keep`` (names) as written."""
+    return zh_tw(content, tuple(keep)) if language == "zh-TW" else content
 
 
 # Simplified → Traditional (as Taiwan writes it) for the characters of the bot's own
@@ -92,10 +103,10 @@ _MESSAGE_PHRASES = (("复制", "複製"),)
 _MESSAGE_TRADITIONAL = str.maketrans(
     "仅删务动厅参变启员当录择时显暂权来样欢没现电积经给继续罚脑见记设试请调败轮达这进选钟钮错闭问闲间难频题么后里于"
     "页属别应画帧传导认规则内讨论观战几机种确离托周范与据复刚两从优决况减区叠号响围图学帮库态户状简细终统绩编议误说"
-    "谁负账辅顶项预黄习",
+    "谁负账辅顶项预黄习语体随",
     "僅刪務動廳參變啟員當錄擇時顯暫權來樣歡沒現電積經給繼續罰腦見記設試請調敗輪達這進選鐘鈕錯閉問閒間難頻題麼後裡於"
     "頁屬別應畫幀傳導認規則內討論觀戰幾機種確離託週範與據復剛兩從優決況減區疊號響圍圖學幫庫態戶狀簡細終統績編議誤說"
-    "誰負賬輔頂項預黃習",
+    "誰負賬輔頂項預黃習語體隨",
 )
 
 

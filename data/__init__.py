@@ -24,6 +24,7 @@ API at a glance (all ``async`` methods of ``Store``; see data/store.py for the g
 
 from .caps import apply_caps
 from .models import (
+    CHANNEL_LANGUAGES,
     GAME_STATUSES,
     ActionConflictError,
     BiggestHand,
@@ -54,6 +55,7 @@ from .weeks import (
 )
 
 __all__ = [
+    "CHANNEL_LANGUAGES",
     "GAME_STATUSES",
     "LATEST_VERSION",
     "ActionConflictError",

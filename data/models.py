@@ -54,6 +54,9 @@ class GuildSettings:
     """Per-guild settings; every field has the default a new guild gets.
 
     ``min_balance``: a player needs at least this balance to sit (None: no minimum).
+    ``channel_language``: what the shared table (its picture, the channel's lines, the
+    leaderboard) is written in: "auto" follows the server's preferred locale, which only
+    a Community server can change from en-US; "zh-CN", "zh-TW" or "en" fix it.
     ``hand_cap`` / ``day_cap``: optional limits on one player's |points| in one hand and
     net win or loss per local day (None: no cap). ``last_leaderboard_week`` is the Monday
     (local date) of the last week whose leaderboard was posted, so a restart does not
@@ -71,6 +74,7 @@ class GuildSettings:
     hand_cap: int | None = None
     day_cap: int | None = None
     last_leaderboard_week: date | None = None
+    channel_language: str = "auto"
 
     @property
     def zone(self) -> ZoneInfo:
@@ -80,6 +84,9 @@ class GuildSettings:
     def editable_fields(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls) if f.name != "guild_id")
 
+
+# The shared table's language: the server's preferred locale, or one fixed by an admin.
+CHANNEL_LANGUAGES = ("auto", "zh-CN", "zh-TW", "en")
 
 # (min, max) for integer settings; None in a bound means unbounded.
 _INT_RANGES: dict[str, tuple[int | None, int | None]] = {
@@ -105,6 +112,13 @@ def validate_setting(name: str, value: Any) -> Any:
         raise SettingsError(f"设置 {name} 不能为空 / setting {name} cannot be empty")
     if name == "timezone":
         validate_timezone(value)
+        return value
+    if name == "channel_language":
+        if value not in CHANNEL_LANGUAGES:
+            raise SettingsError(
+                f"未知语言 {value!r} / unknown language {value!r} "
+                f"(one of {', '.join(CHANNEL_LANGUAGES)})"
+            )
         return value
     if name == "default_variant":
         if value not in RULE_SETS:  # the registry, so a rule set added later is accepted

@@ -130,6 +130,7 @@ class AdminCog(commands.Cog):
         min_balance=T("min_balance", "入座最低积分"),
         hand_cap=T("hand_cap", "单局封顶"),
         day_cap=T("day_cap", "每日封顶"),
+        channel_language=T("channel_language", "牌桌语言"),
         clear=T("clear", "清除"),
     )
     @app_commands.describe(
@@ -144,10 +145,24 @@ class AdminCog(commands.Cog):
         min_balance=T("Minimum balance to sit down", "入座需要的最低积分"),
         hand_cap=T("Cap on one player's points per hand", "每人每局输赢上限"),
         day_cap=T("Cap on one player's net points per day", "每人每天输赢上限"),
+        channel_language=T(
+            "Language of the shared table, results and leaderboard in channels",
+            "频道里牌桌、结果和排行榜的语言",
+        ),
         clear=T("Remove an optional setting", "清除一项可选设置"),
     )
     @app_commands.choices(
         default_variant=VARIANT_CHOICES,
+        channel_language=[
+            app_commands.Choice(
+                name=T("server's preferred locale", "跟随服务器首选语言"), value="auto"
+            ),
+            app_commands.Choice(
+                name=T("Simplified Chinese + English", "简体中文（附英文）"), value="zh-CN"
+            ),
+            app_commands.Choice(name=T("Traditional Chinese", "繁体中文"), value="zh-TW"),
+            app_commands.Choice(name=T("English", "英文"), value="en"),
+        ],
         clear=[
             app_commands.Choice(
                 name=T("leaderboard channel", "排行榜频道"), value="leaderboard_channel"
@@ -169,6 +184,7 @@ class AdminCog(commands.Cog):
         min_balance: int | None = None,
         hand_cap: app_commands.Range[int, 1, 1_000_000_000] | None = None,
         day_cap: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        channel_language: str | None = None,
         clear: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None
@@ -183,6 +199,7 @@ class AdminCog(commands.Cog):
                 "min_balance": min_balance,
                 "hand_cap": hand_cap,
                 "day_cap": day_cap,
+                "channel_language": channel_language,
             }.items()
             if value is not None
         }
@@ -204,6 +221,7 @@ class AdminCog(commands.Cog):
                 current = await store.get_settings(interaction.guild_id)
         except SettingsError as error:
             raise UserFacingError(Text(str(error), str(error))) from None
+        self.bot.presenter.set_channel_language(interaction.guild_id, current.channel_language)
         lines = []
         for name in current.editable_fields():
             if name == "last_leaderboard_week":

@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.discord_retry import retry_discord
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, msg, say
+from bot.i18n import T, Text, in_server_script, msg, say
 from render.dates import week_dates
 
 if TYPE_CHECKING:
@@ -41,8 +41,10 @@ async def leaderboard_message(
     months_ago: int | None = None,
 ) -> tuple[str, discord.File | None]:
     """The board as text (both languages) and an image; the image is None when empty.
-    ``months_ago`` (not None) asks for a monthly season instead of a week."""
+    ``months_ago`` (not None) asks for a monthly season instead of a week. Both are in
+    the server's channel language, like its tables."""
     guild_id = guild.id if guild is not None else 0
+    language = await bot.presenter.channel_language(guild_id)
     period = "week" if weekly else "all_time"
     if months_ago is not None:
         month = await bot.store.month_start(guild_id, months_ago)
@@ -54,14 +56,15 @@ async def leaderboard_message(
         bounds = await bot.store.week_bounds(guild_id, weeks_ago, now)
         rows = await bot.store.weekly_leaderboard(guild_id, week_start=bounds.week_start, limit=10)
         title = msg("leaderboard.week", start=bounds.week_start.isoformat())
-        subtitle = week_dates(bounds.week_start, "zh")  # 11月23日–29日, as the image is drawn
+        subtitle = week_dates(bounds.week_start, language)  # 11月23日–29日, as the image
     else:
         rows = await bot.store.alltime_leaderboard(guild_id, limit=10)
         title = msg("leaderboard.alltime")
         subtitle = guild.name if guild is not None else ""
     if not rows:
         empty = msg("leaderboard.empty")
-        return f"**{title.zh}** · {title.en}\n{empty.zh} · {empty.en}", None
+        content = f"**{title.zh}** · {title.en}\n{empty.zh} · {empty.en}"
+        return in_server_script(content, language), None
     named = [
         (rank, await bot.name_of(guild, row.user_id), row.net, row.hands, row.wins)
         for rank, row in enumerate(rows, start=1)
@@ -70,8 +73,9 @@ async def leaderboard_message(
     for rank, name, net, hands, wins in named:
         lines.append(f"{rank}. {name} **{net:+d}** · {hands} 局/hands · {wins} 胡/wins")
     renderer = bot.presenter.renderer
-    png = await asyncio.to_thread(renderer.leaderboard, named, period, subtitle, "zh")
-    return "\n".join(lines)[:2000], discord.File(io.BytesIO(png), "leaderboard.png")
+    png = await asyncio.to_thread(renderer.leaderboard, named, period, subtitle, language)
+    content = in_server_script("\n".join(lines), language, [name for _r, name, *_rest in named])
+    return content[:2000], discord.File(io.BytesIO(png), "leaderboard.png")
 
 
 class EconomyCog(commands.Cog):

@@ -18,7 +18,7 @@ from bot.checks import is_manager
 from bot.discord_presenter import seat_names, variant_names
 from bot.discord_threads import give_up_place, open_table_place
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, image_locale, msg, say
+from bot.i18n import T, Text, image_locale, in_server_script, msg, say
 from bot.rules_flow import more_rules_button, options_lines, send_with_view
 from bot.session import SessionError
 from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
@@ -167,8 +167,20 @@ class TablesCog(commands.Cog):
         starter_en = msg("thread.starter", host=user.display_name, variant=name[1], seats=seats,
                          stake=stake)  # fmt: skip
         thread_title = msg("thread.name", variant=name[0], host=user.display_name)
+        # The channel's language: this interaction says the server's locale first-hand
+        # (the event that remembers it may run after this command).
+        presenter = self.bot.presenter
+        if interaction.guild_locale is not None:
+            presenter.remember_locale(
+                user.id, None, interaction.guild_id, str(interaction.guild_locale)
+            )
+        language = await presenter.channel_language(interaction.guild_id)
+        host = (user.display_name,)
         place = await open_table_place(
-            self.bot, interaction, Text(starter_zh.zh, starter_en.en), thread_title.zh
+            self.bot,
+            interaction,
+            Text(in_server_script(starter_zh.zh, language, host), starter_en.en),
+            in_server_script(thread_title.zh, language, host),
         )
         try:
             table = await manager.create_table(
