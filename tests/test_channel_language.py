@@ -20,9 +20,9 @@ from discord_harness import (
     DEFAULT_PERMISSIONS,
     GUILD_ID,
     Harness,
-    TagRenderer,
     option,
 )
+from test_issue13_at_table import LocaleRenderer as PictureLanguages
 
 from bot.app import MahjongBot
 from bot.session import FakeClock
@@ -33,11 +33,8 @@ ADMIN = 800_000_000_000_000_042
 USERS = {HOST: ("张伟", DEFAULT_PERMISSIONS), ADMIN: ("admin", ADMIN_PERMISSIONS)}
 
 
-class LocaleRenderer(TagRenderer):
-    """Tags each channel picture with the language it was drawn in."""
-
-    def table(self, view: Any, names: Any, locale: str) -> bytes:
-        return super().table(view, names, locale) + f" locale={locale}".encode()
+class LocaleRenderer(PictureLanguages):
+    """Tags the leaderboard too with the language it was drawn in."""
 
     def leaderboard(self, *args: Any) -> bytes:
         return f"BOARD locale={args[-1]}".encode()
