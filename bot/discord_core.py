@@ -272,11 +272,14 @@ class PresenterCore:
         chosen = self._channel_languages.get(guild_id)
         if chosen is None:
             try:
-                chosen = (await self.store.get_settings(guild_id)).channel_language
-            except Exception:
+                stored = (await self.store.get_settings(guild_id)).channel_language
+            except Exception:  # the locale meanwhile; the next table edit reads it again
                 log.exception("could not read the channel language of guild %s", guild_id)
-                chosen = "auto"
-            chosen = self._channel_languages.setdefault(guild_id, chosen)
+                stored = "auto"
+            else:
+                # An admin's change made while the read was on its way wins over it.
+                stored = self._channel_languages.setdefault(guild_id, stored)
+            chosen = stored
         if chosen != "auto":
             return image_locale(chosen)
         return self.guild_image_locale(guild_id)

@@ -80,10 +80,8 @@ def say(text: Text, locale: discord.Locale | str | None) -> str:
 def public(text: Text, language: str = "zh") -> str:
     """A channel line, read by many locales at once: Chinese (Traditional where the
     server's ``language`` is zh-TW), then English."""
-    chinese = zh_tw(text.zh, text.keep) if language == "zh-TW" else text.zh
-    if text.zh == text.en or not text.en:
-        return chinese
-    return f"{chinese}\n-# {text.en}"
+    both = text.zh if text.zh == text.en or not text.en else f"{text.zh}\n-# {text.en}"
+    return in_server_script(both, language, text.keep)
 
 
 def in_server_script(content: str, language: str, keep: Iterable[str] = ()) -> str:
