@@ -195,8 +195,9 @@ def check_private_script(h: Harness, records: list[InteractionRecord], locale: s
         if locale == "zh-TW":
             assert not simplified_left(private, names), private
             continue
-        rest = private
-        for word in sorted((*names, *TILE_NAMES_ZH), key=len, reverse=True):
+        rest = private  # less what it quotes: names, tile names, what the user typed
+        quoted = (*names, *TILE_NAMES_ZH, *TYPED_TILES, *TYPED_CHOWS)
+        for word in sorted((word for word in quoted if word.strip()), key=len, reverse=True):
             rest = rest.replace(word, "")
         assert not CJK.search(rest), private
 
