@@ -214,12 +214,20 @@ class MahjongBot(commands.Bot):
         # the player's language, and their hands follow it from now on.
         locale = str(interaction.locale) if interaction.locale else None
         guild_locale = str(interaction.guild_locale) if interaction.guild_locale else None
+        guild_id = interaction.guild_id
         if locale is not None and self.presenter.remember_locale(
-            user.id, locale, interaction.guild_id, guild_locale
+            user.id, locale, guild_id, guild_locale
         ):
             await self.presenter.save_locale(user.id, locale)
         elif locale is None:
-            self.presenter.remember_locale(user.id, None, interaction.guild_id, guild_locale)
+            self.presenter.remember_locale(user.id, None, guild_id, guild_locale)
+        if (
+            guild_id is not None
+            and guild_locale is not None
+            and self.presenter.guild_locale_unsaved(guild_id, guild_locale)
+        ):
+            with contextlib.suppress(Exception):
+                await self.store.update_settings(guild_id, preferred_locale=guild_locale)
         name = user.display_name
         if self._names.get(user.id) != name:
             self._names[user.id] = name

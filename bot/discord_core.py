@@ -193,6 +193,7 @@ class PresenterCore:
         self._locales: dict[int, str] = {}  # by user: their Discord locale, once seen
         self._guild_locales: dict[int, str] = {}  # by guild: its preferred locale
         self._channel_languages: dict[int, str] = {}  # by guild: its channel_language setting
+        self._guild_locales_saved: dict[int, str] = {}  # by guild: its locale as stored
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
         """Background work the harness (and shutdown) can wait for."""
@@ -254,6 +255,14 @@ class PresenterCore:
         """A player's locale as last seen (None: not known yet)."""
         return self._locales.get(user_id)
 
+    def guild_locale_unsaved(self, guild_id: int, guild_locale: str) -> bool:
+        """True (once) when the store may not hold this server locale yet: the caller
+        saves it, so a restarted bot draws the table in it before anyone clicks."""
+        if self._guild_locales_saved.get(guild_id) == guild_locale:
+            return False
+        self._guild_locales_saved[guild_id] = guild_locale
+        return True
+
     def guild_image_locale(self, guild_id: int | None) -> str:
         """The language of a channel's images: the guild's preferred locale."""
         from bot.i18n import image_locale
@@ -272,14 +281,17 @@ class PresenterCore:
         chosen = self._channel_languages.get(guild_id)
         if chosen is None:
             try:
-                stored = (await self.store.get_settings(guild_id)).channel_language
+                settings = await self.store.get_settings(guild_id)
             except Exception:  # the locale meanwhile; the next table edit reads it again
                 log.exception("could not read the channel language of guild %s", guild_id)
-                stored = "auto"
+                chosen = "auto"
             else:
-                # An admin's change made while the read was on its way wins over it.
-                stored = self._channel_languages.setdefault(guild_id, stored)
-            chosen = stored
+                # An admin's change, or an interaction's locale, that arrived while the
+                # read was on its way wins over what was stored.
+                chosen = self._channel_languages.setdefault(guild_id, settings.channel_language)
+                if settings.preferred_locale:
+                    self._guild_locales.setdefault(guild_id, settings.preferred_locale)
+                    self._guild_locales_saved.setdefault(guild_id, settings.preferred_locale)
         if chosen != "auto":
             return image_locale(chosen)
         return self.guild_image_locale(guild_id)

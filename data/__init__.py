@@ -24,6 +24,7 @@ API at a glance (all ``async`` methods of ``Store``; see data/store.py for the g
 
 from .caps import apply_caps
 from .models import (
+    BOT_KEPT_SETTINGS,
     CHANNEL_LANGUAGES,
     GAME_STATUSES,
     ActionConflictError,
@@ -55,6 +56,7 @@ from .weeks import (
 )
 
 __all__ = [
+    "BOT_KEPT_SETTINGS",
     "CHANNEL_LANGUAGES",
     "GAME_STATUSES",
     "LATEST_VERSION",

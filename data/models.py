@@ -57,6 +57,8 @@ class GuildSettings:
     ``channel_language``: what the shared table (its picture, the channel's lines, the
     leaderboard) is written in: "auto" follows the server's preferred locale, which only
     a Community server can change from en-US; "zh-CN", "zh-TW" or "en" fix it.
+    ``preferred_locale`` is that locale as Discord last reported it (None: never seen),
+    kept by the bot itself, so that after a restart the table is drawn in it at once.
     ``hand_cap`` / ``day_cap``: optional limits on one player's |points| in one hand and
     net win or loss per local day (None: no cap). ``last_leaderboard_week`` is the Monday
     (local date) of the last week whose leaderboard was posted, so a restart does not
@@ -75,6 +77,7 @@ class GuildSettings:
     day_cap: int | None = None
     last_leaderboard_week: date | None = None
     channel_language: str = "auto"
+    preferred_locale: str | None = None
 
     @property
     def zone(self) -> ZoneInfo:
@@ -98,7 +101,16 @@ _INT_RANGES: dict[str, tuple[int | None, int | None]] = {
     "day_cap": (1, 10**12),
     "leaderboard_channel": (1, None),
 }
-_NULLABLE = {"leaderboard_channel", "min_balance", "hand_cap", "day_cap", "last_leaderboard_week"}
+_NULLABLE = {
+    "leaderboard_channel",
+    "min_balance",
+    "hand_cap",
+    "day_cap",
+    "last_leaderboard_week",
+    "preferred_locale",
+}
+# Settings the bot keeps itself: not shown to or set by admins.
+BOT_KEPT_SETTINGS = frozenset({"last_leaderboard_week", "preferred_locale"})
 
 
 def validate_setting(name: str, value: Any) -> Any:
@@ -125,6 +137,10 @@ def validate_setting(name: str, value: Any) -> Any:
             raise SettingsError(
                 f"未知玩法 {value!r} / unknown variant {value!r} (one of {', '.join(RULE_SETS)})"
             )
+        return value
+    if name == "preferred_locale":
+        if not isinstance(value, str) or not 2 <= len(value) <= 16:
+            raise SettingsError(f"语言代码无效 / invalid locale: {value!r}")
         return value
     if name == "last_leaderboard_week":
         if isinstance(value, datetime):

@@ -150,3 +150,34 @@ async def test_the_setting_outlives_a_restart_and_reaches_the_leaderboard(
         for request in h.replies_to(record)
         for _name, data in request.files
     )
+
+
+async def test_a_restarted_bot_draws_the_table_in_the_servers_locale_at_once(
+    harness: Harness, tmp_path: Path
+) -> None:
+    """The server's locale arrives with interactions; it is kept, so that after a
+    restart the restored table is not redrawn in another language until someone clicks."""
+    h = harness
+    await h.command(HOST, "table create", [option("variant", "taizhou")])
+    await h.command(HOST, "table start")
+    await h.advance(2)
+    assert table_pictures(h)[-1].endswith(b"locale=en")
+    assert (await h.bot.store.get_settings(GUILD_ID)).preferred_locale == "en-US"  # type: ignore[attr-defined]
+    clock: Any = h.bot.manager.clock  # type: ignore[attr-defined]
+    await h.close()
+    await h.bot.store.close()  # type: ignore[attr-defined]
+
+    store = await Store.open(tmp_path / "bot.db")
+    bot = MahjongBot(store, clock=FakeClock(clock.now() + 5), renderer=LocaleRenderer(),  # type: ignore[arg-type]
+                     ai_delay=0.0, leaderboard_interval=None, seeds=itertools.count(3))  # fmt: skip
+    again = Harness(bot, USERS, bot.manager.clock, remote=h.remote)  # type: ignore[arg-type]
+    before = len(table_pictures(again))
+    await again.start()
+    try:
+        for _ in range(4):  # nobody interacts: the AI seats and the host's timeouts play
+            await again.advance(30)
+        redrawn = table_pictures(again)[before:]
+        assert redrawn and all(data.endswith(b"locale=en") for data in redrawn)
+    finally:
+        await again.close()
+        await store.close()

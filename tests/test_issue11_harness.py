@@ -299,6 +299,8 @@ async def test_a_502_is_retried_by_discord_py_alone(tmp_path: Path) -> None:
 async def test_an_over_long_settings_value_gets_a_reply_discord_accepts(tmp_path: Path) -> None:
     env = await start_bot(tmp_path / "bot.db")
     try:
+        # A first interaction records the server's locale (kept by the bot itself).
+        await env.h.command(ADMIN, "mjadmin settings")
         before = await env.store.get_settings(GUILD_ID)
         record = await env.h.command(
             ADMIN, "mjadmin settings", [option("default_variant", "x" * 10_000)]

@@ -16,7 +16,7 @@ from bot.checks import require_manager
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg, say
-from data import SettingsError
+from data import BOT_KEPT_SETTINGS, SettingsError
 from engine.variants import RULE_SETS
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ class AdminCog(commands.Cog):
         self.bot.presenter.set_channel_language(interaction.guild_id, current.channel_language)
         lines = []
         for name in current.editable_fields():
-            if name == "last_leaderboard_week":
+            if name in BOT_KEPT_SETTINGS:
                 continue
             value = getattr(current, name)
             if name == "leaderboard_channel" and value is not None:
