@@ -202,6 +202,20 @@ def check_private_script(h: Harness, records: list[InteractionRecord], locale: s
         assert not CJK.search(rest), private
 
 
+def check_channel_script(h: Harness) -> None:
+    """Everything a zh-TW server's channels were shown (tables, results, standings, the
+    starter and name of a table's thread) is in Traditional characters; names as written."""
+    names = tuple(name for name, _permissions in USERS.values())
+    shown = [
+        readable_text(request)
+        for request in h.remote.requests
+        if request.audience is not None and request.audience.kind == "channel"
+    ]
+    shown += [thread.name for thread in h.remote.threads.values()]
+    assert any(CJK.search(text) for text in shown)
+    assert not [text for text in shown if simplified_left(text, names)]
+
+
 def readable_text(request: Any) -> str:
     """A reply's text with its buttons' and menus' labels."""
     payload = request.payload or {}
@@ -237,12 +251,16 @@ async def test_random_players_cannot_break_a_table(
     ai_level = rng.choice(("easy", "normal", "hard"))
     restart_at = rng.randrange(20, 200) if rng.random() < 0.5 else None
     clock = FakeClock()
+    # The server's preferred locale (not drawn from ``rng``: each seed's play stays as
+    # it was): a zh-TW server's channel reads Traditional, across a restart too.
+    guild_locale = ("zh-CN", "en-US", "zh-TW")[seed % 3]
 
     async def start_bot(remote: FakeDiscord | None) -> tuple[MahjongBot, Harness, Store]:
         store = await Store.open(tmp_path / "bot.db")
         bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,
                          leaderboard_interval=None, seeds=itertools.count(seed))  # fmt: skip
         h = Harness(bot, USERS, clock, remote=remote, threads=threads)
+        h.guild_locale = guild_locale
         await h.start()
         return bot, h, store
 
@@ -364,6 +382,8 @@ async def test_random_players_cannot_break_a_table(
         assert all(r.acked_at is not None for r in h.remote.interactions.values())
         assert h.failed_interactions() == []
         check_languages(h, asked)
+        if guild_locale == "zh-TW":
+            check_channel_script(h)
     finally:
         await h.close()
         await store.close()
