@@ -83,7 +83,10 @@ def table_text(h: Harness) -> str:
 
 async def test_an_admin_chooses_the_language_of_the_shared_table(harness: Harness) -> None:
     h = harness
-    # Unset, the table follows the server's preferred locale (en-US here).
+    # Unset, the table follows the server's preferred locale (en-US here), and the
+    # settings say so.
+    shown = h.reply_text(await h.command(ADMIN, "mjadmin settings"))
+    assert "`channel_language` = auto → en-US" in shown, shown
     await h.command(HOST, "table create", [option("variant", "taizhou")])
     await h.command(HOST, "table start")
     await h.advance(2)

@@ -229,6 +229,8 @@ class AdminCog(commands.Cog):
             value = getattr(current, name)
             if name == "leaderboard_channel" and value is not None:
                 value = f"<#{value}>"
+            if name == "channel_language" and value == "auto" and interaction.guild_locale:
+                value = f"auto → {interaction.guild_locale}"  # what auto means here now
             lines.append(f"`{name}` = {value if value is not None else '—'}")
         await self.bot.reply(interaction, msg("admin.settings", settings="\n".join(lines)))
 
