@@ -294,6 +294,13 @@ class MahjongBot(commands.Bot):
             extras: dict[str, Any] = getattr(command, "extras", None) or {}
             public = bool(extras.get("public"))
             AckGuard.of(interaction, thinking=True, ephemeral=not public)
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            # The server's locale as this command reports it, noted before the command
+            # runs (the interaction event, which notes it too, may run after): a table
+            # opened now names its thread in the channel's language.
+            self.presenter.remember_locale(
+                interaction.user.id, None, interaction.guild_id, str(interaction.guild_locale)
+            )
         return True
 
     async def defer(self, interaction: discord.Interaction[Any]) -> None:

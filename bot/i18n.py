@@ -169,7 +169,7 @@ def for_reader(text: Text, locale: str | None, *, bold: bool = False) -> str:
     zh-TW, English alone for everyone else."""
     language = image_locale(locale)
     if language == "zh-TW":
-        line = zh_tw(text.zh, text.keep)
+        line = chinese_for(text, locale)
         return f"**{line}**" if bold else line
     if language == "en":
         return f"**{text.en}**" if bold else text.en

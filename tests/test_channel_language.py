@@ -184,3 +184,26 @@ async def test_a_restarted_bot_draws_the_table_in_the_servers_locale_at_once(
     finally:
         await again.close()
         await store.close()
+
+
+async def test_a_servers_first_table_is_announced_in_its_language(tmp_path: Path) -> None:
+    """The first command a fresh bot gets from a zh-TW server opens a table: its thread's
+    name and starter message are already in Traditional characters (the host's name as
+    written), though the event that notes the server's locale may run after the command."""
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "bot.db")
+    bot = MahjongBot(store, clock=clock, renderer=LocaleRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
+                     leaderboard_interval=None, seeds=itertools.count(3))  # fmt: skip
+    h = Harness(bot, USERS, clock, threads=True)
+    h.guild_locale = "zh-TW"
+    await h.start()
+    try:
+        await h.command(HOST, "table create", [option("variant", "jiaxing")], locale="zh-CN")
+        names = [thread.name for thread in h.remote.threads.values()]
+        starters = [m.payload.get("content") or "" for m in h.channel_messages()]
+        assert names and starters
+        for text in [*names, *starters]:
+            assert "张伟" in text and not simplified_left(text, ("张伟",)), text
+    finally:
+        await h.close()
+        await store.close()

@@ -167,14 +167,7 @@ class TablesCog(commands.Cog):
         starter_en = msg("thread.starter", host=user.display_name, variant=name[1], seats=seats,
                          stake=stake)  # fmt: skip
         thread_title = msg("thread.name", variant=name[0], host=user.display_name)
-        # The channel's language: this interaction says the server's locale first-hand
-        # (the event that remembers it may run after this command).
-        presenter = self.bot.presenter
-        if interaction.guild_locale is not None:
-            presenter.remember_locale(
-                user.id, None, interaction.guild_id, str(interaction.guild_locale)
-            )
-        language = await presenter.channel_language(interaction.guild_id)
+        language = await self.bot.presenter.channel_language(interaction.guild_id)
         host = (user.display_name,)
         place = await open_table_place(
             self.bot,
