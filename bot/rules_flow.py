@@ -291,7 +291,9 @@ class RulesPick(ui.DynamicItem[ui.Select[Any]], template=rf"mj:r:(?P<table>{TABL
         super().__init__(
             ui.Select(
                 custom_id=f"mj:r:{table_id}:pick",
-                placeholder="选择要改的规则 · Choose a rule to change",
+                placeholder="选择要改的规则 · Choose a rule to change"
+                if zh
+                else "Choose a rule to change",
                 options=options,
             )
         )

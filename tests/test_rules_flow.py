@@ -233,3 +233,22 @@ async def test_mjadmin_rules_autocompletes_the_rule_sets_options(env: Env) -> No
     )  # fmt: skip
     assert [choice["value"] for choice in choices] == ["cap"]
     assert "1–100000" in choices[0]["name"] and "100" in choices[0]["name"]
+
+
+@pytest.mark.parametrize("variant", list(RULE_SETS))
+def test_the_rule_pickers_read_in_english_for_an_english_host(variant: str) -> None:
+    """The option and value menus an English host gets hold no Chinese (the random
+    players found the option menu's placeholder bilingual)."""
+    from chinese_script import CJK
+
+    from bot.rules_flow import RulesPick, RulesValue
+
+    texts = []
+    for item in (RulesPick("t1", variant, zh=False), *(
+        RulesValue("t1", spec, None, zh=False) for spec in option_specs(variant)
+    )):  # fmt: skip
+        select = item.item
+        texts.append(select.placeholder or "")
+        texts += [f"{option.label} {option.description or ''}" for option in select.options]
+    assert len(texts) > 20
+    assert not [text for text in texts if CJK.search(text)]
