@@ -309,6 +309,12 @@ class PresenterCore:
     async def _render(self, function: Callable[..., bytes], *args: Any) -> bytes:
         return await asyncio.to_thread(function, *args)
 
+    async def picture(
+        self, function: Callable[..., bytes], describe: Callable[..., str], *args: Any
+    ) -> Picture:
+        """An image and its description, both made off the event loop."""
+        return await asyncio.to_thread(lambda: Picture(function(*args), describe(*args)))
+
 
 def seat_names(status: TableStatus | None, count: int = 4) -> list[str]:
     if status is None:
@@ -316,8 +322,22 @@ def seat_names(status: TableStatus | None, count: int = 4) -> list[str]:
     return [info.name for info in status.seats]
 
 
-def discord_file(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def discord_file(data: bytes, name: str, description: str | None = None) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name, description=description or None)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A rendered image with what it shows in words (``render.alt_text``): Discord keeps
+    the words as the attachment's alt text, which screen readers read and clients show
+    where the image does not load. For the private hand it is the only other place the
+    player's tiles are written."""
+
+    png: bytes
+    description: str
+
+    def file(self, name: str) -> discord.File:
+        return discord_file(self.png, name, self.description)
 
 
 def log_failure(task: asyncio.Task[Any]) -> None:

@@ -21,6 +21,7 @@ from bot.lines import changes_text
 from bot.presenter import PrivatePrompt, TableStatus, Text
 from engine.tiles import kind_str, name_zh
 from engine.types import HandResult
+from render.alt_text import describe_hand, describe_result
 
 if TYPE_CHECKING:
     pass
@@ -30,10 +31,10 @@ from bot.discord_core import (
     HandJob,
     HandMessage,
     LiveEphemeral,
+    Picture,
     PresenterCore,
     ResultCard,
     TurnAlert,
-    discord_file,
     seat_names,
 )
 
@@ -181,10 +182,10 @@ class PrivateHands(PresenterCore):
             lines.append(f"⚠️ {for_reader(note, locale)}")
         return "\n".join(lines)
 
-    async def _hand_png(self, prompt: PrivatePrompt, locale: str | None = None) -> bytes:
+    async def _hand_picture(self, prompt: PrivatePrompt, locale: str | None = None) -> Picture:
         names = self._names_for(prompt.table_id, prompt.view.public.num_seats)
         language = image_locale(locale) if locale is not None else self.locale
-        return await self._render(self.renderer.hand, prompt.view, names, language)
+        return await self.picture(self.renderer.hand, describe_hand, prompt.view, names, language)
 
     def _names_for(self, table_id: str, count: int) -> list[str]:
         record = self._tables.get(table_id)
@@ -237,26 +238,26 @@ class PrivateHands(PresenterCore):
     ) -> None:
         """Answer a click on a hand with the new hand (one request), within the budget."""
         guard = AckGuard.of(click)
-        render = asyncio.ensure_future(self._hand_png(prompt, locale))
-        png: bytes | None = None
+        render = asyncio.ensure_future(self._hand_picture(prompt, locale))
+        picture: Picture | None = None
         with contextlib.suppress(TimeoutError):
-            png = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
+            picture = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
         view = hand_view(prompt, locale)
         content = self._hand_content(prompt, locale)
         answered = False
         async with guard.lock:
-            if png is not None and not click.response.is_done():
+            if picture is not None and not click.response.is_done():
                 await click.response.edit_message(
-                    content=content, attachments=[discord_file(png, "hand.png")], view=view
+                    content=content, attachments=[picture.file("hand.png")], view=view
                 )
                 answered = True
             elif not click.response.is_done():
                 await click.response.defer()
         guard.done()
         if not answered:  # deferred (slow render or busy table): edit the message after
-            png = png if png is not None else await render
+            picture = picture if picture is not None else await render
             await click.edit_original_response(
-                content=content, attachments=[discord_file(png, "hand.png")], view=view
+                content=content, attachments=[picture.file("hand.png")], view=view
             )
         message = click.message
         key = (prompt.table_id, prompt.user_id)
@@ -324,7 +325,7 @@ class PrivateHands(PresenterCore):
             return True
         if not same_hand and prompt.kind == "idle" and prompt.view.public.phase == "ended":
             return True
-        png = await self._hand_png(prompt, locale)
+        picture = await self._hand_picture(prompt, locale)
         content = self._hand_content(prompt, locale)
         view = hand_view(prompt, locale)
         if same_hand and record is not None:
@@ -333,7 +334,7 @@ class PrivateHands(PresenterCore):
             ).get_partial_message(record.message_id)
             try:
                 await message.edit(
-                    content=content, attachments=[discord_file(png, "hand.png")], view=view
+                    content=content, attachments=[picture.file("hand.png")], view=view
                 )
                 record.signature = signature
                 return True
@@ -344,7 +345,7 @@ class PrivateHands(PresenterCore):
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             sent = await channel.send(
                 content=content,
-                file=discord_file(png, "hand.png"),
+                file=picture.file("hand.png"),
                 view=view,
                 allowed_mentions=NO_MENTIONS,
             )
@@ -387,11 +388,11 @@ class PrivateHands(PresenterCore):
         if self.clock.now() - live.since > INTERACTION_TOKEN_LIFETIME:
             del self._live[prompt.user_id]
             return
-        png = await self._hand_png(prompt, locale)
+        picture = await self._hand_picture(prompt, locale)
         try:
             await live.interaction.edit_original_response(
                 content=self._hand_content(prompt, locale),
-                attachments=[discord_file(png, "hand.png")],
+                attachments=[picture.file("hand.png")],
                 view=hand_view(prompt, locale),
             )
             live.signature = signature
@@ -402,26 +403,26 @@ class PrivateHands(PresenterCore):
         """The "My hand" button and ``/table hand``: the hand as an ephemeral reply."""
         guard = AckGuard.of(interaction)
         locale = await self.answer_locale(prompt.user_id, interaction)
-        render = asyncio.ensure_future(self._hand_png(prompt, locale))
+        render = asyncio.ensure_future(self._hand_picture(prompt, locale))
         content = self._hand_content(prompt, locale)
         view = hand_view(prompt, locale)
-        png: bytes | None = None
+        picture: Picture | None = None
         with contextlib.suppress(TimeoutError):
-            png = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
+            picture = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
         answered = False
         async with guard.lock:
-            if png is not None and not interaction.response.is_done():
+            if picture is not None and not interaction.response.is_done():
                 await interaction.response.send_message(
-                    content=content, file=discord_file(png, "hand.png"), view=view, ephemeral=True
+                    content=content, file=picture.file("hand.png"), view=view, ephemeral=True
                 )
                 answered = True
             elif not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
         guard.done()
         if not answered:
-            png = png if png is not None else await render
+            picture = picture if picture is not None else await render
             await interaction.edit_original_response(
-                content=content, attachments=[discord_file(png, "hand.png")], view=view
+                content=content, attachments=[picture.file("hand.png")], view=view
             )
         self._live[prompt.user_id] = LiveEphemeral(
             interaction, self.clock.now(), (*hand_signature(prompt), locale)
@@ -539,8 +540,8 @@ class PrivateHands(PresenterCore):
         locale = await self.reader_locale(user_id)
         language = image_locale(locale) if locale is not None else self.locale
         names = seat_names(card.status)
-        png = await self._render(
-            self.renderer.result, card.status.public, card.result, names, language
+        picture = await self.picture(
+            self.renderer.result, describe_result, card.status.public, card.result, names, language
         )
         if card.result.winner is not None:
             head = msg("result.win", name=names[card.result.winner])
@@ -553,7 +554,7 @@ class PrivateHands(PresenterCore):
         ).get_partial_message(card.message_id)
         with contextlib.suppress(discord.NotFound):  # the player deleted it
             await message.edit(
-                content=content[:2000], attachments=[discord_file(png, "result.png")], view=None
+                content=content[:2000], attachments=[picture.file("result.png")], view=None
             )
             self._carded.add(card.message_id)
 

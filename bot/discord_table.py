@@ -21,6 +21,7 @@ from bot.presenter import LobbyInfo, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
 from engine.types import HandResult
 from engine.variants import RULE_SETS
+from render.alt_text import describe_result, describe_table
 
 if TYPE_CHECKING:
     pass
@@ -28,7 +29,6 @@ from bot.discord_core import (
     NO_MENTIONS,
     PresenterCore,
     TableMessage,
-    discord_file,
     seat_names,
 )
 
@@ -205,8 +205,10 @@ class TableMessages(PresenterCore):
         files: list[discord.File] = []
         if record.status is not None:
             names = seat_names(record.status)
-            png = await self._render(self.renderer.table, record.status.public, names, language)
-            files = [discord_file(png, "table.png")]
+            picture = await self.picture(
+                self.renderer.table, describe_table, record.status.public, names, language
+            )
+            files = [picture.file("table.png")]
         view: discord.ui.View | None = None
         if phase == "running":
             view = table_view(record.table_id)
@@ -305,12 +307,14 @@ class TableMessages(PresenterCore):
         content = in_server_script(
             f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}", language, names
         )
-        png = await self._render(self.renderer.result, status.public, result, names, language)
+        picture = await self.picture(
+            self.renderer.result, describe_result, status.public, result, names, language
+        )
         view = replay_card_view(status.table_id, status.public.hand_number + 1)
         in_readers_script(view, language)
         channel = self.bot.get_partial_messageable(status.channel_id)
         await retry_discord(
-            lambda: channel.send(content=content[:2000], file=discord_file(png, "result.png"),
+            lambda: channel.send(content=content[:2000], file=picture.file("result.png"),
                                  allowed_mentions=NO_MENTIONS, view=view),
             self._backoff,
             f"result card of {status.table_id}",

@@ -40,7 +40,7 @@ from .text import chinese, fit_text, label, rule_set_name, wind_name
 from .tiles import tile_height, tile_sprite
 
 
-def _item_value(item: ScoreItem, locale: str) -> str:
+def item_value(item: ScoreItem, locale: str) -> str:
     word = UNITS.get(item.unit)
     unit = word.text(locale, short=True) if word is not None else item.unit
     spacer = "" if locale.startswith("zh") else " "
@@ -138,9 +138,7 @@ def compose_result(
     y = 84
 
     if winner is None:
-        note = (
-            label("draw_note", locale) if result.valid else _invalid_reason(result.reason, locale)
-        )
+        note = label("draw_note", locale) if result.valid else invalid_reason(result.reason, locale)
         draw_text(canvas, note, margin, y, 22, CREAM)
         y += 36
         if result.valid and rules.has_carried_fan:  # a draw feeds the carried pool
@@ -191,7 +189,7 @@ def compose_result(
                 draw.rectangle((margin - 8, y - 3, width - margin + 8, y + row_h - 5), fill=PANEL)
             draw_text(canvas, chinese(item.name_zh, locale), margin, y, 22, CREAM)
             draw_text(canvas, item.name_en, margin + 240, y + 3, 19, MUTED)
-            draw_text(canvas, _item_value(item, locale), width - margin, y, 22, CREAM, anchor="r")
+            draw_text(canvas, item_value(item, locale), width - margin, y, 22, CREAM, anchor="r")
             y += row_h
         total = chinese(rules.format_total(result, "zh" if zh else "en"), locale)
         draw.line((margin, y + 6, width - margin, y + 6), fill=PANEL_EDGE, width=2)
@@ -243,7 +241,7 @@ def _payment_reason(reason: str, locale: str) -> str:
     return chinese(zh, locale) if locale.startswith("zh") else en
 
 
-def _invalid_reason(reason: str, locale: str) -> str:
+def invalid_reason(reason: str, locale: str) -> str:
     zh, en = INVALID_REASONS.get(reason, (reason, reason))
     return chinese(zh, locale) if locale.startswith("zh") else en
 

@@ -148,6 +148,10 @@ class StoredMessage:
     def components(self) -> list[dict[str, Any]]:
         return self.payload.get("components") or []
 
+    def descriptions(self) -> list[str | None]:
+        """Each attachment's alt text, as Discord keeps it."""
+        return [attachment.get("description") for attachment in self.payload["attachments"]]
+
     def custom_ids(self) -> list[str]:
         ids: list[str] = []
         for row in self.components:
@@ -457,16 +461,21 @@ class FakeDiscord:
     def _message_payload(
         self, message_id: int, channel_id: int, body: dict[str, Any], files: list[tuple[str, bytes]]
     ) -> dict[str, Any]:
-        attachments = [
-            {
+        # The uploads are described in the body's attachments, in upload order (with
+        # their alt text, ``description``); entries without a filename keep old ones.
+        described = [entry for entry in body.get("attachments") or [] if "filename" in entry]
+        attachments = []
+        for index, (name, data) in enumerate(files):
+            attachment = {
                 "id": str(self.next_id()),
                 "filename": name,
                 "size": len(data),
                 "url": f"https://cdn.discordapp.com/attachments/{channel_id}/{message_id}/{name}",
                 "proxy_url": f"https://media.discordapp.net/attachments/{channel_id}/{message_id}/{name}",
             }
-            for name, data in files
-        ]
+            if index < len(described) and described[index].get("description"):
+                attachment["description"] = described[index]["description"]
+            attachments.append(attachment)
         return {
             "id": str(message_id),
             "channel_id": str(channel_id),
@@ -515,7 +524,7 @@ class FakeDiscord:
                 str(k.get("id")) for k in body.get("attachments") or [] if "filename" not in k
             }
             kept = [a for a in stored.payload["attachments"] if a["id"] in kept_ids]
-            new = self._message_payload(message_id, stored.channel_id, {}, files)["attachments"]
+            new = self._message_payload(message_id, stored.channel_id, body, files)["attachments"]
             stored.payload["attachments"] = kept + new
             stored.files = list(files) if files else (stored.files if kept else [])
         stored.payload["edited_timestamp"] = "2026-01-05T12:00:01.000000+00:00"

@@ -72,7 +72,9 @@ def _drawable_strings() -> list[str]:
     strings += list(SAMPLE_NAMES)
     strings += [str(n) for n in range(-100, 1000)] + ["+", "-", "%", "×", "→", "←", "…", "▶", "·"]
     for module in sorted((ROOT / "render").glob("*.py")):
-        if module.name != "samples.py":  # its leaderboard has an emoji on purpose
+        # samples.py: its leaderboard has an emoji on purpose; alt_text.py: text for
+        # screen readers beside the image, never drawn.
+        if module.name not in ("samples.py", "alt_text.py"):
             strings += _string_literals(module)
     return strings
 

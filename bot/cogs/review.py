@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -39,6 +39,8 @@ from bot.rematch import Rematches
 from bot.replays import LoadedHand, ReplayLookupError, find_game, load_hand
 from bot.session import SessionError
 from data.history import MatchSummary
+from engine.replay import HandReplay
+from render.alt_text import describe_replay_frame
 from render.replay import render_replay_animation, render_replay_frame
 
 if TYPE_CHECKING:
@@ -419,14 +421,15 @@ class ReviewCog(commands.Cog):
         )
 
     async def _frame(self, loaded: LoadedHand, step: int, locale: Any) -> discord.File:
-        png = await asyncio.to_thread(
-            render_replay_frame,
-            loaded.record,
-            step,
-            names=loaded.names,
-            locale=image_locale(locale),
+        language = image_locale(locale)
+
+        def draw(record: HandReplay, step: int, names: Sequence[str], language: str) -> bytes:
+            return render_replay_frame(record, step, names=names, locale=language)
+
+        picture = await self.bot.presenter.picture(
+            draw, describe_replay_frame, loaded.record, step, loaded.names, language
         )
-        return discord.File(io.BytesIO(png), "replay.png")
+        return picture.file("replay.png")
 
     async def _open_replay(
         self, interaction: discord.Interaction[Any], game_id: str, hand: int

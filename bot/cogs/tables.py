@@ -6,8 +6,6 @@ client but does not enforce them), then again by the session, which owns the rul
 
 from __future__ import annotations
 
-import asyncio
-import io
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,6 +21,7 @@ from bot.rules_flow import more_rules_button, options_lines, send_with_view
 from bot.session import SessionError
 from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
 from engine.variants import RULE_SETS, default_rule_set, get_rules
+from render.alt_text import describe_result, describe_table
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
@@ -271,15 +270,17 @@ class TablesCog(commands.Cog):
             return
         await self.bot.defer(interaction)
         names = seat_names(status)
-        renderer = self.bot.presenter.renderer
-        png = await asyncio.to_thread(
-            renderer.table, status.public, names, image_locale(str(interaction.locale))
+        presenter = self.bot.presenter
+        picture = await presenter.picture(
+            presenter.renderer.table,
+            describe_table,
+            status.public,
+            names,
+            image_locale(str(interaction.locale)),
         )
         scores = ", ".join(f"{names[s.seat]} {s.score:+d}" for s in status.public.seats)
         content = f"{say(status.hand_label, interaction.locale)}\n{scores}"
-        await self.bot.respond(
-            interaction, content, file=discord.File(io.BytesIO(png), "table.png")
-        )
+        await self.bot.respond(interaction, content, file=picture.file("table.png"))
 
     @table.command(
         name=T("hand", "手牌"), description=T("Show your hand privately", "私下查看你的手牌")
@@ -430,16 +431,19 @@ class TablesCog(commands.Cog):
             raise UserFacingError(error.text) from None
         await self.bot.defer(interaction)
         names = ["胡家 Winner", "下家 Right", "对家 Opposite", "上家 Left"][: view.num_seats]
-        renderer = self.bot.presenter.renderer
-        png = await asyncio.to_thread(
-            renderer.result, view, result, names, image_locale(str(interaction.locale))
+        presenter = self.bot.presenter
+        picture = await presenter.picture(
+            presenter.renderer.result,
+            describe_result,
+            view,
+            result,
+            names,
+            image_locale(str(interaction.locale)),
         )
         from bot.cogs.calculator import summary
 
         await self.bot.respond(
-            interaction,
-            summary(result, interaction.locale),
-            file=discord.File(io.BytesIO(png), "score.png"),
+            interaction, summary(result, interaction.locale), file=picture.file("score.png")
         )
 
 

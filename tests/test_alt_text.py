@@ -1,0 +1,280 @@
+"""Every image says in words what it shows: the alt text beside each attachment.
+
+A player with a screen reader, or whose client does not load the picture, plays from
+this text alone, so the hand's description must hold exactly the player's tiles, in the
+image's language, within Discord's 1,024 characters.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from chinese_script import CJK, simplified_left
+from discord_harness import (
+    CHANNEL_ID,
+    DEFAULT_PERMISSIONS,
+    Harness,
+    TagRenderer,
+    choose_move,
+    option,
+)
+from scenario import pick
+
+from bot.app import MahjongBot
+from bot.session import FakeClock
+from data import Store
+from engine.match import Match
+from engine.tiles import name_en, parse_tiles
+from engine.variants import get_rules
+from engine.views import DiscardView, PlayerView
+from render.alt_text import (
+    DESCRIPTION_LIMIT,
+    describe_hand,
+    describe_result,
+    describe_table,
+    tiles_text,
+)
+from render.samples import (
+    SAMPLE_NAMES,
+    sample_claim_view,
+    sample_draw_result,
+    sample_public_view,
+    sample_win_result,
+)
+
+VARIANTS = ("jiaxing", "taizhou")
+LOCALES = ("zh", "zh-TW", "en")
+_ENGLISH_KINDS = {name_en(kind): kind for kind in range(34)}
+_SUITS = {"Characters": 0, "Dots": 9, "Bamboo": 18}
+
+
+def _read_english_tiles(text: str) -> list[int]:
+    """The tiles of an English tile list, read back: ``1 1 3 Characters, East Wind``."""
+    kinds: list[int] = []
+    for group in text.split(", "):
+        numbers, _, suit = group.rpartition(" ")
+        if suit in _SUITS and numbers and all(part.isdigit() for part in numbers.split()):
+            kinds += [_SUITS[suit] + int(number) - 1 for number in numbers.split()]
+        else:
+            kinds.append(_ENGLISH_KINDS[group])
+    return kinds
+
+
+def _hand_read_back(description: str) -> tuple[int, list[int], int | None]:
+    """(wilds, the other concealed tiles, the drawn tile) as the English description says."""
+    line = next(line for line in description.splitlines() if line.startswith("Hand: "))
+    parts = line.removeprefix("Hand: ").split("; ")
+    wilds, tiles = 0, parts[0]
+    counted = re.match(r"Wild×(\d+) ?", tiles)
+    if counted:
+        wilds, tiles = int(counted.group(1)), tiles[counted.end() :]
+    drawn = next((p.removeprefix("Drew ") for p in parts if p.startswith("Drew ")), None)
+    return (
+        wilds,
+        _read_english_tiles(tiles) if tiles else [],
+        _ENGLISH_KINDS[drawn] if drawn else None,
+    )
+
+
+def _views_of_random_games(count: int) -> list[PlayerView]:
+    """Every seat's view at random moments of random seeded games, both rule sets."""
+    views: list[PlayerView] = []
+    rng = random.Random(5)
+    for game in range(count):
+        variant = VARIANTS[game % 2]
+        match = Match(variant, {}, seed=1000 + game, seats=4)
+        for step in range(400):
+            if match.finished or match.results:
+                break
+            round_ = match.round
+            if step % 9 == 0:
+                views += [match.player_view(seat) for seat in range(4)]
+            seat = rng.choice(round_.waiting_on)
+            match.apply(pick(match.legal_actions(seat), rng))
+    return views
+
+
+def test_a_hand_description_holds_exactly_the_players_tiles() -> None:
+    """Read back, the description gives every concealed tile, the wilds counted apart
+    and the drawn tile set apart: nothing missing, nothing added."""
+    views = _views_of_random_games(12)
+    assert len(views) > 300
+    with_wilds = with_drawn = 0
+    for view in views:
+        wild = view.public.wild
+        wilds, tiles, drawn = _hand_read_back(describe_hand(view, SAMPLE_NAMES, "en"))
+        assert wilds == sum(1 for kind in view.concealed if kind == wild)
+        assert Counter(tiles) == Counter(kind for kind in view.concealed if kind != wild)
+        assert drawn == view.drawn
+        with_wilds += wilds > 0
+        with_drawn += drawn is not None
+    assert with_wilds > 20 and with_drawn > 50  # the read-back saw both cases
+
+
+def test_the_read_back_sees_a_wrong_tile() -> None:
+    """The check above can fail: a hand described one tile off reads back differently."""
+    view = sample_claim_view("jiaxing")
+    wrong = replace(view, concealed=tuple(sorted((*view.concealed[:-1], 0))))
+    _wilds, tiles, _drawn = _hand_read_back(describe_hand(wrong, SAMPLE_NAMES, "en"))
+    plain = [kind for kind in view.concealed if kind != view.public.wild]
+    assert Counter(tiles) != Counter(plain)
+
+
+def test_tiles_read_as_players_group_them() -> None:
+    kinds = parse_tiles("1123m55p789s17z")
+    assert tiles_text(kinds, "zh") == "一一二三万 五五筒 七八九条 东风 红中"
+    assert tiles_text(kinds, "zh-TW") == "一一二三萬 五五筒 七八九條 東風 紅中"
+    assert tiles_text(kinds, "en") == (
+        "1 1 2 3 Characters, 5 5 Dots, 7 8 9 Bamboo, East Wind, Red Dragon"
+    )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_each_description_reads_in_the_images_language(variant: str) -> None:
+    """zh-TW in Traditional characters, English without Chinese; names as written."""
+    public, result, _tile = sample_win_result(variant)
+    draw_view, draw = sample_draw_result(variant)
+    for locale in LOCALES:
+        texts = [
+            describe_table(sample_public_view(variant), SAMPLE_NAMES, locale),
+            describe_hand(sample_claim_view(variant), SAMPLE_NAMES, locale),
+            describe_result(public, result, SAMPLE_NAMES, locale),
+            describe_result(draw_view, draw, SAMPLE_NAMES, locale),
+        ]
+        for text in texts:
+            assert 0 < len(text) <= DESCRIPTION_LIMIT
+            assert all(name in text for name in SAMPLE_NAMES[:2]) or text == texts[3]
+            if locale == "zh-TW":
+                assert not simplified_left(text, SAMPLE_NAMES), text
+            if locale == "en":
+                stripped = text
+                for name in SAMPLE_NAMES:
+                    stripped = stripped.replace(name, "")
+                assert not CJK.search(stripped), text
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_result_description_lists_every_score_item_and_the_total(variant: str) -> None:
+    public, result, _tile = sample_win_result(variant)
+    text = describe_result(public, result, SAMPLE_NAMES, "en")
+    assert all(item.name_en in text for item in result.items)
+    assert result.items and get_rules(variant).format_total(result, "en") in text
+    assert str(result.total or result.score) in text.splitlines()[-2]  # the total line
+    assert all(f"{delta:+d}" in text for delta in result.deltas)
+    zh = describe_result(public, result, SAMPLE_NAMES, "zh")
+    assert all(item.name_zh in zh for item in result.items)
+
+
+def test_a_long_hand_fits_in_discords_limit_keeping_the_latest_discards() -> None:
+    """Late in a hand, with long English names and long rivers, the oldest discards give
+    way first; each seat's latest discard is still said."""
+    public = sample_public_view("taizhou")
+    rng = random.Random(3)
+    seats = tuple(
+        replace(
+            seat,
+            discards=tuple(DiscardView(rng.randrange(34)) for _ in range(24)),
+        )
+        for seat in public.seats
+    )
+    names = ["A player with a really long name" + str(i) for i in range(4)]
+    long_public = replace(public, seats=seats)
+    for locale in LOCALES:
+        text = describe_table(long_public, names, locale)
+        assert len(text) <= DESCRIPTION_LIMIT
+        from_east = seats[public.dealer :] + seats[: public.dealer]
+        for seat, line in zip(from_east, text.splitlines()[2:], strict=True):
+            latest = seat.discards[-1].tile
+            said = name_en(latest) if locale == "en" else None
+            assert said is None or line.rstrip().endswith(said), line
+        view = replace(sample_claim_view("taizhou"), public=long_public)
+        assert len(describe_hand(view, names, locale)) <= DESCRIPTION_LIMIT
+    english = describe_table(long_public, names, "en")
+    assert "earlier" in english  # it did have to drop some
+
+
+# ---------------------------------------------------------------------- through Discord
+
+WEI = 800_000_000_000_000_041  # a zh-TW client
+ANNA = 800_000_000_000_000_042  # an English client
+NAMES = ("张伟", "Anna")
+USERS = {WEI: (NAMES[0], DEFAULT_PERMISSIONS), ANNA: (NAMES[1], DEFAULT_PERMISSIONS)}
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "bot.db")
+    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
+                     leaderboard_interval=None, seeds=itertools.count(21))  # fmt: skip
+    h = Harness(bot, USERS, clock)
+    await h.start()
+    yield h
+    await h.close()
+    await store.close()
+
+
+async def test_every_picture_the_bot_sends_carries_its_description(harness: Harness) -> None:
+    """DM hands in each reader's language with exactly their tiles, the table and the
+    result card in the channel's; the fake refuses a description over Discord's limit."""
+    h = harness
+    locales = {WEI: "zh-TW", ANNA: "en-US"}
+    await h.command(WEI, "table create", [option("variant", "jiaxing")], locale="zh-TW")
+    await h.command(ANNA, "table join", locale="en-US")
+    await h.command(WEI, "table start", locale="zh-TW")
+    table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
+    assert table is not None and table.match is not None
+    checked = 0
+    pictures: set[tuple[str, str]] = set()
+    for _ in range(800):
+        if table.match.results:
+            break
+        moved = False
+        for user in (WEI, ANNA):
+            hand = h.latest_dm(user)
+            prompt = table.prompt_for(user)
+            if hand is not None and prompt is not None:
+                (description,) = hand.descriptions()
+                assert description is not None
+                if user == ANNA:
+                    wilds, tiles, drawn = _hand_read_back(description)
+                    view, wild = prompt.view, prompt.view.public.wild
+                    assert wilds == sum(1 for kind in view.concealed if kind == wild)
+                    assert Counter(tiles) == Counter(k for k in view.concealed if k != wild)
+                    assert drawn == view.drawn
+                    checked += 1
+                else:
+                    assert "手牌：" in description and "张伟" in description
+                    assert not simplified_left(description, NAMES)
+            move = choose_move(hand) if hand is not None else None
+            if move is not None and hand is not None and prompt is not None:
+                await h.click(user, hand, move[0], move[1], locale=locales[user])
+                moved = True
+        # Time moves on as players think: the table message's edits go out.
+        await h.advance(0.2 if moved else 0.5)
+        pictures.update(
+            (attachment["filename"], attachment.get("description") or "")
+            for message in h.remote.messages.values()
+            if message.audience.kind == "channel"
+            for attachment in message.payload["attachments"]
+        )
+    assert table.match.results and checked > 5
+    await h.advance(1)
+    pictures.update(
+        (attachment["filename"], attachment.get("description") or "")
+        for message in h.remote.messages.values()
+        if message.audience.kind == "channel"
+        for attachment in message.payload["attachments"]
+    )
+    assert {name for name, _description in pictures} == {"table.png", "result.png"}
+    assert len(pictures) >= 4  # the table's description followed the play
+    for _name, description in pictures:
+        assert description and len(description) <= DESCRIPTION_LIMIT
+        assert "张伟" in description and "Anna" in description
