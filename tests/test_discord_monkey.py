@@ -217,10 +217,11 @@ def check_channel_script(h: Harness) -> None:
 
 
 def readable_text(request: Any) -> str:
-    """A reply's text with its buttons' and menus' labels."""
+    """A reply's text with its buttons' and menus' labels and its pictures' alt text."""
     payload = request.payload or {}
     data = payload.get("data", payload) if request.callback_type else payload
     parts = [request.content]
+    parts += [str(item.get("description") or "") for item in (data or {}).get("attachments") or []]
     for row in (data or {}).get("components") or []:
         for item in row.get("components") or []:
             parts += [str(item.get("label") or ""), str(item.get("placeholder") or "")]
