@@ -14,6 +14,7 @@ from PIL import Image
 from test_discord_bot import ALICE, BOB, CAROL, Env, play_turn, start_bot, stop_bot
 
 from bot.replays import find_game, load_hand
+from render.alt_text import describe_replay_frame
 from render.replay import render_replay_frame
 
 
@@ -119,6 +120,9 @@ async def test_history_opens_a_match_and_a_replay_steps_to_the_stored_result(
         assert step == steps
         loaded = await load_hand(store, game, 1)
         assert replay.files[0][1] == render_replay_frame(loaded.record, steps, names=loaded.names)
+        # Its alt text says the same in words: the last move and how the hand ended.
+        ending = describe_replay_frame(loaded.record, steps, loaded.names, "zh")
+        assert replay.descriptions() == [ending] and ending.startswith(f"{steps}/{steps} ")
         # The last frame is the stored result: the ledger paid exactly its deltas.
         result = loaded.record.result
         assert result is not None
@@ -137,6 +141,7 @@ async def test_history_opens_a_match_and_a_replay_steps_to_the_stored_result(
         ((name, data),) = exported.files
         assert name.endswith(".gif") and len(data) < 10 * 1024 * 1024
         assert Image.open(io.BytesIO(data)).n_frames == steps + 1
+        assert exported.descriptions() == [ending]
 
         # The Replay button on a result post works for anyone watching.
         cards = [

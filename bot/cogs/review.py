@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from discord.ext import commands
 
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.discord_ack import AckGuard
+from bot.discord_core import discord_file
 from bot.discord_review import (
     HISTORY_TTL,
     HistoryMatchSelect,
@@ -490,21 +490,24 @@ class ReviewCog(commands.Cog):
             await guard.defer()
             loaded = await self._load(interaction, game_id, hand)
             locale = interaction.locale
+            language = image_locale(str(locale))
             data = await asyncio.to_thread(
                 render_replay_animation,
                 loaded.record,
                 names=loaded.names,
-                locale=image_locale(str(locale)),
+                locale=language,
                 fmt="gif",
+            )
+            # Its alt text: how the hand ended (the animation's last frame, in words).
+            ending = describe_replay_frame(
+                loaded.record, loaded.record.steps, loaded.names, language
             )
             if len(data) > ATTACHMENT_LIMIT:
                 await self._refuse(interaction, msg("replay.too_big"))
                 return
             text = msg("replay.exported", game=game_id, hand=hand, frames=len(loaded.record.frames))
             name = f"replay-{game_id}-{hand}.gif"
-            await self._send(
-                interaction, say(text, locale), file=discord.File(io.BytesIO(data), name)
-            )
+            await self._send(interaction, say(text, locale), file=discord_file(data, name, ending))
 
         await self._guarded(interaction, work())
 
