@@ -239,7 +239,12 @@ class TableMessages(PresenterCore):
             kwargs["files"] = files
         if view is not None:
             kwargs["view"] = view
-        sent = await channel.send(**kwargs)
+        try:
+            sent = await channel.send(**kwargs)
+        except discord.Forbidden as error:
+            self._channel_closed(record.channel_id, record.status, "table message", error)
+            return
+        self._channel_open(record.channel_id)
         replaced, record.message_id = record.message_id, sent.id
         record.repost = False
         record.sent = shown
@@ -253,6 +258,27 @@ class TableMessages(PresenterCore):
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(replaced).delete()
         await self._archive_if_done(record)
+
+    def _channel_closed(
+        self, channel_id: int, status: TableStatus | None, what: str, error: discord.Forbidden
+    ) -> None:
+        """Discord refused a post in a table's channel: an admin took a permission away
+        mid-match (``/table create`` checks them first). The match goes on by DM; the log
+        and the seated players hear of it once, the players with their next hand."""
+        if channel_id in self._closed_channels:
+            return
+        self._closed_channels.add(channel_id)
+        log.warning(
+            "channel %s refuses the bot's %s (%s %s): a permission was taken away; "
+            "the table goes on by DM", channel_id, what, error.status, error.code,
+        )  # fmt: skip
+        for seat in status.seats if status is not None else ():
+            if seat.user_id is not None and not seat.is_ai:
+                self._notes[seat.user_id] = msg("table.channel_closed")
+
+    def _channel_open(self, channel_id: int) -> None:
+        """A post went through: a later refusal is news again."""
+        self._closed_channels.discard(channel_id)
 
     async def _archive_if_done(self, record: TableMessage) -> None:
         """Archive a finished (or closed) table's thread once its last table message and
@@ -313,12 +339,17 @@ class TableMessages(PresenterCore):
         view = replay_card_view(status.table_id, status.public.hand_number + 1)
         in_readers_script(view, language)
         channel = self.bot.get_partial_messageable(status.channel_id)
-        await retry_discord(
-            lambda: channel.send(content=content[:2000], file=picture.file("result.png"),
-                                 allowed_mentions=NO_MENTIONS, view=view),
-            self._backoff,
-            f"result card of {status.table_id}",
-        )  # fmt: skip
+        try:
+            await retry_discord(
+                lambda: channel.send(content=content[:2000], file=picture.file("result.png"),
+                                     allowed_mentions=NO_MENTIONS, view=view),
+                self._backoff,
+                f"result card of {status.table_id}",
+            )  # fmt: skip
+        except discord.Forbidden as error:
+            self._channel_closed(status.channel_id, status, "result card", error)
+            return
+        self._channel_open(status.channel_id)
         # In a table's thread the result went out below the table message: send the
         # table anew under it (its next change was going out anyway), so the live table
         # stays in view. A table in a channel keeps its one message, as before threads.
@@ -349,25 +380,31 @@ class TableMessages(PresenterCore):
             view = rematch_view(record.table_id)
             in_readers_script(view, language)
             channel = self.bot.get_partial_messageable(record.channel_id)
-            await retry_discord(
-                lambda: channel.send(
-                    public(text, language)[:2000], allowed_mentions=NO_MENTIONS, view=view
-                ),
-                self._backoff,
-                f"match result of {record.table_id}",
-            )
+            try:
+                await retry_discord(
+                    lambda: channel.send(
+                        public(text, language)[:2000], allowed_mentions=NO_MENTIONS, view=view
+                    ),
+                    self._backoff,
+                    f"match result of {record.table_id}",
+                )
+            except discord.Forbidden as error:
+                self._channel_closed(record.channel_id, record.status, "match result", error)
             if record.parent_id is not None:
                 parent = self.bot.get_partial_messageable(record.parent_id)
                 line = msg(
                     "thread.standings", thread=f"<#{record.channel_id}>", changes=changes
                 ).keeping(*names)
-                await retry_discord(
-                    lambda: parent.send(
-                        public(line, language)[:2000], allowed_mentions=NO_MENTIONS
-                    ),
-                    self._backoff,
-                    f"standings of {record.table_id} in the channel",
-                )
+                try:
+                    await retry_discord(
+                        lambda: parent.send(
+                            public(line, language)[:2000], allowed_mentions=NO_MENTIONS
+                        ),
+                        self._backoff,
+                        f"standings of {record.table_id} in the channel",
+                    )
+                except discord.Forbidden as error:
+                    self._channel_closed(record.parent_id, None, "standings line", error)
         finally:
             record.standings_due = False
         await self._archive_if_done(record)

@@ -57,6 +57,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "已开桌：{variant}，{seats} 人，底注 {stake}。",
         "Table opened: {variant}, {seats} seats, stake {stake}.",
     ),
+    "table.no_permissions": (
+        "我在这个频道缺少权限，没法摆牌桌：{missing}。请服务器管理员在频道设置（权限）里给我这些权限，或换个频道开桌。",
+        "I cannot run a table in this channel without these permissions: {missing}. Ask a "
+        "server admin to grant them in the channel's settings (Permissions), or open the "
+        "table in another channel.",
+    ),
+    "table.channel_closed": (
+        "牌桌频道不让我发消息了（缺少权限）：牌局照常进行，手牌照常发给你。请服务器管理员恢复我在该频道的权限。",
+        "The table's channel no longer lets me post (a permission was taken away): the "
+        "match goes on and your hand still comes to you. Ask a server admin to restore my "
+        "permissions there.",
+    ),
     "table.finished": ("整场结束。", "The match is over."),
     "table.ended": ("牌桌已结束。", "The table has been closed."),
     "table.started": (

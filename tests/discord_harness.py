@@ -66,6 +66,9 @@ BOT_USER_ID = APPLICATION_ID
 OWNER_ID = 900_000_000_000_000_500
 
 MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+ATTACH_FILES = 1 << 15
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
@@ -650,8 +653,11 @@ class FakeDiscord:
             if owner is not None and owner in self.dm_closed:
                 raise HTTPError(403, 50007, "Cannot send messages to this user")
             thread = self.threads.get(channel_id)
-            if thread is not None and not self.bot_permissions & SEND_MESSAGES_IN_THREADS:
-                raise HTTPError(403, 50013, "Missing Permissions")
+            if owner is None:  # a guild channel or thread: Discord checks the bot's rights
+                post = SEND_MESSAGES_IN_THREADS if thread is not None else SEND_MESSAGES
+                needed = VIEW_CHANNEL | post | (ATTACH_FILES if files else 0)
+                if self.bot_permissions & needed != needed:
+                    raise HTTPError(403, 50013, "Missing Permissions")
             if thread is not None and thread.archived:
                 if thread.locked:
                     raise HTTPError(400, 50083, "Thread is archived")

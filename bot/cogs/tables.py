@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.checks import is_manager
 from bot.discord_presenter import seat_names, variant_names
-from bot.discord_threads import give_up_place, open_table_place
+from bot.discord_threads import give_up_place, missing_table_permissions, open_table_place
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, image_locale, in_server_script, msg, say
 from bot.rules_flow import more_rules_button, options_lines, send_with_view
@@ -157,6 +157,11 @@ class TablesCog(commands.Cog):
         if variant is None:
             variant = (await self.bot.store.get_settings(interaction.guild_id)).default_variant
         validate_create(variant, seats, stake, rounds, discard_timeout, claim_timeout, ai_level)
+        missing = missing_table_permissions(interaction)
+        if missing is not None:
+            refusal = msg("table.no_permissions", missing=missing.zh)
+            english = msg("table.no_permissions", missing=missing.en)
+            raise UserFacingError(Text(refusal.zh, english.en))
         user = interaction.user
         manager = self.bot.manager
         await manager.check_create(interaction.guild_id, user.id)

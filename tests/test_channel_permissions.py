@@ -1,0 +1,165 @@
+"""A channel the bot cannot post in: ``/table create`` says which permissions are missing
+(as the Discord client names them) instead of opening a table nobody can see; a table
+whose channel loses them mid-match plays on by DM and shows again once they are back.
+
+The fake Discord refuses what Discord refuses: a post without View Channel and Send
+Messages (Send Messages in Threads in a thread), a file without Attach Files (403, 50013).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+from discord_harness import (
+    ADMIN_PERMISSIONS,
+    ATTACH_FILES,
+    CHANNEL_ID,
+    DEFAULT_PERMISSIONS,
+    SEND_MESSAGES,
+    THREAD_PERMISSIONS,
+    VIEW_CHANNEL,
+    Harness,
+    TagRenderer,
+    choose_move,
+)
+
+from bot.app import MahjongBot
+from bot.session import FakeClock
+from data import Store
+
+HOST = 800_000_000_000_000_051
+GUEST = 800_000_000_000_000_052
+USERS = {HOST: ("庄家老李", DEFAULT_PERMISSIONS), GUEST: ("Guest", DEFAULT_PERMISSIONS)}
+# Everything but Administrator (which would grant all) and the thread permissions.
+ALL_BUT_ADMIN = ADMIN_PERMISSIONS & ~discord.Permissions.administrator.flag & ~THREAD_PERMISSIONS
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "bot.db")
+    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
+                     leaderboard_interval=None, seeds=itertools.count(31))  # fmt: skip
+    h = Harness(bot, USERS, clock)
+    h.remote.bot_permissions = ALL_BUT_ADMIN
+    await h.start()
+    yield h
+    await h.close()
+    await store.close()
+
+
+def _channel_posts(h: Harness) -> list[int]:
+    """Status codes of the bot's posts to guild channels (not DMs, not interactions)."""
+    return [
+        request.status
+        for request in h.remote.requests
+        if request.method == "POST"
+        and request.url.endswith("/messages")
+        and request.audience is not None
+        and request.audience.kind == "channel"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lacking", "zh", "en"),
+    [
+        (SEND_MESSAGES, "发送消息（Send Messages）", "Send Messages"),
+        (ATTACH_FILES, "附加文件（Attach Files）", "Attach Files"),
+        (VIEW_CHANNEL | SEND_MESSAGES, "查看频道（View Channel）、发送消息", "View Channel, Send"),
+    ],
+)
+async def test_a_table_is_not_opened_where_the_bot_cannot_post(
+    harness: Harness, lacking: int, zh: str, en: str
+) -> None:
+    h = harness
+    h.remote.bot_permissions = ALL_BUT_ADMIN & ~lacking
+    refused = await h.command(HOST, "table create", locale="zh-CN")
+    assert zh in h.reply_text(refused) and "换个频道" in h.reply_text(refused)
+    english = await h.command(GUEST, "table create", locale="en-US")
+    assert en in h.reply_text(english) and "another channel" in h.reply_text(english)
+    assert h.bot.manager.by_channel(CHANNEL_ID) is None  # type: ignore[attr-defined]
+    assert _channel_posts(h) == []  # nothing was tried, so nothing was refused
+    # Granted again, the same command opens the table.
+    h.remote.bot_permissions = ALL_BUT_ADMIN
+    await h.command(HOST, "table create", locale="zh-CN")
+    assert h.bot.manager.by_channel(CHANNEL_ID) is not None  # type: ignore[attr-defined]
+    assert _channel_posts(h) and all(status == 200 for status in _channel_posts(h))
+
+
+async def test_the_fake_refuses_a_post_the_bot_has_no_right_to(harness: Harness) -> None:
+    """The refusals the check above spares the bot are real ones in the fake."""
+    h = harness
+    await h.command(HOST, "table create", locale="zh-CN")
+    channel = h.bot.get_partial_messageable(CHANNEL_ID)
+    h.remote.bot_permissions = ALL_BUT_ADMIN & ~ATTACH_FILES
+    await channel.send("text only is fine")
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send("a picture is not", file=discord.File(__file__, "x.png"))
+    assert refused.value.code == 50013
+    h.remote.bot_permissions = ALL_BUT_ADMIN & ~SEND_MESSAGES
+    with pytest.raises(discord.Forbidden):
+        await channel.send("nor is text now")
+
+
+async def test_a_match_plays_on_when_its_channel_is_closed_to_the_bot(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An admin takes the bot's rights away mid-match: the players still get their hands
+    by DM and every hand settles; the refused posts are not retried, the log says why
+    once (a warning, not a crash) and each player reads it once with their next hand;
+    with the rights back, the table shows again."""
+    h = harness
+    caplog.set_level(logging.WARNING)
+    await h.command(HOST, "table create", locale="zh-CN")
+    await h.command(GUEST, "table join", locale="en-US")
+    await h.command(HOST, "table start", locale="zh-CN")
+    table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
+    assert table is not None and table.match is not None
+    h.remote.bot_permissions = ALL_BUT_ADMIN & ~(SEND_MESSAGES | ATTACH_FILES)
+    for _ in range(1500):
+        if len(table.match.results) >= 2:
+            break
+        moved = False
+        for user in (HOST, GUEST):
+            hand = h.latest_dm(user)
+            move = choose_move(hand) if hand is not None else None
+            if move is not None and hand is not None and table.prompt_for(user) is not None:
+                await h.click(user, hand, move[0], move[1])
+                moved = True
+        await h.advance(0.2 if moved else 0.5)
+    assert len(table.match.results) >= 2  # the match went on
+    refused = [status for status in _channel_posts(h) if status == 403]
+    assert 1 <= len(refused) <= 2 * len(table.match.results)  # no retry storm
+    entries = await h.bot.store.hand_entries(table.table_id, 0)
+    assert sum(entry.points for entry in entries) == 0 and entries  # the hand settled
+    warned = [r for r in caplog.records if "refuses the bot's" in r.getMessage()]
+    assert len(warned) == 1 and not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    for user, words in ((HOST, "不让我发消息"), (GUEST, "no longer lets me post")):
+        told = [m for m in h.dm_messages(user) if words in (m.payload.get("content") or "")]
+        said = [
+            request
+            for request in h.remote.requests
+            if request.audience is not None
+            and request.audience.kind == "dm"
+            and request.audience.user_id == user
+            and words in request.content
+        ]
+        assert told or said
+        assert len({request.content for request in said}) == 1  # once, not with every hand
+    h.remote.bot_permissions = ALL_BUT_ADMIN
+    before = len(_channel_posts(h))
+    for _ in range(1500):
+        if len(_channel_posts(h)) > before and _channel_posts(h)[-1] == 200:
+            break
+        for user in (HOST, GUEST):
+            hand = h.latest_dm(user)
+            move = choose_move(hand) if hand is not None else None
+            if move is not None and hand is not None and table.prompt_for(user) is not None:
+                await h.click(user, hand, move[0], move[1])
+        await h.advance(0.5)
+    assert _channel_posts(h)[-1] == 200
