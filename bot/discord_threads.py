@@ -33,21 +33,6 @@ THREAD_NAME_LIMIT = 100  # characters Discord accepts in a thread name
 AUTO_ARCHIVE_MINUTES: Final[Literal[1440]] = 1440
 # What the bot needs, besides sending in the channel, to run a table in a thread.
 THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
-# What the bot needs in any channel that holds a table: to see it, post the table message
-# with its picture, and read that message back to edit it. In a thread, posting is Send
-# Messages in Threads. (Names of ``discord.Permissions`` attributes.)
-TABLE_PERMISSIONS = ("view_channel", "send_messages", "attach_files", "read_message_history")
-TABLE_PERMISSIONS_IN_THREAD = (
-    "view_channel", "send_messages_in_threads", "attach_files", "read_message_history"
-)  # fmt: skip
-# Each permission as Discord's client names it, zh-CN and English.
-PERMISSION_NAMES: dict[str, tuple[str, str]] = {
-    "view_channel": ("查看频道", "View Channel"),
-    "send_messages": ("发送消息", "Send Messages"),
-    "send_messages_in_threads": ("在子区中发送消息", "Send Messages in Threads"),
-    "attach_files": ("附加文件", "Attach Files"),
-    "read_message_history": ("阅读消息历史", "Read Message History"),
-}
 
 
 @dataclass(frozen=True)
@@ -68,29 +53,6 @@ def can_hold_threads(interaction: discord.Interaction[Any]) -> bool:
     if not isinstance(channel, discord.TextChannel):  # threads, voice chats, DMs, forums
         return False
     return THREAD_PERMISSIONS.is_subset(interaction.app_permissions)
-
-
-def missing_table_permissions(interaction: discord.Interaction[Any]) -> Text | None:
-    """The permissions the bot lacks in the interaction's channel to run a table there,
-    named as the Discord client names them; None when it has them all.
-
-    Why ask before opening: Discord delivers a slash command in a channel the bot cannot
-    post in, so without this check the host is told a table opened and then nothing
-    appears (each refused post also counts toward Discord's invalid-request limit)."""
-    have = interaction.app_permissions
-    if have.administrator:
-        return None
-    in_thread = isinstance(interaction.channel, discord.Thread)
-    needed = TABLE_PERMISSIONS_IN_THREAD if in_thread else TABLE_PERMISSIONS
-    missing = [name for name in needed if not getattr(have, name)]
-    if not missing:
-        return None
-    return Text(
-        "、".join(
-            f"{PERMISSION_NAMES[name][0]}（{PERMISSION_NAMES[name][1]}）" for name in missing
-        ),
-        ", ".join(PERMISSION_NAMES[name][1] for name in missing),
-    )
 
 
 def thread_name(text: str) -> str:

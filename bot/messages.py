@@ -69,6 +69,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "match goes on and your hand still comes to you. Ask a server admin to restore my "
         "permissions there.",
     ),
+    "admin.board_no_permissions": (
+        "我在 {channel} 缺少权限，没法发每周排行榜：{missing}。请先在该频道设置（权限）里给我这些权限，再设为排行榜频道。",
+        "I cannot post the weekly leaderboard in {channel} without these permissions: "
+        "{missing}. Grant them in that channel's settings (Permissions) first, then set it "
+        "as the leaderboard channel.",
+    ),
     "table.finished": ("整场结束。", "The match is over."),
     "table.ended": ("牌桌已结束。", "The table has been closed."),
     "table.started": (

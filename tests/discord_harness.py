@@ -370,6 +370,8 @@ class FakeDiscord:
         self.dm_owner: dict[int, int] = {}  # DM channel id -> user id
         self.dm_closed: set[int] = set()
         self.threads: dict[int, Thread] = {}
+        # Permissions a channel's overwrites deny the bot there (``Harness.deny_bot_in``).
+        self.channel_denials: dict[int, int] = {}
         # The bot's permissions in guild channels: interactions report them as
         # ``app_permissions`` and the thread routes check them (403 / 50013 without).
         # By default the bot lacks the thread permissions (as invited before tables had
@@ -656,7 +658,8 @@ class FakeDiscord:
             if owner is None:  # a guild channel or thread: Discord checks the bot's rights
                 post = SEND_MESSAGES_IN_THREADS if thread is not None else SEND_MESSAGES
                 needed = VIEW_CHANNEL | post | (ATTACH_FILES if files else 0)
-                if self.bot_permissions & needed != needed:
+                granted = self.bot_permissions & ~self.channel_denials.get(channel_id, 0)
+                if granted & needed != needed:
                     raise HTTPError(403, 50013, "Missing Permissions")
             if thread is not None and thread.archived:
                 if thread.locked:
@@ -959,7 +962,11 @@ def guild_payload(
     roles = [{"id": str(guild_id), "name": "@everyone", "permissions": "0", "position": 0,
               "color": 0, "hoist": False, "managed": False, "mentionable": False}]  # fmt: skip
     member_payloads = []
-    for user_id, (name, permissions) in members.items():
+    # The bot's own member, which Discord sends with every guild (no privileged intent
+    # needed): ``guild.me``. Its role grants everything but Administrator, so a channel's
+    # overwrites can take a permission away (``Harness.deny_bot_in``).
+    bot_role = ADMIN_PERMISSIONS & ~discord.Permissions.administrator.flag
+    for user_id, (name, permissions) in {**members, BOT_USER_ID: ("mahjong", bot_role)}.items():
         role_id = user_id + 1
         roles.append({"id": str(role_id), "name": f"r{name}", "permissions": str(permissions),
                       "position": 1, "color": 0, "hoist": False, "managed": False,
@@ -1056,6 +1063,19 @@ class Harness:
                                                  self.other_channel_id))  # fmt: skip
         self.remote.gateway = self._dispatch_event
         await self.settle()
+
+    def deny_bot_in(self, channel_id: int, bits: int) -> None:
+        """A channel's overwrite takes ``bits`` away from the bot: the fake refuses its
+        posts there, and the bot's cache learns it as from Discord (CHANNEL_UPDATE)."""
+        self.remote.channel_denials[channel_id] = bits
+        channel = self.bot.get_channel(channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        self._dispatch_event("CHANNEL_UPDATE", {
+            "id": str(channel_id), "type": 0, "name": channel.name, "position": channel.position,
+            "permission_overwrites": [
+                {"id": str(BOT_USER_ID), "type": 1, "allow": "0", "deny": str(bits)}
+            ] if bits else [],
+        })  # fmt: skip
 
     def _dispatch_event(self, name: str, payload: dict[str, Any]) -> None:
         """A gateway event through discord.py's own parser (``THREAD_CREATE`` puts the

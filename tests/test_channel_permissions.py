@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import discord
@@ -20,21 +21,29 @@ from discord_harness import (
     ATTACH_FILES,
     CHANNEL_ID,
     DEFAULT_PERMISSIONS,
+    GUILD_ID,
+    OTHER_CHANNEL_ID,
     SEND_MESSAGES,
     THREAD_PERMISSIONS,
     VIEW_CHANNEL,
     Harness,
     TagRenderer,
     choose_move,
+    option,
 )
 
 from bot.app import MahjongBot
 from bot.session import FakeClock
-from data import Store
+from data import SettlementEntry, Store
 
 HOST = 800_000_000_000_000_051
 GUEST = 800_000_000_000_000_052
-USERS = {HOST: ("庄家老李", DEFAULT_PERMISSIONS), GUEST: ("Guest", DEFAULT_PERMISSIONS)}
+ADMIN = 800_000_000_000_000_053
+USERS = {
+    HOST: ("庄家老李", DEFAULT_PERMISSIONS),
+    GUEST: ("Guest", DEFAULT_PERMISSIONS),
+    ADMIN: ("Admin", ADMIN_PERMISSIONS),
+}
 # Everything but Administrator (which would grant all) and the thread permissions.
 ALL_BUT_ADMIN = ADMIN_PERMISSIONS & ~discord.Permissions.administrator.flag & ~THREAD_PERMISSIONS
 
@@ -163,3 +172,42 @@ async def test_a_match_plays_on_when_its_channel_is_closed_to_the_bot(
                 await h.click(user, hand, move[0], move[1])
         await h.advance(0.5)
     assert _channel_posts(h)[-1] == 200
+
+
+async def test_a_leaderboard_channel_the_bot_cannot_post_in_is_refused(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``/mjadmin settings leaderboard_channel`` checks the bot's permissions in the
+    chosen channel (the cache knows its overwrites); a channel closed later makes the
+    weekly post a warning, and the board goes out once the permission is back."""
+    h = harness
+    caplog.set_level(logging.WARNING)
+    board = [option("leaderboard_channel", str(OTHER_CHANNEL_ID), 7)]
+    h.deny_bot_in(OTHER_CHANNEL_ID, ATTACH_FILES)
+    refused = await h.command(ADMIN, "mjadmin settings", board, locale="zh-CN")
+    assert "附加文件（Attach Files）" in h.reply_text(refused)
+    assert f"<#{OTHER_CHANNEL_ID}>" in h.reply_text(refused)
+    assert (await h.bot.store.get_settings(GUILD_ID)).leaderboard_channel is None
+    english = await h.command(ADMIN, "mjadmin settings", board, locale="en-US")
+    assert "without these permissions: Attach Files" in h.reply_text(english)
+    h.deny_bot_in(OTHER_CHANNEL_ID, 0)
+    await h.command(ADMIN, "mjadmin settings", board, locale="zh-CN")
+    assert (await h.bot.store.get_settings(GUILD_ID)).leaderboard_channel == OTHER_CHANNEL_ID
+
+    # Closed after it was set: the weekly post is refused, logged once as a warning.
+    h.deny_bot_in(OTHER_CHANNEL_ID, SEND_MESSAGES)
+    store, bot = h.bot.store, h.bot
+    for user in (HOST, GUEST):  # the bot learns names from interactions
+        await h.command(user, "balance")
+    await store.create_game("g1", GUILD_ID, CHANNEL_ID, "taizhou", {}, [], 1, status="running")
+    await store.settle_hand(
+        GUILD_ID, "g1", 0,
+        [SettlementEntry(0, HOST, 10, True), SettlementEntry(1, GUEST, -10)],
+        stake=1, winner_user=HOST, when=bot.now() - timedelta(days=7),
+    )  # fmt: skip
+    assert await bot.post_weekly_leaderboards() == 0
+    warned = [r for r in caplog.records if "refuses the bot's post" in r.getMessage()]
+    assert len(warned) == 1 and not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    h.deny_bot_in(OTHER_CHANNEL_ID, 0)
+    assert await bot.post_weekly_leaderboards() == 1  # not lost: posted once it may
+    assert len(h.channel_messages(OTHER_CHANNEL_ID)) == 1

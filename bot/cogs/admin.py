@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import require_manager
+from bot.checks import LEADERBOARD_PERMISSIONS, missing_permissions, require_manager
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg, say
@@ -208,6 +208,16 @@ class AdminCog(commands.Cog):
                 raise UserFacingError(
                     Text("频道不在本服务器", "That channel is not in this server")
                 )
+            me = leaderboard_channel.guild.me
+            if me is not None:  # the bot's own member comes with every guild
+                missing = missing_permissions(
+                    leaderboard_channel.permissions_for(me), LEADERBOARD_PERMISSIONS
+                )
+                if missing is not None:
+                    where = f"<#{leaderboard_channel.id}>"
+                    zh = msg("admin.board_no_permissions", channel=where, missing=missing.zh)
+                    en = msg("admin.board_no_permissions", channel=where, missing=missing.en)
+                    raise UserFacingError(Text(zh.zh, en.en))
             changes["leaderboard_channel"] = leaderboard_channel.id
         if clear is not None:
             if clear not in CLEARABLE:

@@ -259,6 +259,13 @@ class EconomyCog(commands.Cog):
                 self._sleep,
                 f"weekly leaderboard of guild {guild.id}",
             )
+        except discord.Forbidden as error:
+            # The channel's permissions changed after it was set (the setting checks them):
+            # a warning, not a crash; the next check tries again, in case they are back.
+            log.warning("guild %s: the leaderboard channel %s refuses the bot's post (%s %s); "
+                        "a permission was taken away", guild.id, channel_id, error.status,
+                        error.code)  # fmt: skip
+            return 0
         except discord.HTTPException:
             log.exception("could not post the weekly leaderboard in guild %s", guild.id)
             return 0  # not marked: the next check posts it

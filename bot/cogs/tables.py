@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import is_manager
+from bot.checks import is_manager, missing_table_permissions
 from bot.discord_presenter import seat_names, variant_names
-from bot.discord_threads import give_up_place, missing_table_permissions, open_table_place
+from bot.discord_threads import give_up_place, open_table_place
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, image_locale, in_server_script, msg, say
 from bot.rules_flow import more_rules_button, options_lines, send_with_view
