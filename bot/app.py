@@ -246,6 +246,34 @@ class MahjongBot(commands.Bot):
                     name = self._names[user_id] = stored
         return name or f"user…{str(user_id)[-4:]}"
 
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.close_tables_in({channel.id}, msg("table.channel_deleted"))
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.close_tables_in({payload.thread_id}, msg("table.channel_deleted"))
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        channels = {table.channel_id for table in self.manager.tables if table.guild_id == guild.id}
+        await self.close_tables_in(channels, msg("table.bot_removed"))
+
+    async def close_tables_in(self, channel_ids: set[int], reason: Text) -> int:
+        """Close the tables living in ``channel_ids`` (or in threads started from them):
+        the channel or thread was deleted, or the bot removed from its server. Nothing more
+        is posted there; each player's DM hand says why; hands already played stay
+        settled and the one in progress is not (as when the host ends a table)."""
+        tables = [
+            table for table in self.manager.tables
+            if table.channel_id in channel_ids
+            or self.manager.parent_of(table.table_id) in channel_ids
+        ]  # fmt: skip
+        for table in tables:
+            log.info("table %s: its channel %s is gone; closing it", table.table_id,
+                     table.channel_id)  # fmt: skip
+            self.presenter.channel_gone(table.channel_id)
+            await self.presenter.table_gone(table.table_id, table.humans, reason)
+            await table.end(table.host_user_id, is_admin=True)
+        return len(tables)
+
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))  # fmt: skip

@@ -188,6 +188,7 @@ class PresenterCore:
         self._taken: set[int] = set()  # ids of clicks the presenter answers itself
         self._notes: dict[int, Text] = {}  # a message for a user, shown with their next hand
         self._closed_channels: set[int] = set()  # table channels refusing the bot's posts
+        self._gone_channels: set[int] = set()  # table channels deleted (or out of reach)
         self._alerts: dict[int, TurnAlert] = {}  # by user: the turn alert of their prompt
         self._cards: dict[int, list[ResultCard]] = {}  # by user: result cards to show
         self._carded: set[int] = set()  # DM hand messages that now show a result card

@@ -558,6 +558,23 @@ class PrivateHands(PresenterCore):
             )
             self._carded.add(card.message_id)
 
+    async def table_gone(self, table_id: str, user_ids: list[int], reason: Text) -> None:
+        """A table closed because its channel is gone: each player's DM hand says why,
+        its buttons removed (the picture stays). Best effort: a player without a DM hand
+        learns it from the next click."""
+        await self._load_hands(table_id)
+        for user_id in user_ids:
+            record = self._hands.get((table_id, user_id))
+            if record is None:
+                continue
+            locale = await self.reader_locale(user_id)
+            message = self.bot.get_partial_messageable(
+                record.channel_id, type=discord.ChannelType.private
+            ).get_partial_message(record.message_id)
+            with contextlib.suppress(discord.HTTPException):
+                await message.edit(content=f"⚠️ {for_reader(reason, locale)}", view=None)
+            record.signature = ("gone",)
+
     async def error(self, user_id: int, text: Text) -> None:
         """Answer the user's open click if there is one; otherwise the note rides along
         with their next hand update (no extra request, no unsolicited DM)."""

@@ -35,6 +35,7 @@ from bot.discord_core import (
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVED = 50083  # Discord's code for an edit in an archived thread
+UNKNOWN_CHANNEL = 10003  # Discord's code for a channel (or thread) that does not exist
 
 
 class TableMessages(PresenterCore):
@@ -95,8 +96,15 @@ class TableMessages(PresenterCore):
         await self.clock.sleep_until(due)
         self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
 
+    def channel_gone(self, channel_id: int) -> None:
+        """The channel (or thread) was deleted, or the bot left its server: nothing is
+        posted there any more (each try would only be refused)."""
+        self._gone_channels.add(channel_id)
+
     async def _flush_channel(self, channel_id: int) -> None:
         self._flush_scheduled.discard(channel_id)
+        if channel_id in self._gone_channels:
+            return
         for record in list(self._tables.values()):
             if record.channel_id == channel_id and record.dirty:
                 record.dirty = False
@@ -244,6 +252,17 @@ class TableMessages(PresenterCore):
         except discord.Forbidden as error:
             self._channel_closed(record.channel_id, record.status, "table message", error)
             return
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_CHANNEL:
+                raise
+            # Deleted while the bot was not listening (down, or another process's
+            # shard): close its tables as the deletion event would have.
+            close = getattr(self.bot, "close_tables_in", None)
+            if close is not None and record.channel_id not in self._gone_channels:
+                self.channel_gone(record.channel_id)
+                self._spawn(close({record.channel_id}, msg("table.channel_deleted")),
+                            f"gone-{record.channel_id}")  # fmt: skip
+            return
         self._channel_open(record.channel_id)
         replaced, record.message_id = record.message_id, sent.id
         record.repost = False
@@ -324,6 +343,8 @@ class TableMessages(PresenterCore):
     async def _post_result(
         self, status: TableStatus, result: HandResult, points: list[int], names: list[str]
     ) -> None:
+        if status.channel_id in self._gone_channels:
+            return
         if result.winner is not None:
             head = msg("result.win", name=names[result.winner])
         else:
@@ -373,6 +394,9 @@ class TableMessages(PresenterCore):
     async def _post_standings(self, record: TableMessage, changes: str, names: list[str]) -> None:
         """The match totals where the table is, and in the channel a table thread hangs
         off (people who never opened the thread see how it ended)."""
+        if record.channel_id in self._gone_channels:
+            record.standings_due = False
+            return
         try:
             await self._load_table_message(record)
             text = msg("result.match", changes=changes).keeping(*names)

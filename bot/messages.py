@@ -75,6 +75,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{missing}. Grant them in that channel's settings (Permissions) first, then set it "
         "as the leaderboard channel.",
     ),
+    "table.channel_deleted": (
+        "牌桌所在的频道（或子区）已被删除，牌桌已结束：已打完的局照常结算，当前这一局不结算。",
+        "The table's channel (or thread) was deleted, so the table has ended: finished hands "
+        "stay settled, the hand in progress is not settled.",
+    ),
+    "table.bot_removed": (
+        "机器人已被移出这个服务器，牌桌已结束：已打完的局照常结算，当前这一局不结算。",
+        "The bot was removed from the server, so the table has ended: finished hands stay "
+        "settled, the hand in progress is not settled.",
+    ),
     "table.finished": ("整场结束。", "The match is over."),
     "table.ended": ("牌桌已结束。", "The table has been closed."),
     "table.started": (

@@ -372,6 +372,7 @@ class FakeDiscord:
         self.threads: dict[int, Thread] = {}
         # Permissions a channel's overwrites deny the bot there (``Harness.deny_bot_in``).
         self.channel_denials: dict[int, int] = {}
+        self.deleted_channels: set[int] = set()  # ``Harness.delete_channel``
         # The bot's permissions in guild channels: interactions report them as
         # ``app_permissions`` and the thread routes check them (403 / 50013 without).
         # By default the bot lacks the thread permissions (as invited before tables had
@@ -620,6 +621,8 @@ class FakeDiscord:
         channel_id = int(parts["channel_id"]) if "channel_id" in parts else None
         if channel_id is not None:
             request.audience = self.channel_audience(channel_id)
+            if channel_id in self.deleted_channels:
+                raise HTTPError(404, 10003, "Unknown Channel")
         if template == "/users/@me/channels":
             user_id = int(payload["recipient_id"])
             channel = self.dm_channels.get(user_id) or self.next_id()
@@ -1076,6 +1079,29 @@ class Harness:
                 {"id": str(BOT_USER_ID), "type": 1, "allow": "0", "deny": str(bits)}
             ] if bits else [],
         })  # fmt: skip
+
+    def delete_channel(self, channel_id: int, *, tell_the_bot: bool = True) -> None:
+        """An admin deletes a channel or thread: its messages go and every request to it
+        gets 404 Unknown Channel. ``tell_the_bot``: the bot gets CHANNEL_DELETE (or
+        THREAD_DELETE) as over its gateway; False: it was not listening (down)."""
+        remote = self.remote
+        remote.deleted_channels.add(channel_id)
+        for message_id in [m.id for m in remote.messages.values() if m.channel_id == channel_id]:
+            del remote.messages[message_id]
+        thread = remote.threads.pop(channel_id, None)
+        if not tell_the_bot:
+            return
+        if thread is not None:
+            self._dispatch_event("THREAD_DELETE", {
+                "id": str(channel_id), "type": 11, "parent_id": str(thread.parent_id),
+            })  # fmt: skip
+        else:
+            channel = self.bot.get_channel(channel_id)
+            assert isinstance(channel, discord.TextChannel)
+            self._dispatch_event("CHANNEL_DELETE", {
+                "id": str(channel_id), "type": 0, "name": channel.name,
+                "position": channel.position, "permission_overwrites": [],
+            })  # fmt: skip
 
     def _dispatch_event(self, name: str, payload: dict[str, Any]) -> None:
         """A gateway event through discord.py's own parser (``THREAD_CREATE`` puts the

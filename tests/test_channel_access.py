@@ -1,18 +1,25 @@
-"""A channel the bot cannot post in: ``/table create`` says which permissions are missing
-(as the Discord client names them) instead of opening a table nobody can see; a table
-whose channel loses them mid-match plays on by DM and shows again once they are back.
+"""A channel the bot cannot post in, or that is gone.
+
+``/table create`` says which permissions are missing (as the Discord client names them)
+instead of opening a table nobody can see, and so does setting a leaderboard channel; a
+table whose channel loses them mid-match plays on by DM and shows again once they are
+back. A table whose channel or thread is deleted (or whose server removed the bot) ends,
+and its players' DM hands say why.
 
 The fake Discord refuses what Discord refuses: a post without View Channel and Send
-Messages (Send Messages in Threads in a thread), a file without Attach Files (403, 50013).
+Messages (Send Messages in Threads in a thread), a file without Attach Files (403, 50013),
+anything in a deleted channel (404, 10003).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -211,3 +218,80 @@ async def test_a_leaderboard_channel_the_bot_cannot_post_in_is_refused(
     h.deny_bot_in(OTHER_CHANNEL_ID, 0)
     assert await bot.post_weekly_leaderboards() == 1  # not lost: posted once it may
     assert len(h.channel_messages(OTHER_CHANNEL_ID)) == 1
+
+
+# ---------------------------------------------------------------------- a channel deleted
+
+
+async def _play_until(h: Harness, table: Any, hands: int) -> None:
+    for _ in range(1500):
+        if len(table.match.results) >= hands:
+            return
+        moved = False
+        for user in (HOST, GUEST):
+            hand = h.latest_dm(user)
+            move = choose_move(hand) if hand is not None else None
+            if move is not None and hand is not None and table.prompt_for(user) is not None:
+                await h.click(user, hand, move[0], move[1])
+                moved = True
+        await h.advance(0.2 if moved else 0.5)
+    raise AssertionError(f"fewer than {hands} hands")
+
+
+@pytest.mark.parametrize(
+    "where", ["thread", "channel", "channel, bot not listening", "bot removed from the server"]
+)
+async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, where: str
+) -> None:
+    """An admin deletes a table's thread (or its channel) mid-match: the table ends as if
+    the host had ended it (finished hands stay settled), each player's DM hand says why,
+    nothing more is sent there and the players may sit at another table. Deleted while
+    the bot was not listening, the first refused post (404 Unknown Channel) does the same;
+    so does removing the bot from the server."""
+    caplog.set_level(logging.WARNING)
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "bot.db")
+    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
+                     leaderboard_interval=None, seeds=itertools.count(41))  # fmt: skip
+    h = Harness(bot, USERS, clock, threads=where == "thread")
+    await h.start()
+    try:
+        await h.command(HOST, "table create", locale="zh-CN")
+        await h.command(GUEST, "table join", locale="en-US")
+        table = h.bot.manager.table_of_user(HOST)  # type: ignore[attr-defined]
+        assert table is not None
+        await h.command(HOST, "table start", locale="zh-CN", channel_id=table.channel_id)
+        assert (table.channel_id != CHANNEL_ID) == (where == "thread")
+        await _play_until(h, table, 1)
+        entries = await store.hand_entries(table.table_id, 0)
+        if where == "bot removed from the server":
+            h._dispatch_event("GUILD_DELETE", {"id": str(GUILD_ID)})
+        else:
+            h.delete_channel(table.channel_id, tell_the_bot=where != "channel, bot not listening")
+        await h.settle()
+        if where == "channel, bot not listening":  # play on until a post meets the 404
+            with contextlib.suppress(AssertionError):
+                await _play_until(h, table, len(table.match.results) + 1)
+            await h.advance(2)
+        assert h.bot.manager.table_of_user(HOST) is None  # type: ignore[attr-defined]
+        assert table.status == "closed"
+        removed = where == "bot removed from the server"
+        said = ((HOST, "移出"), (GUEST, "removed from")) if removed else (
+            (HOST, "已被删除"), (GUEST, "was deleted"))  # fmt: skip
+        for user, words in said:
+            hand = h.latest_dm(user)
+            assert hand is not None and words in hand.payload["content"]
+            assert not hand.components  # nothing left to press
+        assert await store.hand_entries(table.table_id, 0) == entries  # still settled
+        sent = len(h.remote.requests)
+        await h.advance(60)
+        gone = [r for r in h.remote.requests[sent:] if f"/channels/{table.channel_id}/" in r.url]
+        assert gone == []
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        if not removed:
+            again = await h.command(HOST, "table create", locale="zh-CN")
+            assert "已开桌" in h.reply_text(again)
+    finally:
+        await h.close()
+        await store.close()
