@@ -531,6 +531,8 @@ class MahjongBot(commands.Bot):
             result = await table.start(user.id)
         elif what == "ai":
             result = await table.add_ai(user.id)
+        elif what == "noai":
+            result = await table.remove_ai(user.id)
         elif what == "back":
             # "Back" on the DM (or ephemeral) hand of a seat in autoplay: answered by the
             # new hand itself. On the table message it is only acknowledged, since a

@@ -154,7 +154,7 @@ class ActionButton(
 
 class TableButton(
     ui.DynamicItem[ui.Button[Any]],
-    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|start|ai|hand|back)",
+    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|start|ai|noai|hand|back)",
 ):
     def __init__(self, table_id: str, what: str, *, label: str | None = None,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:  # fmt: skip
@@ -374,6 +374,8 @@ def lobby_view(lobby: LobbyInfo) -> ui.View:
                               style=discord.ButtonStyle.success))  # fmt: skip
     view.add_item(TableButton(table_id, "leave", label=bilingual_label("button.leave")))
     view.add_item(TableButton(table_id, "ai", label=bilingual_label("button.add_ai")))
+    if any(player.is_ai for player in lobby.players):  # undo an Add AI pressed once too often
+        view.add_item(TableButton(table_id, "noai", label=bilingual_label("button.remove_ai")))
     view.add_item(TableButton(table_id, "start", label=bilingual_label("button.start"),
                               style=discord.ButtonStyle.primary))  # fmt: skip
     return view

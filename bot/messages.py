@@ -248,6 +248,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.leave": ("离开", "Leave"),
     "button.start": ("开始", "Start"),
     "button.add_ai": ("加电脑", "Add AI"),
+    "button.remove_ai": ("减电脑", "Remove AI"),
     "button.my_hand": ("我的手牌", "My hand"),
     "button.more_rules": ("更多规则", "More rules"),
     "button.back": ("回来", "Back"),

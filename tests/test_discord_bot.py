@@ -416,6 +416,18 @@ async def test_create_revalidates_what_discord_does_not_enforce(env: Env) -> Non
     assert table is not None and table.is_member(BOB)
     record = await h.command(CAROL, "table create")
     assert "已经有" in h.reply_text(record)
+    # Add AI once too often, then take it back: Remove AI shows while an AI is seated,
+    # and only the host may press either.
+    await h.click(ALICE, lobby, f"mj:t:{table.table_id}:ai")
+    await h.advance(2)  # the lobby message's edit goes out
+    assert [p.is_ai for p in table.players] == [False, False, True]
+    assert "noai" in {c.split(":")[-1] for c in lobby.custom_ids()}
+    record = await h.click(BOB, lobby, f"mj:t:{table.table_id}:noai")
+    assert "房主" in h.reply_text(record) and len(table.players) == 3
+    await h.click(ALICE, lobby, f"mj:t:{table.table_id}:noai")
+    await h.advance(2)
+    assert [p.is_ai for p in table.players] == [False, False]
+    assert "noai" not in {c.split(":")[-1] for c in lobby.custom_ids()}
     record = await h.click(BOB, lobby, f"mj:t:{table.table_id}:start")
     assert "房主" in h.reply_text(record)
     await h.click(ALICE, lobby, f"mj:t:{table.table_id}:start")
