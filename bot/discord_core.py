@@ -308,9 +308,6 @@ class PresenterCore:
         """An admin changed the setting: the next table edit follows it."""
         self._channel_languages[guild_id] = chosen
 
-    async def _render(self, function: Callable[..., bytes], *args: Any) -> bytes:
-        return await asyncio.to_thread(function, *args)
-
     async def picture(
         self, function: Callable[..., bytes], describe: Callable[..., str], *args: Any
     ) -> Picture:

@@ -7,9 +7,11 @@ messages belong in the same one table as the Discord layer's; ``bot.i18n`` re-ex
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.presenter import Text
 
-__all__ = ["MESSAGES", "msg"]
+__all__ = ["MESSAGES", "msg", "msg_each"]
 
 # Every user-facing message the bot writes: the Discord layer's, then the table session's
 # (``session.*``). Placeholders use str.format names.
@@ -349,3 +351,10 @@ def msg(key: str, **values: object) -> Text:
     zh, en = MESSAGES[key]
     keep = tuple(str(values[name]) for name in sorted(QUOTED_VALUES & values.keys()))
     return Text(zh.format(**values), en.format(**values), keep)
+
+
+def msg_each(key: str, zh: Mapping[str, object], en: Mapping[str, object]) -> Text:
+    """The message ``key`` with values that differ by language (a rule set's or a
+    permission's name in Chinese for the Chinese line, in English for the English)."""
+    chinese, english = msg(key, **zh), msg(key, **en)
+    return Text(chinese.zh, english.en, tuple(dict.fromkeys(chinese.keep + english.keep)))

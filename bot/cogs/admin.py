@@ -16,6 +16,7 @@ from bot.checks import LEADERBOARD_PERMISSIONS, missing_permissions, require_man
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg, say
+from bot.messages import msg_each
 from data import BOT_KEPT_SETTINGS, SettingsError
 from engine.variants import RULE_SETS
 
@@ -215,9 +216,11 @@ class AdminCog(commands.Cog):
                 )
                 if missing is not None:
                     where = f"<#{leaderboard_channel.id}>"
-                    zh = msg("admin.board_no_permissions", channel=where, missing=missing.zh)
-                    en = msg("admin.board_no_permissions", channel=where, missing=missing.en)
-                    raise UserFacingError(Text(zh.zh, en.en))
+                    raise UserFacingError(msg_each(
+                        "admin.board_no_permissions",
+                        {"channel": where, "missing": missing.zh},
+                        {"channel": where, "missing": missing.en},
+                    ))  # fmt: skip
             changes["leaderboard_channel"] = leaderboard_channel.id
         if clear is not None:
             if clear not in CLEARABLE:

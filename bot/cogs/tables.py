@@ -17,6 +17,7 @@ from bot.discord_presenter import seat_names, variant_names
 from bot.discord_threads import give_up_place, open_table_place
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, image_locale, in_server_script, msg, say
+from bot.messages import msg_each
 from bot.rules_flow import more_rules_button, options_lines, send_with_view
 from bot.session import SessionError
 from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
@@ -159,24 +160,26 @@ class TablesCog(commands.Cog):
         validate_create(variant, seats, stake, rounds, discard_timeout, claim_timeout, ai_level)
         missing = missing_table_permissions(interaction)
         if missing is not None:
-            refusal = msg("table.no_permissions", missing=missing.zh)
-            english = msg("table.no_permissions", missing=missing.en)
-            raise UserFacingError(Text(refusal.zh, english.en))
+            raise UserFacingError(
+                msg_each("table.no_permissions", {"missing": missing.zh}, {"missing": missing.en})
+            )
         user = interaction.user
         manager = self.bot.manager
         await manager.check_create(interaction.guild_id, user.id)
         name = variant_names(variant)
-        starter_zh = msg("thread.starter", host=user.display_name, variant=name[0], seats=seats,
-                         stake=stake)  # fmt: skip
-        starter_en = msg("thread.starter", host=user.display_name, variant=name[1], seats=seats,
-                         stake=stake)  # fmt: skip
+        table_facts = {"host": user.display_name, "seats": seats, "stake": stake}
+        starter = msg_each(
+            "thread.starter",
+            {**table_facts, "variant": name[0]},
+            {**table_facts, "variant": name[1]},
+        )
         thread_title = msg("thread.name", variant=name[0], host=user.display_name)
         language = await self.bot.presenter.channel_language(interaction.guild_id)
         host = (user.display_name,)
         place = await open_table_place(
             self.bot,
             interaction,
-            Text(in_server_script(starter_zh.zh, language, host), starter_en.en),
+            Text(in_server_script(starter.zh, language, host), starter.en),
             in_server_script(thread_title.zh, language, host),
         )
         try:
