@@ -25,12 +25,12 @@ from engine.tiles import name_en, name_zh
 from engine.types import CHOW, KONG, PUNG, HandResult, Meld
 from engine.variants import get_rules
 from engine.views import PlayerView, PublicView, SeatView
-from engine.words import ACTIONS, PREVAILING_WINDS, SEAT_WINDS, WIN_TYPES, is_traditional
+from engine.words import ACTIONS, PREVAILING_WINDS, SEAT_WINDS, WIN_TYPES
 
 from .hand import claim_headline, white_legend
 from .layout import seat_name, signed
 from .result import invalid_reason, item_value
-from .text import chinese, label, rule_set_name, traditional, wild_label
+from .text import chinese, in_language, label, rule_set_name, wild_label
 
 __all__ = [
     "DESCRIPTION_LIMIT",
@@ -61,12 +61,12 @@ _WORDS: dict[str, tuple[str, str, str]] = {
 
 
 def _word(key: str, locale: str, **values: object) -> str:
-    zh, en, zh_tw = _WORDS[key]
-    if is_traditional(locale):
-        text = zh_tw or traditional(zh)
-    else:
-        text = zh if locale.startswith("zh") else en
-    return text.format(**values) if values else text
+    return in_language(_WORDS[key], locale, **values)
+
+
+def _aside(text: str, locale: str) -> str:
+    """``text`` in parentheses after what it qualifies: full-width in Chinese."""
+    return f"（{text}）" if _zh(locale) else f" ({text})"
 
 
 def _zh(locale: str) -> bool:
@@ -119,11 +119,7 @@ def _meld_text(meld: Meld, view: PublicView, locale: str) -> str:
     text = f"{action} {shown}"
     if meld.white_as is not None:
         kind = tile_text(meld.white_as, locale)
-        text += (
-            f"（{_word('white_as', locale, kind=kind)}）"
-            if _zh(locale)
-            else (f" ({_word('white_as', locale, kind=kind)})")
-        )
+        text += _aside(_word("white_as", locale, kind=kind), locale)
     if meld.from_seat is not None:
         source = SEAT_WINDS[view.seats[meld.from_seat].seat_wind].text(locale)
         text += (" " if not _zh(locale) else "") + _word("from", locale, name=source)
@@ -162,8 +158,7 @@ def _river_text(seat_view: SeatView, locale: str, limit: int | None) -> str:
     for discard in shown:
         name = tile_text(discard.tile, locale)
         if discard.claimed:
-            claimed = _word("claimed", locale)
-            name += f"（{claimed}）" if _zh(locale) else f" ({claimed})"
+            name += _aside(_word("claimed", locale), locale)
         names.append(name)
     earlier = len(discards) - len(shown)
     if earlier:
@@ -185,7 +180,7 @@ def _seat_text(
     seat_view = view.seats[seat]
     head = _seat_label(view, seat, names, locale)
     if seat_view.is_dealer:
-        head += f"（{label('dealer', locale)}）" if _zh(locale) else " (dealer)"
+        head += _aside(label("dealer", locale) if _zh(locale) else "dealer", locale)
     spacer = "" if _zh(locale) else " "
     score = f"{signed(seat_view.score)}{spacer}{label('score', locale)}"
     parts = [score]

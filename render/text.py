@@ -127,7 +127,12 @@ def chinese(text: str, locale: str) -> str:
 
 
 def label(key: str, locale: str = "zh", **values: object) -> str:
-    zh, en, zh_tw = LABELS[key]
+    return in_language(LABELS[key], locale, **values)
+
+
+def in_language(forms: tuple[str, str, str], locale: str, **values: object) -> str:
+    """One of a word's (zh-CN, en, zh-TW) forms for ``locale``, ``values`` filled in."""
+    zh, en, zh_tw = forms
     text = zh_tw if is_traditional(locale) else zh if locale.startswith("zh") else en
     return text.format(**values) if values else text
 
