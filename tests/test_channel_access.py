@@ -13,10 +13,9 @@ anything in a deleted channel (404, 10003).
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -81,6 +80,23 @@ def _channel_posts(h: Harness) -> list[int]:
     ]
 
 
+async def _play(h: Harness, table: Any, done: Callable[[], bool]) -> bool:
+    """Both players make the simple move on each prompt (the clock moving as they think)
+    until ``done()``; whether it got there."""
+    for _ in range(1500):
+        if done():
+            return True
+        moved = False
+        for user in (HOST, GUEST):
+            hand = h.latest_dm(user)
+            move = choose_move(hand) if hand is not None else None
+            if move is not None and hand is not None and table.prompt_for(user) is not None:
+                await h.click(user, hand, move[0], move[1])
+                moved = True
+        await h.advance(0.2 if moved else 0.5)
+    return done()
+
+
 @pytest.mark.parametrize(
     ("lacking", "zh", "en"),
     [
@@ -137,18 +153,7 @@ async def test_a_match_plays_on_when_its_channel_is_closed_to_the_bot(
     table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
     assert table is not None and table.match is not None
     h.remote.bot_permissions = ALL_BUT_ADMIN & ~(SEND_MESSAGES | ATTACH_FILES)
-    for _ in range(1500):
-        if len(table.match.results) >= 2:
-            break
-        moved = False
-        for user in (HOST, GUEST):
-            hand = h.latest_dm(user)
-            move = choose_move(hand) if hand is not None else None
-            if move is not None and hand is not None and table.prompt_for(user) is not None:
-                await h.click(user, hand, move[0], move[1])
-                moved = True
-        await h.advance(0.2 if moved else 0.5)
-    assert len(table.match.results) >= 2  # the match went on
+    assert await _play(h, table, lambda: len(table.match.results) >= 2)  # the match went on
     refused = [status for status in _channel_posts(h) if status == 403]
     assert 1 <= len(refused) <= 2 * len(table.match.results)  # no retry storm
     entries = await h.bot.store.hand_entries(table.table_id, 0)
@@ -169,15 +174,7 @@ async def test_a_match_plays_on_when_its_channel_is_closed_to_the_bot(
         assert len({request.content for request in said}) == 1  # once, not with every hand
     h.remote.bot_permissions = ALL_BUT_ADMIN
     before = len(_channel_posts(h))
-    for _ in range(1500):
-        if len(_channel_posts(h)) > before and _channel_posts(h)[-1] == 200:
-            break
-        for user in (HOST, GUEST):
-            hand = h.latest_dm(user)
-            move = choose_move(hand) if hand is not None else None
-            if move is not None and hand is not None and table.prompt_for(user) is not None:
-                await h.click(user, hand, move[0], move[1])
-        await h.advance(0.5)
+    await _play(h, table, lambda: len(_channel_posts(h)) > before and _channel_posts(h)[-1] == 200)
     assert _channel_posts(h)[-1] == 200
 
 
@@ -223,21 +220,6 @@ async def test_a_leaderboard_channel_the_bot_cannot_post_in_is_refused(
 # ---------------------------------------------------------------------- a channel deleted
 
 
-async def _play_until(h: Harness, table: Any, hands: int) -> None:
-    for _ in range(1500):
-        if len(table.match.results) >= hands:
-            return
-        moved = False
-        for user in (HOST, GUEST):
-            hand = h.latest_dm(user)
-            move = choose_move(hand) if hand is not None else None
-            if move is not None and hand is not None and table.prompt_for(user) is not None:
-                await h.click(user, hand, move[0], move[1])
-                moved = True
-        await h.advance(0.2 if moved else 0.5)
-    raise AssertionError(f"fewer than {hands} hands")
-
-
 @pytest.mark.parametrize(
     "where", ["thread", "channel", "channel, bot not listening", "bot removed from the server"]
 )
@@ -263,7 +245,7 @@ async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
         assert table is not None
         await h.command(HOST, "table start", locale="zh-CN", channel_id=table.channel_id)
         assert (table.channel_id != CHANNEL_ID) == (where == "thread")
-        await _play_until(h, table, 1)
+        assert await _play(h, table, lambda: len(table.match.results) >= 1)
         entries = await store.hand_entries(table.table_id, 0)
         if where == "bot removed from the server":
             h._dispatch_event("GUILD_DELETE", {"id": str(GUILD_ID)})
@@ -271,8 +253,7 @@ async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
             h.delete_channel(table.channel_id, tell_the_bot=where != "channel, bot not listening")
         await h.settle()
         if where == "channel, bot not listening":  # play on until a post meets the 404
-            with contextlib.suppress(AssertionError):
-                await _play_until(h, table, len(table.match.results) + 1)
+            await _play(h, table, lambda: table.status == "closed")
             await h.advance(2)
         assert h.bot.manager.table_of_user(HOST) is None  # type: ignore[attr-defined]
         assert table.status == "closed"
