@@ -272,6 +272,7 @@ class MahjongBot(commands.Bot):
             self.presenter.channel_gone(table.channel_id)
             await self.presenter.table_gone(table.table_id, table.humans, reason)
             await table.end(table.host_user_id, is_admin=True)
+            self.presenter.forget_later(table.table_id)  # nothing will be sent there
         return len(tables)
 
     async def on_ready(self) -> None:

@@ -191,7 +191,8 @@ class PresenterCore:
         self._gone_channels: set[int] = set()  # table channels deleted (or out of reach)
         self._alerts: dict[int, TurnAlert] = {}  # by user: the turn alert of their prompt
         self._cards: dict[int, list[ResultCard]] = {}  # by user: result cards to show
-        self._carded: set[int] = set()  # DM hand messages that now show a result card
+        self._carded: dict[int, str] = {}  # DM hand messages showing a result card: table
+        self._forgetting: set[str] = set()  # done tables whose state goes after a grace
         self._locales: dict[int, str] = {}  # by user: their Discord locale, once seen
         self._guild_locales: dict[int, str] = {}  # by guild: its preferred locale
         self._channel_languages: dict[int, str] = {}  # by guild: its channel_language setting

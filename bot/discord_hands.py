@@ -556,7 +556,7 @@ class PrivateHands(PresenterCore):
             await message.edit(
                 content=content[:2000], attachments=[picture.file("result.png")], view=None
             )
-            self._carded.add(card.message_id)
+            self._carded[card.message_id] = card.status.table_id
 
     async def table_gone(self, table_id: str, user_ids: list[int], reason: Text) -> None:
         """A table closed because its channel is gone: each player's DM hand says why,

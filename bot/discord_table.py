@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVED = 50083  # Discord's code for an edit in an archived thread
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel (or thread) that does not exist
+# How long a finished table's presenter state outlives it (late clicks, result cards).
+FORGET_AFTER = 300.0
 
 
 class TableMessages(PresenterCore):
@@ -300,22 +302,65 @@ class TableMessages(PresenterCore):
         self._closed_channels.discard(channel_id)
 
     async def _archive_if_done(self, record: TableMessage) -> None:
-        """Archive a finished (or closed) table's thread once its last table message and
-        its standings are out: it drops from the channel's list of active threads and
-        stays readable. Best effort: without Manage Threads Discord archives it by
-        itself after a day of silence."""
-        if record.parent_id is None or record.archived or record.standings_due:
+        """Once a finished (or closed) table's last table message and standings are out:
+        archive its thread (it drops from the channel's list of active threads and stays
+        readable; best effort: without Manage Threads Discord archives it by itself after
+        a day of silence), and let the presenter forget the table a little later."""
+        if record.standings_due:
             return
         phase = self._phase(record)
         if phase not in ("finished", "closed") or record.dirty:
             return
         if record.sent is None or record.sent[2][0] != phase:
             return
+        self.forget_later(record.table_id)
+        if record.parent_id is None or record.archived:
+            return
         record.archived = True
         try:
             await self.bot.http.edit_channel(record.channel_id, archived=True)
         except discord.HTTPException as error:
             log.info("could not archive the thread of table %s: %s", record.table_id, error)
+
+    def forget_later(self, table_id: str) -> None:
+        """A table is over and everything it shows is out: after ``FORGET_AFTER`` (late
+        clicks and result cards come first) drop what the presenter keeps for it. Why: a
+        bot runs for months; without this every table ever played stayed in memory (its
+        last status with every river, its DM message records, its posts)."""
+        if table_id in self._forgetting:
+            return
+        self._forgetting.add(table_id)
+        due = self.clock.now() + FORGET_AFTER
+
+        async def forget() -> None:
+            await self.clock.sleep_until(due)
+            self._forget(table_id)
+
+        timer = asyncio.get_running_loop().create_task(forget(), name=f"mj-timer-forget-{table_id}")
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
+
+    def _forget(self, table_id: str) -> None:
+        self._forgetting.discard(table_id)
+        record = self._tables.get(table_id)
+        post = self._posts.get(table_id)
+        if (record is not None and (record.dirty or record.standings_due)) or (
+            post is not None and not post.done()
+        ):
+            self.forget_later(table_id)  # something came up meanwhile: later, then
+            return
+        self._tables.pop(table_id, None)
+        self._posts.pop(table_id, None)
+        self._hands_loading.pop(table_id, None)
+        for key in [key for key in self._hands if key[0] == table_id]:
+            del self._hands[key]
+        self._dm_notice_sent = {key for key in self._dm_notice_sent if key[0] != table_id}
+        for message_id in [m for m, table in self._carded.items() if table == table_id]:
+            del self._carded[message_id]
+        if record is not None and record.parent_id is not None:  # its own thread: done too
+            self._last_flush.pop(record.channel_id, None)
+            self._closed_channels.discard(record.channel_id)
+            self._gone_channels.discard(record.channel_id)
 
     async def hand_result(self, status: TableStatus, result: HandResult, points: list[int]) -> None:
         record = self._table(status.table_id, status.channel_id)
