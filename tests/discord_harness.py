@@ -23,12 +23,14 @@ The harness touches discord.py internals, which is why the project pins discord.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -1460,6 +1462,29 @@ def option(name: str, value: Any, kind: int | None = None, focused: bool = False
 
 
 # ---------------------------------------------------------------------- test helpers
+
+
+@contextlib.asynccontextmanager
+async def offline_bot(
+    tmp_path: Path, users: dict[int, tuple[str, int]], seed: int, *, threads: bool | None = None
+) -> AsyncIterator[Harness]:
+    """A bot on a fresh SQLite store, with the tag renderer and no AI delay, logged in
+    against a fresh fake Discord; closed (and checked for violations) on the way out."""
+    from bot.app import MahjongBot
+    from bot.session import FakeClock
+    from data import Store
+
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "bot.db")
+    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
+                     leaderboard_interval=None, seeds=itertools.count(seed))  # fmt: skip
+    h = Harness(bot, users, clock, threads=threads)
+    await h.start()
+    try:
+        yield h
+    finally:
+        await h.close()
+        await store.close()
 
 
 class TagRenderer:

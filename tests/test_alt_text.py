@@ -7,7 +7,6 @@ image's language, within Discord's 1,024 characters.
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 from collections import Counter
@@ -21,15 +20,12 @@ from discord_harness import (
     CHANNEL_ID,
     DEFAULT_PERMISSIONS,
     Harness,
-    TagRenderer,
     choose_move,
+    offline_bot,
     option,
 )
 from scenario import pick
 
-from bot.app import MahjongBot
-from bot.session import FakeClock
-from data import Store
 from engine.match import Match
 from engine.tiles import name_en, parse_tiles
 from engine.variants import get_rules
@@ -211,15 +207,8 @@ USERS = {WEI: (NAMES[0], DEFAULT_PERMISSIONS), ANNA: (NAMES[1], DEFAULT_PERMISSI
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    clock = FakeClock()
-    store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
-                     leaderboard_interval=None, seeds=itertools.count(21))  # fmt: skip
-    h = Harness(bot, USERS, clock)
-    await h.start()
-    yield h
-    await h.close()
-    await store.close()
+    async with offline_bot(tmp_path, USERS, seed=21) as h:
+        yield h
 
 
 async def test_every_picture_the_bot_sends_carries_its_description(harness: Harness) -> None:

@@ -13,7 +13,6 @@ anything in a deleted channel (404, 10003).
 
 from __future__ import annotations
 
-import itertools
 import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
@@ -33,14 +32,12 @@ from discord_harness import (
     THREAD_PERMISSIONS,
     VIEW_CHANNEL,
     Harness,
-    TagRenderer,
     choose_move,
+    offline_bot,
     option,
 )
 
-from bot.app import MahjongBot
-from bot.session import FakeClock
-from data import SettlementEntry, Store
+from data import SettlementEntry
 
 HOST = 800_000_000_000_000_051
 GUEST = 800_000_000_000_000_052
@@ -56,16 +53,9 @@ ALL_BUT_ADMIN = ADMIN_PERMISSIONS & ~discord.Permissions.administrator.flag & ~T
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    clock = FakeClock()
-    store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
-                     leaderboard_interval=None, seeds=itertools.count(31))  # fmt: skip
-    h = Harness(bot, USERS, clock)
-    h.remote.bot_permissions = ALL_BUT_ADMIN
-    await h.start()
-    yield h
-    await h.close()
-    await store.close()
+    async with offline_bot(tmp_path, USERS, seed=31) as h:
+        h.remote.bot_permissions = ALL_BUT_ADMIN
+        yield h
 
 
 def _channel_posts(h: Harness) -> list[int]:
@@ -232,13 +222,7 @@ async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
     the bot was not listening, the first refused post (404 Unknown Channel) does the same;
     so does removing the bot from the server."""
     caplog.set_level(logging.WARNING)
-    clock = FakeClock()
-    store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
-                     leaderboard_interval=None, seeds=itertools.count(41))  # fmt: skip
-    h = Harness(bot, USERS, clock, threads=where == "thread")
-    await h.start()
-    try:
+    async with offline_bot(tmp_path, USERS, seed=41, threads=where == "thread") as h:
         await h.command(HOST, "table create", locale="zh-CN")
         await h.command(GUEST, "table join", locale="en-US")
         table = h.bot.manager.table_of_user(HOST)  # type: ignore[attr-defined]
@@ -246,7 +230,7 @@ async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
         await h.command(HOST, "table start", locale="zh-CN", channel_id=table.channel_id)
         assert (table.channel_id != CHANNEL_ID) == (where == "thread")
         assert await _play(h, table, lambda: len(table.match.results) >= 1)
-        entries = await store.hand_entries(table.table_id, 0)
+        entries = await h.bot.store.hand_entries(table.table_id, 0)
         if where == "bot removed from the server":
             h._dispatch_event("GUILD_DELETE", {"id": str(GUILD_ID)})
         else:
@@ -264,7 +248,7 @@ async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
             hand = h.latest_dm(user)
             assert hand is not None and words in hand.payload["content"]
             assert not hand.components  # nothing left to press
-        assert await store.hand_entries(table.table_id, 0) == entries  # still settled
+        assert await h.bot.store.hand_entries(table.table_id, 0) == entries  # still settled
         sent = len(h.remote.requests)
         await h.advance(60)
         gone = [r for r in h.remote.requests[sent:] if f"/channels/{table.channel_id}/" in r.url]
@@ -273,6 +257,3 @@ async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
         if not removed:
             again = await h.command(HOST, "table create", locale="zh-CN")
             assert "已开桌" in h.reply_text(again)
-    finally:
-        await h.close()
-        await store.close()

@@ -4,17 +4,13 @@ result-card marks), so memory follows the tables being played, not every table e
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_harness import DEFAULT_PERMISSIONS, Harness, TagRenderer, choose_move, option
+from discord_harness import DEFAULT_PERMISSIONS, choose_move, offline_bot, option
 
-from bot.app import MahjongBot
 from bot.discord_table import FORGET_AFTER
-from bot.session import FakeClock
-from data import Store
 
 PLAYER = 800_000_000_000_000_061
 USERS = {PLAYER: ("常客", DEFAULT_PERMISSIONS)}
@@ -34,14 +30,8 @@ def _kept_for(presenter: Any, table_id: str) -> dict[str, int]:
 
 @pytest.mark.parametrize("threads", [False, True], ids=["in the channel", "in a thread"])
 async def test_a_finished_tables_state_is_forgotten(tmp_path: Path, threads: bool) -> None:
-    clock = FakeClock()
-    store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
-                     leaderboard_interval=None, seeds=itertools.count(51))  # fmt: skip
-    h = Harness(bot, USERS, clock, threads=threads)
-    await h.start()
-    presenter = bot.presenter
-    try:
+    async with offline_bot(tmp_path, USERS, seed=51, threads=threads) as h:
+        bot, presenter = h.bot, h.bot.presenter  # type: ignore[attr-defined]
         played: list[str] = []
         for _match in range(3):
             await h.command(PLAYER, "table create", [option("variant", "taizhou"),
@@ -68,6 +58,3 @@ async def test_a_finished_tables_state_is_forgotten(tmp_path: Path, threads: boo
         assert presenter._tables == {} and presenter._hands == {} and presenter._carded == {}
         if threads:  # each table's thread: its flush time went with it
             assert not [c for c in presenter._last_flush if c != h.channel_id]
-    finally:
-        await h.close()
-        await store.close()
