@@ -210,6 +210,17 @@ class PresenterCore:
         task.add_done_callback(log_failure)
         return task
 
+    def _timer(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
+        """A wait on the presenter's clock (shutdown cancels it; the harness does not wait
+        for it, since only the clock ends it)."""
+        timer: asyncio.Task[Any] = asyncio.get_running_loop().create_task(
+            coro,  # type: ignore[arg-type]
+            name=f"mj-timer-{name}",
+        )
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
+        return timer
+
     async def wait_idle(self) -> None:
         """Wait until every background task is done or parked in a retry's backoff (which
         only the clock ends: waiting for it here would stall a fake clock's advance)."""

@@ -451,12 +451,7 @@ class PrivateHands(PresenterCore):
         at = now + min(ALERT_DELAY, max(0.0, (prompt.deadline - now) / 2))
         alert = TurnAlert(prompt.table_id, _alert_key(prompt), prompt.kind)
         self._alerts[user_id] = alert
-        timer = asyncio.get_running_loop().create_task(
-            self._alert_later(user_id, alert, prompt, at), name=f"mj-timer-alert-{user_id}"
-        )
-        alert.timer = timer
-        self._timers.add(timer)
-        timer.add_done_callback(self._timers.discard)
+        alert.timer = self._timer(self._alert_later(user_id, alert, prompt, at), f"alert-{user_id}")
 
     def _withdraw_alert(self, user_id: int) -> None:
         """The player moved (or the question went away): stop the alert's timer and

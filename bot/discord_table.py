@@ -3,7 +3,6 @@ the result posts that follow a hand (see ``bot.discord_presenter``)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
@@ -88,11 +87,7 @@ class TableMessages(PresenterCore):
         if due <= self.clock.now():
             self._spawn(self._flush_channel(channel_id), f"flush-{channel_id}")
         else:
-            timer = asyncio.get_running_loop().create_task(
-                self._flush_later(channel_id, due), name=f"mj-timer-{channel_id}"
-            )
-            self._timers.add(timer)
-            timer.add_done_callback(self._timers.discard)
+            self._timer(self._flush_later(channel_id, due), str(channel_id))
 
     async def _flush_later(self, channel_id: int, due: float) -> None:
         await self.clock.sleep_until(due)
@@ -336,9 +331,7 @@ class TableMessages(PresenterCore):
             await self.clock.sleep_until(due)
             self._forget(table_id)
 
-        timer = asyncio.get_running_loop().create_task(forget(), name=f"mj-timer-forget-{table_id}")
-        self._timers.add(timer)
-        timer.add_done_callback(self._timers.discard)
+        self._timer(forget(), f"forget-{table_id}")
 
     def _forget(self, table_id: str) -> None:
         self._forgetting.discard(table_id)
