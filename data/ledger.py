@@ -15,6 +15,7 @@ from .models import (
     HandOutcome,
     LedgerEntry,
     SettlementEntry,
+    StatementLine,
 )
 from .settings import SettingsPart, _load_settings
 from .weeks import local_day_and_week
@@ -112,6 +113,25 @@ _REBUILD_DETAIL_SQL = (
     GROUP BY guild_id, SUBSTR(local_day, 1, 8) || '01', user_id
     """,
 )
+
+# A user's statement (``LedgerPart.statement``): hand rows grouped by match, any other
+# row alone; the newest groups first, with the last row's balance and the game's rule set.
+# Portable: CASE and CAST for the group key, aggregates over every selected column.
+_STATEMENT_SQL = """
+SELECT grouped.kind, grouped.points, grouped.original_points, last_row.balance_after,
+       last_row.created_at, grouped.game_id, games.variant, grouped.row_count, grouped.wins,
+       last_row.reason, last_row.by_user
+FROM (SELECT kind, MAX(game_id) AS game_id, MAX(id) AS last_id, COUNT(*) AS row_count,
+             SUM(points) AS points, SUM(original_points) AS original_points,
+             SUM(CASE WHEN is_winner <> 0 THEN 1 ELSE 0 END) AS wins
+      FROM ledger
+      WHERE guild_id = ? AND user_id = ?
+      GROUP BY kind, CASE WHEN kind = 'hand' THEN game_id ELSE CAST(id AS TEXT) END) AS grouped
+JOIN ledger AS last_row ON last_row.id = grouped.last_id
+LEFT JOIN games ON games.game_id = grouped.game_id
+ORDER BY grouped.last_id DESC
+LIMIT ?
+"""
 
 _LEDGER_COLUMNS = (
     "op_id, guild_id, kind, game_id, hand_number, seat, user_id, units, stake, points,"
@@ -515,6 +535,38 @@ class LedgerPart(SettingsPart):
             ).fetchall()
         )
         return [_ledger_entry(row) for row in rows]
+
+    async def statement(self, guild_id: int, user_id: int, limit: int = 10) -> list[StatementLine]:
+        """The user's latest balance movements, newest first: each match's settled hands
+        as one line, each opening, penalty and adjustment as its own.
+
+        One grouped query over the ``ledger_user_history`` index's rows of the user (a
+        match's hands are grouped by game, anything else by its own row), then each
+        group's last row for the balance after it and the game for its rule set.
+        """
+        _check_int("guild_id", guild_id)
+        _check_int("user_id", user_id)
+        _check_int("limit", limit, minimum=1)
+        rows = await self._read(
+            lambda connection: connection.execute(_STATEMENT_SQL, (guild_id, user_id, limit))
+            .fetchall()
+        )  # fmt: skip
+        return [
+            StatementLine(
+                kind=str(row[0]),
+                points=int(row[1]),
+                original_points=int(row[2]),
+                balance_after=None if row[3] is None else int(row[3]),
+                at=datetime.fromisoformat(str(row[4])),
+                game_id=row[5],
+                variant=row[6],
+                hands=int(row[7]) if row[0] == "hand" else 0,
+                wins=int(row[8]),
+                reason=str(row[9] or ""),
+                by_user=None if row[10] is None else int(row[10]),
+            )
+            for row in rows
+        ]
 
     async def rebuild_stats(self, guild_id: int | None = None) -> None:
         """Recompute every aggregate (leaderboards, seasons, day caps, ``player_stats``)

@@ -217,6 +217,29 @@ class LedgerEntry:
 
 
 @dataclass(frozen=True)
+class StatementLine:
+    """One line of a player's account statement (``/balance``): a match's settled hands
+    taken together, or one opening balance, penalty or admin adjustment.
+
+    Why grouped: a match writes a row per hand, and a player asking where their points
+    went thinks in matches; penalties and adjustments stay apart because each has its own
+    reason. ``original_points`` differs from ``points`` when the guild's caps cut them.
+    """
+
+    kind: str  # "opening" | "hand" | "penalty" | "adjustment"
+    points: int
+    original_points: int
+    balance_after: int | None
+    at: datetime  # the last row's time
+    game_id: str | None = None
+    variant: str | None = None  # the match's rule set (hand and penalty lines)
+    hands: int = 0  # settled hands of the match (hand lines)
+    wins: int = 0
+    reason: str = ""
+    by_user: int | None = None  # who made an adjustment
+
+
+@dataclass(frozen=True)
 class LeaderboardRow:
     """``net``: points from hands and penalties; ``biggest``: largest single-hand win (0 if none)."""
 

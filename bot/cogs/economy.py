@@ -19,8 +19,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_retry import retry_discord
+from bot.discord_table import variant_names
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, in_server_script, msg, say
+from bot.messages import msg_each
+from data import StatementLine
 from render.dates import week_dates
 
 if TYPE_CHECKING:
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_WEEKS_AGO = 520
+STATEMENT_LINES = 10  # the latest movements /balance lists (a match's hands are one)
 
 
 async def leaderboard_message(
@@ -78,12 +82,20 @@ async def leaderboard_message(
     return content[:2000], discord.File(io.BytesIO(png), "leaderboard.png")
 
 
+def _count(number: int, noun: str) -> str:
+    """ "1 hand", "3 hands"."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 class EconomyCog(commands.Cog):
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
         self._weekly_task: asyncio.Task[None] | None = None
 
-    @app_commands.command(name=T("balance", "余额"), description=T("Show a balance", "查看余额"))
+    @app_commands.command(
+        name=T("balance", "余额"),
+        description=T("A balance and its latest changes", "查看余额和最近的变动"),
+    )
     @app_commands.guild_only()
     @app_commands.rename(user=T("user", "用户"))
     @app_commands.describe(user=T("Whose balance (default: yours)", "查看谁的余额（默认自己）"))
@@ -95,8 +107,48 @@ class EconomyCog(commands.Cog):
         if getattr(target, "bot", False):
             raise UserFacingError(Text("机器人没有余额", "Bots have no balance"))
         amount = await self.bot.store.get_balance(interaction.guild_id, target.id)
-        await self.bot.reply(
-            interaction, msg("balance.show", name=target.display_name, balance=amount)
+        lines = await self.bot.store.statement(
+            interaction.guild_id, target.id, limit=STATEMENT_LINES
+        )
+        head = msg("balance.show", name=target.display_name, balance=f"{amount:,}")
+        rows = [f"**{say(head, interaction.locale)}**"]
+        if lines:
+            rows.append(say(msg("balance.recent"), interaction.locale))
+            for line in lines:
+                text = await self._statement_text(interaction.guild, line)
+                rows.append(f"- <t:{int(line.at.timestamp())}:f> · {say(text, interaction.locale)}")
+        await self.bot.respond(interaction, "\n".join(rows))
+
+    async def _statement_text(self, guild: discord.Guild | None, line: StatementLine) -> Text:
+        """One movement of the balance in words: what it was, what it moved and the balance
+        after it; a match (or its penalty) by its id, which ``/replay`` takes."""
+        if line.kind == "hand":
+            zh_name, en_name = variant_names(line.variant or "")
+            what = msg_each(
+                "balance.match",
+                {"variant": zh_name, "hands": line.hands, "wins": line.wins},
+                {"variant": en_name, "hands": _count(line.hands, "hand"), "wins": line.wins},
+            )
+        elif line.kind == "adjustment":
+            by = await self.bot.name_of(guild, line.by_user) if line.by_user is not None else "?"
+            reason = discord.utils.escape_mentions(discord.utils.escape_markdown(line.reason))
+            what = msg("balance.adjustment", name=by, typed=f"“{reason}”")
+        elif line.kind == "penalty":
+            what = msg("balance.penalty" if line.points < 0 else "balance.penalty_share")
+        else:
+            what = msg("balance.opening")
+        moved = f"**{line.points:+,d}**"
+        if line.original_points != line.points:
+            capped = msg("balance.capped", points=f"{line.original_points:+,d}")
+            moved_zh, moved_en = moved + capped.zh, moved + capped.en
+        else:
+            moved_zh = moved_en = moved
+        after = f" → {line.balance_after:,}" if line.balance_after is not None else ""
+        game = f" · `{line.game_id}`" if line.game_id else ""
+        return Text(
+            f"{what.zh} · {moved_zh}{after}{game}",
+            f"{what.en} · {moved_en}{after}{game}",
+            what.keep,
         )
 
     @app_commands.command(
