@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from bot.cogs.admin import AdminCog
 from bot.cogs.economy import EconomyCog
+from bot.cogs.guide import GuideCog
 from bot.cogs.play import PlayCog
 from bot.cogs.review import ReviewCog
 from bot.cogs.stats import StatsCog
@@ -136,6 +137,7 @@ class MahjongBot(commands.Bot):
         self._closed = False
         self._warming: asyncio.Task[None] | None = None
         self._names: dict[int, str] = {}
+        self._command_ids: dict[str, int] | None = None  # see command_ids()
         self._seeds = seeds  # tests make the shuffles reproducible; None = random
         self._tune_runtime = tune_runtime  # process-wide GC/GIL settings: the real bot only
         add_hook = getattr(self.clock, "add_idle_hook", None)
@@ -167,9 +169,11 @@ class MahjongBot(commands.Bot):
             guild = discord.Object(id=self.sync_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
+            self._command_ids = {command.name: command.id for command in synced}
             log.info("synced %d commands to guild %s", len(synced), self.sync_guild)
         elif self.sync_global:
             synced = await self.tree.sync()
+            self._command_ids = {command.name: command.id for command in synced}
             log.info("synced %d global commands", len(synced))
         if self.leaderboard_interval:
             self._economy().start_weekly_posts(self.leaderboard_interval)
@@ -245,6 +249,21 @@ class MahjongBot(commands.Bot):
                 if isinstance(stored, str) and stored:
                     name = self._names[user_id] = stored
         return name or f"user…{str(user_id)[-4:]}"
+
+    async def command_ids(self) -> dict[str, int]:
+        """Each top-level command's id, for mentions a click opens (``/help``): from this
+        process's sync, else fetched once (where the commands were synced: the test
+        guild or globally) and kept; empty when the fetch failed, so names are written
+        out instead and no failing request is repeated."""
+        if self._command_ids is None:
+            guild = discord.Object(id=self.sync_guild) if self.sync_guild is not None else None
+            try:
+                fetched = await self.tree.fetch_commands(guild=guild)
+            except discord.HTTPException as error:
+                log.warning("could not fetch the application commands: %s", error)
+                fetched = []
+            self._command_ids = {command.name: command.id for command in fetched}
+        return self._command_ids
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.close_tables_in({channel.id}, msg("table.channel_deleted"))
@@ -687,6 +706,7 @@ async def install_commands(bot: commands.Bot) -> None:
         PlayCog(mahjong_bot),
         EconomyCog(mahjong_bot),
         AdminCog(mahjong_bot),
+        GuideCog(mahjong_bot),
         ReviewCog(mahjong_bot),
         StatsCog(mahjong_bot),
     ):

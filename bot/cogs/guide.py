@@ -1,0 +1,177 @@
+"""``/help`` (帮助): how to play here, in the reader's language, with the commands as
+links.
+
+Why a command of its own: a player new to the server sees a list of twenty slash
+commands and does not know which one starts a game, that the hand comes by DM, or how to
+write a tile when typing. The answer names each command as a clickable mention
+(``</table create:ID>``: Discord opens the command with its options when it is clicked),
+which needs the command's id: the ids come from the bot's own command sync, or, when this
+process did not sync, from one fetch of the registered commands, kept for the life of
+the process. Without them the names are written out in the reader's language. Server
+managers also get the admin commands.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import T, Text, is_chinese, say
+
+if TYPE_CHECKING:
+    from bot.app import MahjongBot
+
+log = logging.getLogger(__name__)
+
+# The guide, a section a pair of (Chinese, English) lines; {table create} and the like
+# are the commands, filled in as mentions (or names) for the reader.
+_SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
+    (
+        ("**开桌**", "**Start a game**"),
+        (
+            "{table create} 开一桌：玩法、人数、底分、圈数、AI 补位和难度；牌桌在本频道新开的"
+            "子区里，大厅有加入、离开、加 AI、移除 AI、开始按钮。",
+            "{table create} opens a table: rule set, seats, stake, rounds, AI seats and their "
+            "level; it opens in a new thread of this channel, whose lobby has Join, Leave, "
+            "Add AI, Remove AI and Start buttons.",
+        ),
+        (
+            "{table join} {table leave} {table start} · {table end}（房主或管理员）",
+            "{table join} {table leave} {table start} · {table end} (the host or a manager)",
+        ),
+    ),
+    (
+        ("**打牌**", "**Play**"),
+        (
+            "手牌私信给你，下面是出牌菜单和只在能用时出现的吃、碰、杠、胡、过按钮；私信关闭时用 "
+            "{table hand} 查看。{table dm} 选私信或只在频道里私下看。",
+            "Your hand comes by DM, with a discard menu and Chow, Pung, Kong, Win and Pass "
+            "buttons shown only when they can be used; with DMs closed, {table hand} shows "
+            "it. {table dm} chooses DMs or private-only hands.",
+        ),
+        (
+            "也可以打字：{discard} {chow} {pung} {kong} {win} {pass}。牌这样写：5m 五万、3p "
+            "三筒、7s 七条、1z–4z 或 E S W N 东南西北、5z 或 P 白板、6z 或 F 发财、7z 或 C 红中，"
+            "也可以直接写中文。",
+            "Or type: {discard} {chow} {pung} {kong} {win} {pass}. Tiles are written 5m "
+            "(5 Characters), 3p (3 Dots), 7s (7 Bamboo), 1z–4z or E S W N (winds), 5z or P "
+            "(White), 6z or F (Green), 7z or C (Red), or in Chinese (五万, 东风).",
+        ),
+        (
+            "手牌下的快捷：自动过、自动胡、摸切。{table ping} 轮到你时私信提醒；超时由 AI "
+            "代打，{table back} 回来。{table status} 看牌桌。",
+            "Shortcuts under the hand: Auto-pass, Auto-win, Auto-discard drawn. {table ping} "
+            "sends a DM when it is your turn; when time runs out an AI plays for you until "
+            "{table back}. {table status} shows the table.",
+        ),
+    ),
+    (
+        ("**规则和算分**", "**Rules and scoring**"),
+        (
+            "{table rules} 玩法规则；{table score} 算分器：写一手牌，看每一项怎么算。",
+            "{table rules} explains a rule set; {table score} scores a hand you write, item "
+            "by item.",
+        ),
+    ),
+    (
+        ("**积分和战绩**", "**Points and records**"),
+        (
+            "{balance} 余额和最近的变动 · {leaderboard} 周榜、月榜、总榜 · {stats} 统计 · "
+            "{history} 最近的对局 · {replay} 回放一局",
+            "{balance} your points and their latest changes · {leaderboard} weekly, monthly "
+            "and all-time boards · {stats} statistics · {history} recent matches · {replay} "
+            "a hand's replay",
+        ),
+    ),
+)
+
+_ADMIN_SECTION: tuple[tuple[str, str], ...] = (
+    ("**管理（需要“管理服务器”权限）**", "**Managing (needs Manage Server)**"),
+    (
+        "{mjadmin settings} 时区、排行榜频道、出牌和吃碰的时限、默认玩法、起始积分、封顶、频道语言 · "
+        "{mjadmin rules} 新桌的默认规则 · {mjadmin adjust} 调整某人的积分（记入账本）",
+        "{mjadmin settings} time zone, leaderboard channel, time limits, default rule set, "
+        "starting balance, caps, channel language · {mjadmin rules} the rules new tables "
+        "start with · {mjadmin adjust} change someone's points (kept in the ledger)",
+    ),
+)
+
+
+def guide_text(
+    mention: dict[str, str], *, manager: bool, locale: discord.Locale | str | None
+) -> str:
+    """The guide for one reader: ``mention`` maps each command's qualified name to how
+    it is written for them (a mention, or its name)."""
+    sections = _SECTIONS + ((_ADMIN_SECTION,) if manager else ())
+    blocks = []
+    for section in sections:
+        lines = [say(Text(zh, en), locale) for zh, en in section]
+        blocks.append("\n".join(line.format_map(mention) for line in lines))
+    return "\n\n".join(blocks)
+
+
+def _used_commands() -> list[str]:
+    """Every command the guide names, as ``{table create}`` fields."""
+    import string
+
+    names: list[str] = []
+    for section in (*_SECTIONS, _ADMIN_SECTION):
+        for pair in section:
+            for text in pair:
+                names += [field for _, field, _, _ in string.Formatter().parse(text) if field]
+    return list(dict.fromkeys(names))
+
+
+GUIDE_COMMANDS = _used_commands()
+
+
+class GuideCog(commands.Cog):
+    def __init__(self, bot: MahjongBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name=T("help", "帮助"),
+        description=T(
+            "How to play here: starting a table, the hand, typing tiles, points",
+            "怎么玩：开桌、手牌、打字出牌、积分",
+        ),
+    )
+    @app_commands.guild_only()
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        ids = await self.bot.command_ids()
+        locale = interaction.locale
+        mention = {name: self._written(name, ids, locale) for name in GUIDE_COMMANDS}
+        permissions = interaction.permissions
+        manager = permissions.manage_guild or permissions.administrator
+        await self.bot.respond(interaction, guide_text(mention, manager=manager, locale=locale))
+
+    def _written(self, name: str, ids: dict[str, int], locale: Any) -> str:
+        """``</table create:ID>`` when the command's id is known (Discord shows it in the
+        reader's language and opens it on a click), else its name as the reader's client
+        lists it."""
+        top = name.split()[0]
+        if top in ids:
+            return f"</{name}:{ids[top]}>"
+        return f"`/{self._localized(name, locale)}`"
+
+    def _localized(self, name: str, locale: Any) -> str:
+        if not is_chinese(locale):
+            return name
+        parts: list[str] = []
+        command: Any = None
+        for part in name.split():
+            command = (
+                self.bot.tree.get_command(part)
+                if command is None
+                else command.get_command(part)  # a group's subcommand
+            )
+            if command is None:
+                return name
+            localized = getattr(command, "_locale_name", None)
+            chinese = localized.extras.get("zh") if localized is not None else None
+            parts.append(say(Text(chinese or part, part), locale))
+        return " ".join(parts)
