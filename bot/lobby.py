@@ -47,7 +47,8 @@ LOBBY_IDLE_SECONDS = 600.0
 
 
 class LobbyMixin:
-    """Join, leave, add or remove an AI, start; and the idle lobby's close."""
+    """Join, leave, add or remove an AI, remove a player, start; and the idle lobby's
+    close."""
 
     manager: TableManager
     ai_level: str
@@ -97,6 +98,9 @@ class LobbyMixin:
     # The last match's players a rematch holds the table for, until they confirm or its
     # time runs out (then anyone may join).
     held_seats: frozenset[int] = frozenset()
+    # Who the host removed from this lobby: they may not sit down at it again, or a
+    # removal could be undone by the next click on Join.
+    removed_users: frozenset[int] = frozenset()
 
     def lobby_info(self) -> LobbyInfo:
         return LobbyInfo(
@@ -136,6 +140,8 @@ class LobbyMixin:
                 # A rematch holds the table for the last match's players (bot.rematch).
                 if self.held_seats and user_id not in self.held_seats:
                     return refuse(msg("rematch.held"))
+                if user_id in self.removed_users:
+                    return refuse(msg("session.removed_here"))
                 if not await self.store.can_sit(self.guild_id, user_id):
                     return refuse(msg("session.balance_low"))
                 if len(self.players) >= self.num_seats or self.status != "lobby":
@@ -218,6 +224,34 @@ class LobbyMixin:
             self._renumber_lobby()
             self._touch_lobby()
             await self._announce_lobby()
+            return OK
+
+        return await self._call(body)
+
+    async def remove_player(self, by_user_id: int, user_id: int) -> SubmitResult:
+        """The host takes a player out of the lobby (someone who joined and walked away
+        would otherwise be dealt in and played by autoplay). Only before the start: a
+        player leaves a running match themselves, and pays for it."""
+
+        async def body() -> SubmitResult:
+            if self.status != "lobby":
+                return refuse(NOT_LOBBY)
+            if by_user_id != self.host_user_id:
+                return refuse(HOST_ONLY)
+            if user_id == by_user_id:
+                return refuse(msg("session.remove_self"))
+            seated = next((p for p in self.players if p.user_id == user_id), None)
+            if seated is None:
+                return refuse(msg("session.not_at_table"))
+            await self.store.unseat_user(self.table_id, user_id)
+            self.players = [p for p in self.players if p.user_id != user_id]
+            self.removed_users = self.removed_users | {user_id}
+            self._renumber_lobby()
+            self._touch_lobby()
+            await self._announce_lobby()
+            await self.presenter.notice(
+                self.table_id, self.channel_id, msg("session.removed", name=seated.name)
+            )
             return OK
 
         return await self._call(body)

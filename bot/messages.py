@@ -95,6 +95,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "table.joined": ("已加入。", "You joined the table."),
     "table.left": ("已离开。", "You left the table."),
+    "table.removed": ("已请 {name} 离开。", "{name} is no longer at the table."),
     "table.back": ("已取消托管，欢迎回来。", "Autoplay is off; welcome back."),
     "table.nothing_to_do": ("现在不用你出手。", "Nothing for you to do right now."),
     "table.dm_closed_notice": (
@@ -303,6 +304,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Unknown AI level {level!r} ({levels})",
     ),
     "session.no_ai": ("桌上没有电脑玩家", "There is no AI player to remove"),
+    "session.removed": ("房主请 {name} 离开了牌桌", "The host removed {name} from the table"),
+    "session.removed_here": (
+        "房主已请你离开这一桌，不能再加入",
+        "The host removed you from this table; you cannot join it again",
+    ),
+    "session.remove_self": ("要离开请用 /table leave", "To leave, use /table leave"),
+    "session.not_at_table": ("这位玩家不在这一桌", "That player is not at this table"),
     "session.missing_players": (
         "还差 {missing} 人，且本桌不用电脑补位",
         "{missing} more player(s) needed and AI fill is off",

@@ -51,11 +51,11 @@ def walk(node: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]
 def test_expected_commands_exist(payload: list[dict[str, Any]]) -> None:
     names = {command["name"] for command in payload}
     assert {"table", "discard", "chow", "pung", "kong", "win", "pass", "balance",
-            "leaderboard", "history", "mjadmin", "stats"} <= names  # fmt: skip
+            "leaderboard", "history", "mjadmin", "stats", "help"} <= names  # fmt: skip
     table = next(c for c in payload if c["name"] == "table")
     subcommands = {o["name"] for o in table["options"]}
-    assert subcommands == {"create", "join", "leave", "start", "end", "status", "hand", "back",
-                           "rules", "dm", "ping", "score"}  # fmt: skip
+    assert subcommands == {"create", "join", "leave", "kick", "start", "end", "status", "hand",
+                           "back", "rules", "dm", "ping", "score"}  # fmt: skip
     admin = next(c for c in payload if c["name"] == "mjadmin")
     assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server
     assert {o["name"] for o in admin["options"]} == {"settings", "adjust", "rules"}

@@ -40,8 +40,10 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
             "Add AI, Remove AI and Start buttons.",
         ),
         (
-            "{table join} {table leave} {table start} · {table end}（房主或管理员）",
-            "{table join} {table leave} {table start} · {table end} (the host or a manager)",
+            "{table join} {table leave} {table start} · {table kick} 房主把人请出大厅 · "
+            "{table end}（房主或管理员）",
+            "{table join} {table leave} {table start} · {table kick} the host removes someone "
+            "from the lobby · {table end} (the host or a manager)",
         ),
     ),
     (

@@ -240,6 +240,21 @@ class TablesCog(commands.Cog):
         await self.bot.reply(interaction, msg("table.left") if result.ok else _why(result))
 
     @table.command(
+        name=T("kick", "踢出"),
+        description=T(
+            "Remove a player from the lobby (host only, before the start)",
+            "请一位玩家离开大厅（仅房主，开局前）",
+        ),
+    )
+    @app_commands.rename(user=T("user", "用户"))
+    @app_commands.describe(user=T("Who to remove", "请谁离开"))
+    async def kick(self, interaction: discord.Interaction[Any], user: discord.Member) -> None:
+        table = self.bot.table_here(interaction)
+        result = await table.remove_player(interaction.user.id, user.id)
+        done = msg("table.removed", name=user.display_name)
+        await self.bot.reply(interaction, done if result.ok else _why(result))
+
+    @table.command(
         name=T("start", "开始"), description=T("Start the match (host only)", "开始对局（仅房主）")
     )
     async def start(self, interaction: discord.Interaction[Any]) -> None:
