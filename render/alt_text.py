@@ -19,6 +19,7 @@ Text only: nothing is drawn, nothing read or written. Names are inserted as writ
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from engine.replay import HandReplay, RevealedSeat
 from engine.tiles import name_en, name_zh
@@ -29,14 +30,18 @@ from engine.words import ACTIONS, PREVAILING_WINDS, SEAT_WINDS, WIN_TYPES
 
 from .hand import claim_headline, white_legend
 from .layout import seat_name, signed
+from .leaderboard import board_entries, period_title, win_rate
 from .result import invalid_reason, item_value
+from .stats import card_figures, item_name, unit_name
 from .text import chinese, in_language, label, rule_set_name, wild_label
 
 __all__ = [
     "DESCRIPTION_LIMIT",
     "describe_hand",
+    "describe_leaderboard",
     "describe_replay_frame",
     "describe_result",
+    "describe_stats",
     "describe_table",
 ]
 
@@ -57,6 +62,11 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "wins": ("{name} 胡牌", "{name} wins", "{name} 胡牌"),
     "winning_tile": ("胡 {tile}", "winning tile {tile}", "胡 {tile}"),
     "net": ("输赢", "Net", "輸贏"),
+    "trend": (
+        "从 {first}到 {last}，最低 {low}，最高 {high}",
+        "from {first} to {last}, low {low}, high {high}",
+        "從 {first}到 {last}，最低 {low}，最高 {high}",
+    ),
 }
 
 
@@ -389,3 +399,64 @@ def describe_result(
     lines.append(f"{_word('net', locale)}{_colon(locale)}{changes}")
     text = "\n".join(lines)
     return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
+
+
+def describe_leaderboard(rows: Iterable[Any], period: str, subtitle: str, locale: str) -> str:
+    """The board in words: its title, then each rank with the name, net points, hands,
+    wins and win rate the picture's columns show (``render_leaderboard``'s arguments)."""
+    title = (label("leaderboard", locale), period_title(period, locale), subtitle)
+    lines = [" · ".join(part for part in title if part)]
+    entries = board_entries(rows)
+    if not entries:
+        lines.append(label("empty_board", locale))
+    for rank, name, net, hands, wins in entries:
+        figures = [f"{label(key, locale)} {value}" for key, value in
+                   (("hands", hands), ("wins", wins), ("stats_win_rate", win_rate(wins, hands)))]  # fmt: skip
+        lines.append(f"{rank}. {name} {signed(net)}{_aside(_list(figures, locale), locale)}")
+    return _cut("\n".join(lines))
+
+
+def describe_stats(stats: Any, name: str, subtitle: str, locale: str) -> str:
+    """The statistics card in words (``render_stats``'s arguments): the six figures, the
+    biggest hand with its items, the most frequent winning types and the balance's
+    course over the period."""
+    lines = [f"{label('stats_title', locale)} · {name} · {subtitle}"]
+    figures = card_figures(stats)
+    lines.append(_list((f"{label(key, locale)} {value}" for key, value in figures.items()), locale))
+    biggest = stats.biggest
+    if biggest is not None:
+        items = _list(
+            (f"{item_name(biggest.variant, key, locale)} {value} {unit_name(unit, locale)}"
+             for key, value, unit in biggest.items[:5]),
+            locale,
+        )  # fmt: skip
+        when = biggest.created_at.date().isoformat()
+        lines.append(
+            f"{label('stats_biggest', locale)}{_colon(locale)}+{biggest.points}"
+            f"{_aside(when, locale)}{_colon(locale) if items else ''}{items}"
+        )
+    if stats.win_types:
+        types = _list(
+            (f"{item_name(variant, key, locale)} {label('stats_times', locale, count=count)}"
+             for variant, key, count in stats.win_types[:5]),
+            locale,
+        )  # fmt: skip
+        lines.append(f"{label('stats_types', locale)}{_colon(locale)}{types}")
+    if stats.trend:
+        (first_day, first), (last_day, last) = stats.trend[0], stats.trend[-1]
+        first_text = f"{first}{_aside(first_day.isoformat(), locale)}"
+        if len(stats.trend) == 1:
+            course = first_text
+        else:
+            balances = [balance for _day, balance in stats.trend]
+            course = _word(
+                "trend", locale, first=first_text,
+                last=f"{last}{_aside(last_day.isoformat(), locale)}",
+                low=min(balances), high=max(balances),
+            )  # fmt: skip
+        lines.append(f"{label('stats_trend', locale)}{_colon(locale)}{course}")
+    return _cut("\n".join(lines))

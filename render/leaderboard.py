@@ -20,7 +20,24 @@ from .layout import (
     net_color,
     signed,
 )
+from .stats import percent
 from .text import fit_text, label
+
+MAX_ROWS = 25
+
+
+def board_entries(rows: Iterable[Any]) -> list[tuple[int, str, int, int, int]]:
+    """The rows the board shows (at most ``MAX_ROWS``), as (rank, name, net, hands, wins)."""
+    return [_row_fields(row) for row in rows][:MAX_ROWS]
+
+
+def period_title(period: str, locale: str) -> str:
+    """The board's period as its header names it ("week", "month", "all_time", or as is)."""
+    return label(period, locale) if period in ("week", "month", "all_time") else period
+
+
+def win_rate(wins: int, hands: int) -> str:
+    return percent(wins / hands if hands else None)
 
 
 def _row_fields(row: Any) -> tuple[int, str, int, int, int]:
@@ -54,7 +71,7 @@ def compose_leaderboard(
     subtitle: str = "",
     locale: str = "zh",
 ) -> Image.Image:
-    entries = [_row_fields(row) for row in rows][:25]
+    entries = board_entries(rows)
     width = 900
     margin = 28
     row_h = 56
@@ -64,7 +81,7 @@ def compose_leaderboard(
     canvas = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(canvas)
     draw.rectangle((0, 0, width, header_h), fill=PANEL_DARK)
-    period_text = label(period, locale) if period in ("week", "month", "all_time") else period
+    period_text = period_title(period, locale)
     x = margin + draw_text(canvas, label("leaderboard", locale), margin, 14, 36, GOLD) + 18
     x += draw_text(canvas, period_text, x, 28, 24, CREAM) + 16
     if subtitle:
@@ -102,7 +119,6 @@ def compose_leaderboard(
         draw_text(canvas, signed(net), col_net, cy - 19, 26, net_color(net), anchor="r")
         draw_text(canvas, str(hands), col_hands, cy - 16, 22, CREAM, anchor="r")
         draw_text(canvas, str(wins), col_wins, cy - 16, 22, CREAM, anchor="r")
-        rate = f"{100 * wins / hands:.0f}%" if hands else "-"
-        draw_text(canvas, rate, col_rate, cy - 16, 22, MUTED, anchor="r")
+        draw_text(canvas, win_rate(wins, hands), col_rate, cy - 16, 22, MUTED, anchor="r")
         y += row_h
     return canvas

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from discord_harness import (
 )
 from scenario import pick
 
+from data import BiggestHand, PlayerStats
 from engine.match import Match
 from engine.tiles import name_en, parse_tiles
 from engine.variants import get_rules
@@ -33,7 +35,9 @@ from engine.views import DiscardView, PlayerView
 from render.alt_text import (
     DESCRIPTION_LIMIT,
     describe_hand,
+    describe_leaderboard,
     describe_result,
+    describe_stats,
     describe_table,
     tiles_text,
 )
@@ -268,3 +272,56 @@ async def test_every_picture_the_bot_sends_carries_its_description(harness: Harn
     for _name, description in pictures:
         assert description and len(description) <= DESCRIPTION_LIMIT
         assert "张伟" in description and "Anna" in description
+
+
+def _sample_stats() -> PlayerStats:
+    biggest = BiggestHand(
+        points=240, variant="taizhou", game_id="g1", hand_number=3,
+        created_at=datetime(2026, 11, 20, 21, 5, tzinfo=UTC),
+        items=(("concealed_pung", 4, "points"), ("self_draw", 1, "tai")),
+    )  # fmt: skip
+    return PlayerStats(
+        user_id=1, variant=None, first_day=None, end_day=None, hands=40, wins=10,
+        self_draws=4, deal_ins=6, deal_in_hands=30, net=350, biggest=biggest,
+        win_types=(("taizhou", "self_draw", 4), ("jiaxing", "all_pungs", 2)),
+        trend=((date(2026, 11, 1), 1000), (date(2026, 11, 9), 940), (date(2026, 11, 20), 1350)),
+    )  # fmt: skip
+
+
+def test_a_stats_card_description_says_its_figures_biggest_hand_types_and_balance() -> None:
+    stats = _sample_stats()
+    english = describe_stats(stats, "张伟", "All time · all rule sets", "en")
+    assert english.splitlines() == [
+        "Player stats · 张伟 · All time · all rule sets",
+        "Hands 40, Win rate 25%, Self-draw share 40%, Deal-in rate 20%, Mean per hand +8.8,"
+        " Net +350",
+        "Biggest hand: +240 (2026-11-20): Concealed Pung 4 points, Self-Draw 1 tai",
+        "Winning types: Self-Draw ×4, All Pungs ×2",
+        "Balance: from 1000 (2026-11-01) to 1350 (2026-11-20), low 940, high 1350",
+    ]
+    chinese = describe_stats(stats, "张伟", "全部", "zh")
+    assert "胡牌率 25%" in chinese and "最大胡牌：+240（2026-11-20）：暗刻 4" in chinese
+    assert "余额走向：从 1000（2026-11-01）到 1350（2026-11-20），最低 940，最高 1350" in chinese
+    traditional = describe_stats(stats, "张伟", "全部", "zh-TW")
+    assert simplified_left(traditional, ("张伟",)) == [] and "张伟" in traditional
+    empty = replace(stats, hands=0, wins=0, net=0, biggest=None, win_types=(), trend=())
+    assert describe_stats(empty, "x", "y", "en").splitlines()[1].startswith("Hands 0, Win rate -")
+    assert len(describe_stats(empty, "x", "y", "en").splitlines()) == 2
+
+
+def test_a_leaderboard_description_reads_each_row_as_the_picture_shows_it() -> None:
+    rows = [(1, "张伟", 120, 12, 3), (2, "Bob", -40, 10, 0), (3, "無名", 0, 0, 0)]
+    assert describe_leaderboard(rows, "week", "11月23日–29日", "zh").splitlines() == [
+        "排行榜 · 本周 · 11月23日–29日",
+        "1. 张伟 +120（局数 12，胡牌 3，胡牌率 25%）",
+        "2. Bob -40（局数 10，胡牌 0，胡牌率 0%）",
+        "3. 無名 0（局数 0，胡牌 0，胡牌率 -）",
+    ]
+    english = describe_leaderboard(rows, "all_time", "The Server", "en")
+    assert english.splitlines()[1] == "1. 张伟 +120 (Hands 12, Wins 3, Win rate 25%)"
+    traditional = describe_leaderboard(rows, "month", "2026-11", "zh-TW")
+    assert traditional.startswith("排行榜 · 月榜 · 2026-11\n1. 张伟 ")
+    assert simplified_left(traditional, ("张伟",)) == []
+    assert describe_leaderboard([], "week", "", "en") == "Leaderboard · This week\nNo games yet"
+    many = [(rank, "名" * 32, 10**6, 10**4, 10**3) for rank in range(1, 40)]
+    assert len(describe_leaderboard(many, "week", "", "zh")) <= DESCRIPTION_LIMIT

@@ -4,6 +4,7 @@ the ledger rows (and the hands' outcomes) say, for every period and rule-set fil
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -14,6 +15,7 @@ from discord_harness import CHANNEL_ID, option
 from test_discord_bot import ALICE, BOB, Env, open_table, play_turn, start_bot, stop_bot
 
 from render.stats import mean_text, percent
+from render.text import label
 
 
 @pytest.fixture
@@ -84,6 +86,18 @@ def ledger_card(
     }
 
 
+def alt_text_of(env: Env, record: object) -> str:
+    """The one picture's alt text in an interaction's answer, as Discord keeps it."""
+    found = []
+    for request in env.h.replies_to(record):  # type: ignore[arg-type]
+        body = request.payload or {}
+        data = body.get("data", body) if request.callback_type else body
+        found += [item.get("description") for item in data.get("attachments") or []]
+    (description,) = found
+    assert isinstance(description, str) and description
+    return description
+
+
 def card_of(env: Env, record: object) -> dict[str, object]:
     for request in env.h.replies_to(record):  # type: ignore[arg-type]
         for _name, data in request.files:
@@ -105,11 +119,20 @@ async def test_stats_card_figures_equal_the_ledger(env: Env, tmp_path: Path) -> 
             record = await env.h.command(ALICE, "stats", options)
             expected = ledger_card(path, ALICE, variant, period)
             assert card_of(env, record) == expected, (variant, period)
+            # The picture's alt text says the same figures, with the card's own words.
+            description = alt_text_of(env, record)
+            for key in ("hands", "stats_win_rate", "stats_mean", "stats_net"):
+                assert f"{label(key, 'zh')} {expected[key]}" in description, (key, description)
+            if expected["biggest"]:
+                assert f"{label('stats_biggest', 'zh')}：+{expected['biggest']}（" in description
     # Another player's card, in English.
     record = await env.h.command(ALICE, "stats", [option("user", str(BOB), kind=6)],
                                  locale="en-US")  # fmt: skip
     assert card_of(env, record) == ledger_card(path, BOB, None)
     assert "win rate" in env.h.reply_text(record)
+    english = alt_text_of(env, record)
+    assert english.startswith("Player stats · ") and "Win rate " in english
+    assert re.search(r"\nBalance: \d+ \(\d{4}-\d\d-\d\d\)$", english)  # one day of play
 
 
 async def test_stats_refuses_bad_values_without_a_card(env: Env) -> None:
@@ -140,6 +163,10 @@ async def test_monthly_season_board_is_viewable_like_the_weeks(env: Env, tmp_pat
     assert "月榜" in text
     for net in nets.values():
         assert f"**{net:+d}**" in text
+    description = alt_text_of(env, record)
+    assert description.startswith("排行榜 · 月榜 · ")
+    for rank, net in enumerate(sorted(nets.values(), reverse=True), start=1):
+        assert f"\n{rank}. " in description and f" {net:+d}（局数 " in description
     # Last month's season: nobody played, and the reply says so.
     record = await env.h.command(
         ALICE, "leaderboard", [option("period", "monthly"), option("weeks_ago", 1)]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -18,12 +17,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_core import Picture
 from bot.discord_retry import retry_discord
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, in_server_script, msg, say
 from bot.messages import msg_each
 from data import StatementLine
+from render.alt_text import describe_leaderboard
 from render.dates import week_dates
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_WEEKS_AGO = 520
+LEADERBOARD_FILE = "leaderboard.png"
 STATEMENT_LINES = 10  # the latest movements /balance lists (a match's hands are one)
 
 
@@ -43,8 +45,9 @@ async def leaderboard_message(
     weeks_ago: int = 0,
     now: datetime | None = None,
     months_ago: int | None = None,
-) -> tuple[str, discord.File | None]:
-    """The board as text (both languages) and an image; the image is None when empty.
+) -> tuple[str, Picture | None]:
+    """The board as text (both languages) and a picture with its alt text; the picture
+    is None when the board is empty.
     ``months_ago`` (not None) asks for a monthly season instead of a week. Both are in
     the server's channel language, like its tables."""
     guild_id = guild.id if guild is not None else 0
@@ -76,10 +79,11 @@ async def leaderboard_message(
     lines = [f"**{title.zh}** · {title.en}"]
     for rank, name, net, hands, wins in named:
         lines.append(f"{rank}. {name} **{net:+d}** · {hands} 局/hands · {wins} 胡/wins")
-    renderer = bot.presenter.renderer
-    png = await asyncio.to_thread(renderer.leaderboard, named, period, subtitle, language)
+    picture = await bot.presenter.picture(
+        bot.presenter.renderer.leaderboard, describe_leaderboard, named, period, subtitle, language
+    )
     content = in_server_script("\n".join(lines), language, [name for _r, name, *_rest in named])
-    return content[:2000], discord.File(io.BytesIO(png), "leaderboard.png")
+    return content[:2000], picture
 
 
 def _count(number: int, noun: str) -> str:
@@ -187,10 +191,11 @@ class EconomyCog(commands.Cog):
                 )
             )
         await self.bot.defer(interaction)
-        content, file = await leaderboard_message(
+        content, picture = await leaderboard_message(
             self.bot, interaction.guild, weekly=period == "weekly", weeks_ago=weeks_ago,
             now=self.bot.now(), months_ago=weeks_ago if period == "monthly" else None,
         )  # fmt: skip
+        file = picture.file(LEADERBOARD_FILE) if picture is not None else None
         await self.bot.respond(interaction, content, ephemeral=False, file=file)
 
     # ------------------------------------------------------------------ weekly posts
@@ -290,13 +295,12 @@ class EconomyCog(commands.Cog):
         earlier_attempt: bool,
     ) -> int:
         assert channel_id is not None
-        content, file = await leaderboard_message(
+        content, picture = await leaderboard_message(
             self.bot, guild, weekly=True, weeks_ago=1, now=now
         )
-        if file is None:  # nobody played that week: nothing worth a post
+        if picture is None:  # nobody played that week: nothing worth a post
             await self.bot.store.update_settings(guild.id, last_leaderboard_week=week_start)
             return 0
-        image = file.fp.read()
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild.id)
         if earlier_attempt and await self._found_in_channel(channel, content):
             log.info("weekly board of guild %s was posted by an earlier attempt", guild.id)
@@ -305,9 +309,7 @@ class EconomyCog(commands.Cog):
         nonce = weekly_nonce(guild.id, week_start)
         try:
             await retry_discord(
-                lambda: channel.send(
-                    content, file=discord.File(io.BytesIO(image), file.filename), nonce=nonce
-                ),
+                lambda: channel.send(content, file=picture.file(LEADERBOARD_FILE), nonce=nonce),
                 self._sleep,
                 f"weekly leaderboard of guild {guild.id}",
             )

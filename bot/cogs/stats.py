@@ -7,8 +7,6 @@ transaction, so a card costs a few index lookups however long the ledger is); th
 
 from __future__ import annotations
 
-import asyncio
-import io
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +18,7 @@ from bot.errors import UserFacingError
 from bot.i18n import T, Text, is_chinese, msg, say
 from data import PlayerStats, next_month
 from engine.variants import RULE_SETS
+from render.alt_text import describe_stats
 
 from .tables import refresh_variant_choices, variant_choices
 
@@ -128,13 +127,13 @@ class StatsCog(commands.Cog):
         zh = is_chinese(interaction.locale)
         locale = str(interaction.locale) if zh else "en"
         subtitle = say(scope, interaction.locale)
-        renderer = self.bot.presenter.renderer
-        png = await asyncio.to_thread(renderer.stats, stats, target.display_name, subtitle, locale)
+        presenter = self.bot.presenter
+        picture = await presenter.picture(
+            presenter.renderer.stats, describe_stats, stats, target.display_name, subtitle, locale
+        )
         text = stats_text(stats, target.display_name, scope).keeping(target.display_name)
         await self.bot.respond(
-            interaction,
-            say(text, interaction.locale),
-            file=discord.File(io.BytesIO(png), "stats.png"),
+            interaction, say(text, interaction.locale), file=picture.file("stats.png")
         )
 
 
