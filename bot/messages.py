@@ -303,6 +303,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "未知的电脑难度 {level}",
         "Unknown AI level {level!r} ({levels})",
     ),
+    "admin.no_tables": ("本服务器现在没有开着的牌桌。", "No table is open on this server."),
+    "admin.tables": ("开着的牌桌：{count}", "Open tables: {count}"),
+    "admin.table_lobby": (
+        "大厅 {seated}/{seats} 人，房主 {name}",
+        "lobby, {seated} of {seats} seated, host {name}",
+    ),
+    "admin.table_turn": ("轮到 {name}", "{name} to act"),
+    "admin.table_autoplay": ("托管", "autoplay"),
     "session.no_ai": ("桌上没有电脑玩家", "There is no AI player to remove"),
     "session.removed": ("房主请 {name} 离开了牌桌", "The host removed {name} from the table"),
     "session.removed_here": (

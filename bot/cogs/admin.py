@@ -1,4 +1,5 @@
-"""``/mjadmin settings`` and ``/mjadmin adjust`` (Manage Server).
+"""``/mjadmin settings``, ``/mjadmin rules``, ``/mjadmin adjust`` and ``/mjadmin tables``
+(Manage Server).
 
 The command's default permission only hides it in clients; a server can override that
 per role, so Manage Server is checked again here on every call.
@@ -14,14 +15,17 @@ from discord.ext import commands
 
 from bot.checks import LEADERBOARD_PERMISSIONS, missing_permissions, require_manager
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
+from bot.discord_table import variant_names
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, msg, say
 from bot.messages import msg_each
+from bot.presenter import SeatInfo
 from data import BOT_KEPT_SETTINGS, SettingsError
 from engine.variants import RULE_SETS
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
+    from bot.session import TableSession
 
 MAX_ADJUST = 10**9
 CLEARABLE = ("leaderboard_channel", "min_balance", "hand_cap", "day_cap")
@@ -292,3 +296,70 @@ class AdminCog(commands.Cog):
             msg("admin.adjusted", name=user.display_name, delta=amount, balance=balance),
             ephemeral=False,
         )
+
+    @admin.command(
+        name=T("tables", "牌桌"),
+        description=T(
+            "This server's open tables: where, who, which hand, whose turn",
+            "本服务器开着的牌桌：在哪、谁在玩、第几局、轮到谁",
+        ),
+    )
+    @app_commands.check(require_manager)
+    async def tables(self, interaction: discord.Interaction[Any]) -> None:
+        """Why: a server with several tables, each in its own thread, had no place that
+        showed them all; a table whose players walked away (autoplay, or a lobby nobody
+        starts) was found only by opening every thread."""
+        assert interaction.guild_id is not None
+        # A guild's tables all live in the process that holds its shard (bot.shards).
+        open_tables = [
+            table for table in self.bot.manager.tables
+            if table.guild_id == interaction.guild_id and table.status in ("lobby", "running")
+        ]  # fmt: skip
+        locale = interaction.locale
+        if not open_tables:
+            await self.bot.reply(interaction, msg("admin.no_tables"))
+            return
+        lines = [f"**{say(msg('admin.tables', count=len(open_tables)), locale)}**"]
+        for table in open_tables:
+            lines.append(f"- {say(await self._table_line(interaction, table), locale)}")
+        await self.bot.respond(interaction, "\n".join(lines))
+
+    async def _table_line(self, interaction: discord.Interaction[Any], table: TableSession) -> Text:
+        """One table: its thread (a link), rule set, the lobby or the hand and whose turn
+        it is (with the turn's time limit), who sits there (🤖 an AI, 托管 on autoplay)."""
+        zh_variant, en_variant = variant_names(table.variant)
+        status = table.table_status()
+        if status is None:  # the lobby
+            host = await self.bot.name_of(interaction.guild, table.host_user_id)
+            where = msg(
+                "admin.table_lobby", seated=len(table.players), seats=table.num_seats, name=host
+            )
+            seats: tuple[SeatInfo, ...] = tuple(table.players)
+        else:
+            where = status.hand_label
+            acting = [status.seats[seat].name for seat in status.acting]
+            if acting:
+                turn = msg("admin.table_turn", name=", ".join(acting))
+                due = f" <t:{int(status.deadline)}:R>" if status.deadline else ""
+                where = Text(
+                    f"{where.zh} · {turn.zh}{due}", f"{where.en} · {turn.en}{due}", turn.keep
+                )
+            seats = status.seats
+        names = [_seat_name(seat) for seat in seats]
+        head = f"<#{table.channel_id}> · "
+        tail = f" · {', '.join(name.zh for name in names)} · `{table.table_id}`"
+        tail_en = f" · {', '.join(name.en for name in names)} · `{table.table_id}`"
+        return Text(
+            f"{head}{zh_variant} · {where.zh}{tail}",
+            f"{head}{en_variant} · {where.en}{tail_en}",
+            where.keep + tuple(seat.name for seat in seats),
+        )
+
+
+def _seat_name(seat: SeatInfo) -> Text:
+    if seat.is_ai:
+        return Text(f"🤖 {seat.name}", f"🤖 {seat.name}")
+    if seat.autoplay:
+        autoplay = msg("admin.table_autoplay")
+        return Text(f"{seat.name}（{autoplay.zh}）", f"{seat.name} ({autoplay.en})")
+    return Text(seat.name, seat.name)
