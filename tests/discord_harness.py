@@ -1466,19 +1466,29 @@ def option(name: str, value: Any, kind: int | None = None, focused: bool = False
 
 @contextlib.asynccontextmanager
 async def offline_bot(
-    tmp_path: Path, users: dict[int, tuple[str, int]], seed: int, *, threads: bool | None = None
+    tmp_path: Path,
+    users: dict[int, tuple[str, int]],
+    seed: int,
+    *,
+    threads: bool | None = None,
+    renderer: Any = None,
+    guild_locale: str | None = None,
 ) -> AsyncIterator[Harness]:
-    """A bot on a fresh SQLite store, with the tag renderer and no AI delay, logged in
-    against a fresh fake Discord; closed (and checked for violations) on the way out."""
+    """A bot on a fresh SQLite store, with the tag renderer (or ``renderer``) and no AI
+    delay, logged in against a fresh fake Discord (a server whose preferred locale is
+    ``guild_locale``, zh-CN by default); closed (and checked for violations) on the way
+    out."""
     from bot.app import MahjongBot
     from bot.session import FakeClock
     from data import Store
 
     clock = FakeClock()
     store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
+    bot = MahjongBot(store, clock=clock, renderer=renderer or TagRenderer(), ai_delay=0.0,
                      leaderboard_interval=None, seeds=itertools.count(seed))  # fmt: skip
     h = Harness(bot, users, clock, threads=threads)
+    if guild_locale is not None:
+        h.guild_locale = guild_locale
     await h.start()
     try:
         yield h

@@ -20,6 +20,7 @@ from discord_harness import (
     DEFAULT_PERMISSIONS,
     GUILD_ID,
     Harness,
+    offline_bot,
     option,
 )
 from test_issue13_at_table import LocaleRenderer as PictureLanguages
@@ -42,16 +43,11 @@ class LocaleRenderer(PictureLanguages):
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    clock = FakeClock()
-    store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=LocaleRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
-                     leaderboard_interval=None, seeds=itertools.count(3))  # fmt: skip
-    h = Harness(bot, USERS, clock)
-    h.guild_locale = "en-US"  # a server that never chose: Discord's default
-    await h.start()
-    yield h
-    await h.close()
-    await store.close()
+    # A server that never chose a locale: Discord's default, en-US.
+    async with offline_bot(
+        tmp_path, USERS, seed=3, renderer=LocaleRenderer(), guild_locale="en-US"
+    ) as h:
+        yield h
 
 
 def table_pictures(h: Harness) -> list[bytes]:

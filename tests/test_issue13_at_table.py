@@ -19,6 +19,7 @@ from discord_harness import (
     StoredMessage,
     TagRenderer,
     choose_move,
+    offline_bot,
     option,
 )
 
@@ -61,15 +62,9 @@ class Env:
 
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    clock = FakeClock()
-    store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=LocaleRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
-                     leaderboard_interval=None, seeds=itertools.count(5))  # fmt: skip
-    harness = Harness(bot, USERS, clock)
-    await harness.start()
-    yield Env(harness, bot, store, clock)
-    await harness.close()
-    await store.close()
+    async with offline_bot(tmp_path, USERS, seed=5, renderer=LocaleRenderer()) as harness:
+        bot: Any = harness.bot
+        yield Env(harness, bot, bot.store, bot.manager.clock)
 
 
 async def open_table(

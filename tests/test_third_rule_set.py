@@ -15,19 +15,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from discord_harness import DEFAULT_PERMISSIONS, Harness, TagRenderer, choose_move, option
+from discord_harness import DEFAULT_PERMISSIONS, choose_move, offline_bot, option
 
-from bot.app import MahjongBot
 from bot.commands import play as play_command
-from bot.session import FakeClock
-from data import Store
 from engine.ai import AIPlayer
 from engine.match import Match
 from engine.types import HandResult, Payment, ScoreItem, WinContext
@@ -219,13 +215,9 @@ def test_hand_table_and_result_images_render() -> None:
 
 async def test_a_whole_match_on_discord_with_ai_seats(tmp_path: Path) -> None:
     alice = 800_000_000_000_000_001
-    clock = FakeClock()
-    store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,
-                     leaderboard_interval=None, seeds=itertools.count(5))  # fmt: skip
-    h = Harness(bot, {alice: ("alice", DEFAULT_PERMISSIONS)}, clock)
-    await h.start()
-    try:
+    async with offline_bot(tmp_path, {alice: ("alice", DEFAULT_PERMISSIONS)}, seed=5) as h:
+        bot: Any = h.bot
+        store = bot.store
         # The slash command offers the registered rule set (choices built with the cog).
         payload: Any = bot.tree.get_command("table")
         assert payload is not None
@@ -255,6 +247,3 @@ async def test_a_whole_match_on_discord_with_ai_seats(tmp_path: Path) -> None:
         assert len(history) == len(table.match.results)
         balance = await store.get_balance(table.guild_id, alice)
         assert balance == 1000 + sum(entry.points for entry in history)
-    finally:
-        await h.close()
-        await store.close()

@@ -8,7 +8,6 @@ and the rule panel in Traditional characters; a player called 张伟 stays 张�
 from __future__ import annotations
 
 import ast
-import itertools
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,16 +18,13 @@ from discord_harness import (
     CHANNEL_ID,
     DEFAULT_PERMISSIONS,
     Harness,
-    TagRenderer,
     choose_move,
+    offline_bot,
     option,
 )
 
-from bot.app import MahjongBot
 from bot.i18n import for_reader, label_for, say, zh_tw
 from bot.messages import MESSAGES, msg
-from bot.session import FakeClock
-from data import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,15 +103,8 @@ USERS = {WEI: (NAMES[0], DEFAULT_PERMISSIONS), YANG: (NAMES[1], DEFAULT_PERMISSI
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    clock = FakeClock()
-    store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,  # type: ignore[arg-type]
-                     leaderboard_interval=None, seeds=itertools.count(11))  # fmt: skip
-    h = Harness(bot, USERS, clock)
-    await h.start()
-    yield h
-    await h.close()
-    await store.close()
+    async with offline_bot(tmp_path, USERS, seed=11) as h:
+        yield h
 
 
 async def test_a_zh_tw_player_reads_the_table_in_traditional_characters(harness: Harness) -> None:
