@@ -80,6 +80,16 @@ async def test_balance_lists_matches_adjustments_and_penalties_newest_first(h: H
     assert "管理員調整（管理员老张说）" in traditional and "欢迎红包" in traditional
     assert "離桌罰分" in traditional and "最近的變動" in traditional
 
+    # The reason of an adjustment is for the player and the managers only.
+    other = h.reply_text(
+        await h.command(RIVAL, "balance", [option("user", str(PLAYER), 6)], locale="en-US")
+    )
+    assert "· Adjustment by 管理员老张说 · **+500** → 1,780" in other and "欢迎红包" not in other
+    manager = h.reply_text(
+        await h.command(ADMIN, "balance", [option("user", str(PLAYER), 6)], locale="en-US")
+    )
+    assert "Adjustment by 管理员老张说: “欢迎红包 " in manager
+
     # Someone else's balance: the rival's share of the penalty, their match lines.
     rival = h.reply_text(
         await h.command(PLAYER, "balance", [option("user", str(RIVAL), 6)], locale="en-US")

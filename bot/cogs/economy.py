@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import is_manager
 from bot.discord_core import Picture
 from bot.discord_retry import retry_discord
 from bot.discord_table import variant_names
@@ -116,16 +117,22 @@ class EconomyCog(commands.Cog):
         )
         head = msg("balance.show", name=target.display_name, balance=f"{amount:,}")
         rows = [f"**{say(head, interaction.locale)}**"]
+        # An adjustment's reason is between the player and the server's managers: anyone
+        # else sees that it was made, and by whom, but not why.
+        reasons = target.id == interaction.user.id or is_manager(interaction)
         if lines:
             rows.append(say(msg("balance.recent"), interaction.locale))
             for line in lines:
-                text = await self._statement_text(interaction.guild, line)
+                text = await self._statement_text(interaction.guild, line, reasons=reasons)
                 rows.append(f"- <t:{int(line.at.timestamp())}:f> · {say(text, interaction.locale)}")
         await self.bot.respond(interaction, "\n".join(rows))
 
-    async def _statement_text(self, guild: discord.Guild | None, line: StatementLine) -> Text:
+    async def _statement_text(
+        self, guild: discord.Guild | None, line: StatementLine, *, reasons: bool
+    ) -> Text:
         """One movement of the balance in words: what it was, what it moved and the balance
-        after it; a match (or its penalty) by its id, which ``/replay`` takes."""
+        after it; a match (or its penalty) by its id, which ``/replay`` takes; an
+        adjustment's reason only with ``reasons``."""
         if line.kind == "hand":
             zh_name, en_name = variant_names(line.variant or "")
             what = msg_each(
@@ -135,8 +142,11 @@ class EconomyCog(commands.Cog):
             )
         elif line.kind == "adjustment":
             by = await self.bot.name_of(guild, line.by_user) if line.by_user is not None else "?"
-            reason = discord.utils.escape_mentions(discord.utils.escape_markdown(line.reason))
-            what = msg("balance.adjustment", name=by, typed=f"“{reason}”")
+            if reasons:
+                reason = discord.utils.escape_mentions(discord.utils.escape_markdown(line.reason))
+                what = msg("balance.adjustment_why", name=by, typed=f"“{reason}”")
+            else:
+                what = msg("balance.adjustment", name=by)
         elif line.kind == "penalty":
             what = msg("balance.penalty" if line.points < 0 else "balance.penalty_share")
         else:

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import is_manager
 from bot.i18n import T, Text, is_chinese, say
 
 if TYPE_CHECKING:
@@ -149,9 +150,8 @@ class GuideCog(commands.Cog):
         ids = await self.bot.command_ids()
         locale = interaction.locale
         mention = {name: self._written(name, ids, locale) for name in GUIDE_COMMANDS}
-        permissions = interaction.permissions
-        manager = permissions.manage_guild or permissions.administrator
-        await self.bot.respond(interaction, guide_text(mention, manager=manager, locale=locale))
+        text = guide_text(mention, manager=is_manager(interaction), locale=locale)
+        await self.bot.respond(interaction, text)
 
     def _written(self, name: str, ids: dict[str, int], locale: Any) -> str:
         """``</table create:ID>`` when the command's id is known (Discord shows it in the
