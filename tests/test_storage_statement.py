@@ -4,6 +4,8 @@ with the balance after it, newest first."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from data import SettlementEntry, Store
@@ -70,3 +72,53 @@ async def test_statement_groups_a_match_and_keeps_every_other_movement_apart(
     assert [(line.kind, line.points) for line in bob] == [("penalty", 40), ("hand", 60)]
     assert await store.statement(GUILD + 1, ALICE) == []
     assert await store.statement(GUILD, 999) == []
+
+
+async def test_the_statement_explains_every_balance_after_random_play(db: BackendDB) -> None:
+    """Random hands (capped and not), adjustments and penalties over four matches: each
+    user's whole statement adds up to their balance, its newest line ends on it, and a
+    match's line counts exactly the hands the user was paid for in it."""
+    rng = random.Random(2026)
+    store = await db.open()
+    await store.update_settings(GUILD, starting_balance=500, hand_cap=120)
+    users = (ALICE, BOB, CAROL)
+    games = [f"game-{number}" for number in range(4)]
+    hands: dict[str, int] = {}
+    paid: Counter[tuple[int, str]] = Counter()
+    for game in games:
+        await store.create_game(game, GUILD, None, rng.choice(("taizhou", "jiaxing")), {}, [], 1,
+                                settings={"num_seats": 4, "stake": 5}, status="running")  # fmt: skip
+    for step in range(60):
+        kind = rng.random()
+        if kind < 0.7:
+            game = rng.choice(games)
+            seated = [*rng.sample(users, 2), None, None]
+            winner = rng.randrange(4)
+            units = [-rng.randint(1, 12) for _ in range(4)]
+            units[winner] = -sum(units) + units[winner]
+            entries = [SettlementEntry(seat, seated[seat], units[seat], seat == winner)
+                       for seat in range(4)]  # fmt: skip
+            number = hands.get(game, 0)
+            assert await store.settle_hand(GUILD, game, number, entries, 5)
+            hands[game] = number + 1
+            paid.update((user, game) for user in seated if user is not None)
+        elif kind < 0.85:
+            delta = rng.choice((-1, 1)) * rng.randint(1, 300)
+            await store.adjust_balance(
+                GUILD, rng.choice(users), delta, by_user=99, reason=f"s{step}"
+            )
+        else:
+            payer, *others = rng.sample(users, 3)
+            await store.record_penalty(GUILD, rng.choice(games), payer, rng.randint(1, 50),
+                                       beneficiaries=others, key=f"p{step}")  # fmt: skip
+    for user in users:
+        lines = await store.statement(GUILD, user, limit=1000)
+        balance = await store.get_balance(GUILD, user)
+        assert sum(line.points for line in lines) == balance
+        assert lines[0].balance_after == balance and lines[-1].kind == "opening"
+        for line in lines:
+            if line.kind == "hand":
+                assert line.hands == paid[(user, line.game_id or "")]
+        assert len({line.game_id for line in lines if line.kind == "hand"}) == len(
+            [line for line in lines if line.kind == "hand"]
+        )
