@@ -88,7 +88,7 @@ async def leaderboard_message(
 
 
 def _count(number: int, noun: str) -> str:
-    """ "1 hand", "3 hands"."""
+    """An English count: "1 hand", "3 hands"."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 

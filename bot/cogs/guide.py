@@ -13,7 +13,6 @@ managers also get the admin commands.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,12 +20,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import is_manager
-from bot.i18n import T, Text, is_chinese, say
+from bot.i18n import MESSAGES, T, Text, is_chinese, say
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
-
-log = logging.getLogger(__name__)
 
 # The guide, a section a pair of (Chinese, English) lines; {table create} and the like
 # are the commands, filled in as mentions (or names) for the reader.
@@ -34,11 +31,11 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
     (
         ("**开桌**", "**Start a game**"),
         (
-            "{table create} 开一桌：玩法、人数、底分、圈数、AI 补位和难度；牌桌在本频道新开的"
-            "子区里，大厅有加入、离开、加 AI、移除 AI、开始按钮。",
+            "{table create} 开一桌：玩法、人数、底注、圈数、电脑补位和难度；牌桌在本频道新开的"
+            "子区里，大厅有{lobby_buttons}按钮。",
             "{table create} opens a table: rule set, seats, stake, rounds, AI seats and their "
-            "level; it opens in a new thread of this channel, whose lobby has Join, Leave, "
-            "Add AI, Remove AI and Start buttons.",
+            "level; it opens in a new thread of this channel, whose lobby has {lobby_buttons} "
+            "buttons.",
         ),
         (
             "{table join} {table leave} {table start} · {table kick} 房主把人请出大厅 · "
@@ -50,11 +47,11 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
     (
         ("**打牌**", "**Play**"),
         (
-            "手牌私信给你，下面是出牌菜单和只在能用时出现的吃、碰、杠、胡、过按钮；私信关闭时用 "
+            "手牌私信给你，下面是出牌菜单和只在能用时出现的{claim_buttons}按钮；私信关闭时用 "
             "{table hand} 查看。{table dm} 选私信或只在频道里私下看。",
-            "Your hand comes by DM, with a discard menu and Chow, Pung, Kong, Win and Pass "
-            "buttons shown only when they can be used; with DMs closed, {table hand} shows "
-            "it. {table dm} chooses DMs or private-only hands.",
+            "Your hand comes by DM, with a discard menu and {claim_buttons} buttons shown "
+            "only when they can be used; with DMs closed, {table hand} shows it. {table dm} "
+            "chooses DMs or private-only hands.",
         ),
         (
             "也可以打字：{discard} {chow} {pung} {kong} {win} {pass}。牌这样写：5m 五万、3p "
@@ -106,16 +103,29 @@ _ADMIN_SECTION: tuple[tuple[str, str], ...] = (
 )
 
 
+# Button rows the guide names, with the buttons' own labels (bot.messages).
+_BUTTONS = {
+    "lobby_buttons": ("button.join", "button.leave", "button.add_ai", "button.remove_ai",
+                      "button.start"),
+    "claim_buttons": ("button.chow", "button.pung", "button.kong", "button.win", "button.pass"),
+}  # fmt: skip
+
+
 def guide_text(
     mention: dict[str, str], *, manager: bool, locale: discord.Locale | str | None
 ) -> str:
     """The guide for one reader: ``mention`` maps each command's qualified name to how
     it is written for them (a mention, or its name)."""
     sections = _SECTIONS + ((_ADMIN_SECTION,) if manager else ())
+    fields = dict(mention)
+    for field, keys in _BUTTONS.items():
+        labels = [MESSAGES[key] for key in keys]
+        both = Text("、".join(zh for zh, _en in labels), ", ".join(en for _zh, en in labels))
+        fields[field] = say(both, locale)
     blocks = []
     for section in sections:
         lines = [say(Text(zh, en), locale) for zh, en in section]
-        blocks.append("\n".join(line.format_map(mention) for line in lines))
+        blocks.append("\n".join(line.format_map(fields) for line in lines))
     return "\n\n".join(blocks)
 
 
@@ -127,7 +137,8 @@ def _used_commands() -> list[str]:
     for section in (*_SECTIONS, _ADMIN_SECTION):
         for pair in section:
             for text in pair:
-                names += [field for _, field, _, _ in string.Formatter().parse(text) if field]
+                fields = (field for _, field, _, _ in string.Formatter().parse(text) if field)
+                names += [field for field in fields if field not in _BUTTONS]
     return list(dict.fromkeys(names))
 
 
