@@ -12,10 +12,22 @@ from typing import Any
 
 from engine.match import Match
 
-__all__ = ["AUTOPLAY_AFTER_TIMEOUTS", "RETRY_SECONDS", "Due", "stage_signature"]
+__all__ = [
+    "AUTOPLAY_AFTER_TIMEOUTS",
+    "RETRY_SECONDS",
+    "UNATTENDED_SECONDS",
+    "Due",
+    "stage_signature",
+]
 
 AUTOPLAY_AFTER_TIMEOUTS = 3
 RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
+# A running table none of whose players has made a move of their own (or pressed Back,
+# asked for autoplay, changed a shortcut) for this long is closed: with every seat on
+# autoplay or on shortcuts (auto-pass and auto-discard make a seat that never times out)
+# it would play itself for ever when its dealer keeps winning, moving points between
+# absent players.
+UNATTENDED_SECONDS = 600.0
 
 
 @dataclass(slots=True)

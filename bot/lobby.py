@@ -70,6 +70,7 @@ class LobbyMixin:
     _seats: list[SeatInfo]
     _points: list[int]
     _lobby_deadline: float
+    _attended_at: float | None
     _ai_names: itertools.count[int]
 
     if TYPE_CHECKING:
@@ -288,6 +289,7 @@ class LobbyMixin:
             self._seats = [replace(p, seat=seat) for seat, p in enumerate(ordered)]
             self.match = Match(self.variant, self.options, self.seed, seats=self.num_seats)
             self._points = [0] * self.num_seats
+            self._attended_at = self.clock.now()  # the host's Start is the first act
             self.status = "running"
             await self.store.update_game_meta(
                 self.table_id, seats=self._seat_records(), host=self.host_user_id

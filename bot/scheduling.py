@@ -26,7 +26,13 @@ from engine import ai
 from engine.types import Action
 from engine.views import PlayerView
 
-from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, RETRY_SECONDS, Due, stage_signature
+from .deadlines import (
+    AUTOPLAY_AFTER_TIMEOUTS,
+    RETRY_SECONDS,
+    UNATTENDED_SECONDS,
+    Due,
+    stage_signature,
+)
 from .refusals import CLOSED, refuse
 
 if TYPE_CHECKING:
@@ -299,6 +305,7 @@ class SchedulingMixin:
     _due: dict[int, Due]
     _dues_turn: int | None  # the match's turn_id when ``_due`` was last refreshed
     _timeouts: dict[int, int]
+    _attended_at: float | None
     _settling: int | None
     _lobby_deadline: float
     _queue: WorkQueue
@@ -318,6 +325,7 @@ class SchedulingMixin:
         def _auto_action(self, seat: int) -> Action | None: ...
         async def _accept(self, action: Action, due_at: float) -> None: ...
         async def _set_autoplay(self, seat: int, on: bool) -> None: ...
+        async def _close_unattended(self) -> None: ...
         async def _lobby_tick(self) -> None: ...
 
     def _ensure_worker(self) -> None:
@@ -530,6 +538,11 @@ class SchedulingMixin:
                 self._refresh_dues()
             played = False
             now = clock.now()
+            if self._attended_at is None:  # a restored match: its players count from now
+                self._attended_at = now
+            elif now - self._attended_at >= UNATTENDED_SECONDS:
+                await self._close_unattended()
+                return
             # The earliest due seat (ties: the lowest seat), as sorting them would give.
             seat = -1
             due_at = now

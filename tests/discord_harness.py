@@ -1473,18 +1473,19 @@ async def offline_bot(
     threads: bool | None = None,
     renderer: Any = None,
     guild_locale: str | None = None,
+    ai_delay: float = 0.0,
 ) -> AsyncIterator[Harness]:
     """A bot on a fresh SQLite store, with the tag renderer (or ``renderer``) and no AI
-    delay, logged in against a fresh fake Discord (a server whose preferred locale is
-    ``guild_locale``, zh-CN by default); closed (and checked for violations) on the way
-    out."""
+    delay (or ``ai_delay`` seconds of the fake clock a move), logged in against a fresh
+    fake Discord (a server whose preferred locale is ``guild_locale``, zh-CN by
+    default); closed (and checked for violations) on the way out."""
     from bot.app import MahjongBot
     from bot.session import FakeClock
     from data import Store
 
     clock = FakeClock()
     store = await Store.open(tmp_path / "bot.db")
-    bot = MahjongBot(store, clock=clock, renderer=renderer or TagRenderer(), ai_delay=0.0,
+    bot = MahjongBot(store, clock=clock, renderer=renderer or TagRenderer(), ai_delay=ai_delay,
                      leaderboard_interval=None, seeds=itertools.count(seed))  # fmt: skip
     h = Harness(bot, users, clock, threads=threads)
     if guild_locale is not None:
