@@ -15,6 +15,7 @@ from engine.match import Match
 __all__ = [
     "AUTOPLAY_AFTER_TIMEOUTS",
     "RETRY_SECONDS",
+    "UNATTENDED_HANDS",
     "UNATTENDED_SECONDS",
     "Due",
     "stage_signature",
@@ -23,11 +24,12 @@ __all__ = [
 AUTOPLAY_AFTER_TIMEOUTS = 3
 RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
 # A running table none of whose players has made a move of their own (or pressed Back,
-# asked for autoplay, changed a shortcut) for this long is closed: with every seat on
-# autoplay or on shortcuts (auto-pass and auto-discard make a seat that never times out)
-# it would play itself for ever when its dealer keeps winning, moving points between
-# absent players.
+# asked for autoplay, changed a shortcut) for this long, or through this many whole
+# hands, is closed: with every seat on autoplay or on shortcuts (auto-pass and
+# auto-discard make a seat that never times out) it would play itself for ever when its
+# dealer keeps winning, moving points between absent players.
 UNATTENDED_SECONDS = 600.0
+UNATTENDED_HANDS = 20
 
 
 @dataclass(slots=True)

@@ -70,7 +70,6 @@ class LobbyMixin:
     _seats: list[SeatInfo]
     _points: list[int]
     _lobby_deadline: float
-    _attended_at: float | None
     _ai_names: itertools.count[int]
 
     if TYPE_CHECKING:
@@ -87,6 +86,7 @@ class LobbyMixin:
         def _seat_records(self) -> list[dict[str, Any]]: ...
         def _refresh_dues(self) -> None: ...
         def _public(self) -> PublicView: ...
+        def _attended(self, now: float) -> None: ...
         async def _announce_table(
             self,
             public: PublicView,
@@ -289,8 +289,8 @@ class LobbyMixin:
             self._seats = [replace(p, seat=seat) for seat, p in enumerate(ordered)]
             self.match = Match(self.variant, self.options, self.seed, seats=self.num_seats)
             self._points = [0] * self.num_seats
-            self._attended_at = self.clock.now()  # the host's Start is the first act
             self.status = "running"
+            self._attended(self.clock.now())  # the host's Start is the first act
             await self.store.update_game_meta(
                 self.table_id, seats=self._seat_records(), host=self.host_user_id
             )

@@ -329,9 +329,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Only the host or a server manager can end the table",
     ),
     "session.unattended": (
-        "{minutes} 分钟没有人自己出牌，牌桌已关闭；本局不结算，之前的各局照常结算",
-        "Nobody has played a move of their own for {minutes} minutes, so the table is "
-        "closed; the hand in progress is not settled, the hands before it are",
+        "{minutes} 分钟（或 {hands} 局）没有人自己出牌，牌桌已关闭；本局不结算，之前的各局照常结算",
+        "Nobody has played a move of their own for {minutes} minutes (or {hands} hands), so "
+        "the table is closed; the hand in progress is not settled, the hands before it are",
     ),
     "session.ended_unsettled": (
         "牌局已被结束，本局不结算",

@@ -29,6 +29,7 @@ from engine.views import PlayerView
 from .deadlines import (
     AUTOPLAY_AFTER_TIMEOUTS,
     RETRY_SECONDS,
+    UNATTENDED_HANDS,
     UNATTENDED_SECONDS,
     Due,
     stage_signature,
@@ -306,6 +307,7 @@ class SchedulingMixin:
     _dues_turn: int | None  # the match's turn_id when ``_due`` was last refreshed
     _timeouts: dict[int, int]
     _attended_at: float | None
+    _attended_hand: int
     _settling: int | None
     _lobby_deadline: float
     _queue: WorkQueue
@@ -538,9 +540,7 @@ class SchedulingMixin:
                 self._refresh_dues()
             played = False
             now = clock.now()
-            if self._attended_at is None:  # a restored match: its players count from now
-                self._attended_at = now
-            elif now - self._attended_at >= UNATTENDED_SECONDS:
+            if self._unattended(now):
                 await self._close_unattended()
                 return
             # The earliest due seat (ties: the lowest seat), as sorting them would give.
@@ -599,6 +599,21 @@ class SchedulingMixin:
                     and not self._seats[seat].autoplay
                 ):
                     await self._set_autoplay(seat, True)
+
+    def _attended(self, now: float) -> None:
+        """A player acted on their own (a move, Back, asking for autoplay, a shortcut)."""
+        self._attended_at = now
+        self._attended_hand = self.match.hand_number if self.match is not None else 0
+
+    def _unattended(self, now: float) -> bool:
+        """Whether nobody has acted on their own for ``UNATTENDED_SECONDS`` or through
+        ``UNATTENDED_HANDS`` whole hands (the count that holds whatever the AI's pace). A
+        restored match counts from its restart."""
+        if self._attended_at is None or self.match is None:
+            self._attended(now)
+            return False
+        hands = self.match.hand_number - self._attended_hand
+        return now - self._attended_at >= UNATTENDED_SECONDS or hands >= UNATTENDED_HANDS
 
     async def _accept_or_retry(self, seat: int, action: Action, due_at: float) -> bool:
         """A timer-driven move that fails (the store is unavailable, say) is retried a

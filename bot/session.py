@@ -41,7 +41,7 @@ from engine.views import PlayerView, PublicView
 
 from .aids import aids_text
 from .clock import Clock, FakeClock, SystemClock
-from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, UNATTENDED_SECONDS, Due
+from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, UNATTENDED_HANDS, UNATTENDED_SECONDS, Due
 from .journal import ActionJournal
 from .lobby import LOBBY_IDLE_SECONDS, LobbyMixin
 from .messages import msg
@@ -154,6 +154,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._dues_turn: int | None = None
         self._timeouts: dict[int, int] = {}
         self._attended_at: float | None = None  # a player's last own act (scheduling)
+        self._attended_hand = 0
         self._settling: int | None = None  # the hand whose failed settlement play waits for
         self._points: list[int] = []
         self._lobby_deadline = manager.clock.now() + LOBBY_IDLE_SECONDS
@@ -351,7 +352,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             if seat is None or self.status != "running" or self.match is None:
                 return refuse(NOT_SEATED)
             await self._load_toggles()
-            self._attended_at = self.clock.now()
+            self._attended(self.clock.now())
             current = self.toggles_of(user_id)
             if name == "auto_pass" and value in AUTO_PASS_MODES:
                 toggles = replace(current, auto_pass=str(value))
@@ -419,12 +420,12 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         return self.match.round.default_action(seat)
 
     async def _close_unattended(self) -> None:
-        """Close a table nobody has played at for ``UNATTENDED_SECONDS`` (as ``/table
+        """Close a table nobody has played at for ``UNATTENDED_SECONDS`` or
+        ``UNATTENDED_HANDS`` hands (as ``/table
         end`` would: finished hands stay settled, the hand in progress is not)."""
         minutes = round(UNATTENDED_SECONDS / 60)
-        await self.presenter.notice(
-            self.table_id, self.channel_id, msg("session.unattended", minutes=minutes)
-        )
+        text = msg("session.unattended", minutes=minutes, hands=UNATTENDED_HANDS)
+        await self.presenter.notice(self.table_id, self.channel_id, text)
         await self._close("closed")
 
     async def end(self, by_user_id: int, is_admin: bool = False) -> SubmitResult:
@@ -505,7 +506,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         if action not in self.match.legal_actions(seat):
             return refuse(illegal(action, self.match.round.concealed_tiles(seat)))
         self._timeouts[seat] = 0
-        self._attended_at = received
+        self._attended(received)
         if self._seats[seat].autoplay:
             await self._set_autoplay(seat, False)
         turn = self.match.turn_id
@@ -537,7 +538,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             if seat is None or self.status != "running":
                 return refuse(NOT_SEATED)
             self._timeouts[seat] = 0
-            self._attended_at = self.clock.now()
+            self._attended(self.clock.now())
             if not self._seats[seat].autoplay:
                 return refuse(msg("session.not_on_autoplay"))
             await self._set_autoplay(seat, False)
@@ -553,7 +554,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             seat = self.seat_of(user_id)
             if seat is None or self.status != "running":
                 return refuse(NOT_SEATED)
-            self._attended_at = self.clock.now()
+            self._attended(self.clock.now())
             if not self._seats[seat].autoplay:
                 await self._set_autoplay(seat, True)
             return OK

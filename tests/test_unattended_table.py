@@ -1,4 +1,5 @@
-"""A running table nobody plays at is closed after ``UNATTENDED_SECONDS``.
+"""A running table nobody plays at is closed after ``UNATTENDED_SECONDS`` or
+``UNATTENDED_HANDS`` hands.
 
 Found by the random players: two people who left their seats, one on autoplay, the
 other on auto-pass and auto-discard-drawn shortcuts (which answer every prompt, so that
@@ -10,28 +11,22 @@ finished hands stay settled, the hand in progress is not, as with ``/table end``
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
-import pytest
 from discord_harness import CHANNEL_ID, DEFAULT_PERMISSIONS, Harness, offline_bot, option
 
-from bot.deadlines import UNATTENDED_SECONDS
+from bot.deadlines import UNATTENDED_HANDS, UNATTENDED_SECONDS
 
 HOST = 800_000_000_000_000_101
 GUEST = 800_000_000_000_000_102
 USERS = {HOST: ("Host", DEFAULT_PERMISSIONS), GUEST: ("Guest", DEFAULT_PERMISSIONS)}
+NOTICE = (
+    f"{round(UNATTENDED_SECONDS / 60)} 分钟（或 {UNATTENDED_HANDS} 局）没有人自己出牌，牌桌已关闭"
+)
 
 
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    # One second of the fake clock for each AI move, so a table that plays itself
-    # moves through time as it would on Discord.
-    async with offline_bot(tmp_path, USERS, seed=101, threads=False, ai_delay=1.0) as harness:
-        yield harness
-
-
-async def _open(h: Harness) -> object:
+async def _open(h: Harness) -> Any:
     await h.command(HOST, "table create", [option("variant", "taizhou"), option("rounds", 8)])
     await h.command(GUEST, "table join")
     await h.command(HOST, "table start")
@@ -40,54 +35,75 @@ async def _open(h: Harness) -> object:
     return table
 
 
-async def _run_for(h: Harness, seconds: float) -> None:
-    for _ in range(int(seconds // 20)):
-        await h.advance(20)
+async def _leave_it_to_the_ai(table: Any) -> None:
+    """The host hands their seat to the AI; the guest's shortcuts answer every prompt
+    (auto-discard last: with no AI delay the table plays on from there at once)."""
+    await table.autoplay(HOST)
+    for name, value in (("auto_win", True), ("auto_pass", "always"), ("tsumogiri", True)):
+        assert (await table.set_toggle(GUEST, name, value)).ok
 
 
-async def test_a_table_whose_players_are_all_away_closes(h: Harness) -> None:
-    table: object = await _open(h)
-    assert hasattr(table, "table_id")
-    # The host hands their seat to the AI; the guest's shortcuts answer every prompt.
-    await table.autoplay(HOST)  # type: ignore[attr-defined]
-    for name, value in (("auto_pass", "always"), ("tsumogiri", True), ("auto_win", True)):
-        assert (await table.set_toggle(GUEST, name, value)).ok  # type: ignore[attr-defined]
-    started = h.bot.manager.clock.now()  # type: ignore[attr-defined]
-
-    await _run_for(h, UNATTENDED_SECONDS - 60)
-    assert table.status == "running"  # type: ignore[attr-defined]
-    hands_played = table.match.hand_number  # type: ignore[attr-defined]
-    assert hands_played >= 2  # the table played on by itself meanwhile
-
-    for _ in range(30):  # at most ten minutes more
-        if table.status != "running":  # type: ignore[attr-defined]
+async def _until_closed(h: Harness, table: Any, step: float, steps: int) -> float:
+    """Advance the clock ``step`` at a time until the table stops; the time it did."""
+    for _ in range(steps):
+        if table.status != "running":
             break
-        await h.advance(20)
-    closed_at = h.bot.manager.clock.now()  # type: ignore[attr-defined]
-    assert table.status == "closed"  # type: ignore[attr-defined]
-    assert UNATTENDED_SECONDS <= closed_at - started <= UNATTENDED_SECONDS + 40
+        await h.advance(step)
+    return float(h.bot.manager.clock.now())  # type: ignore[attr-defined]
+
+
+async def _check_closed_like_table_end(h: Harness, table: Any) -> None:
+    assert table.status == "closed"
     store = h.bot.store
-    game = await store.get_game(table.table_id)  # type: ignore[attr-defined]
+    game = await store.get_game(table.table_id)
     assert game is not None and game.status == "abandoned"
-    last = table.match.hand_number  # type: ignore[attr-defined]
-    assert await store.settled_hands(table.table_id) == set(range(last))  # type: ignore[attr-defined]
+    last = table.match.hand_number
+    assert await store.settled_hands(table.table_id) == set(range(last))
     await h.advance(2)  # the table message's last edit goes out
     channel = "\n".join(m.payload.get("content") or "" for m in h.channel_messages())
-    assert "10 分钟没有人自己出牌，牌桌已关闭" in channel
-    # Both are free to sit down again.
-    record = await h.command(GUEST, "table create")
-    assert h.bot.manager.by_channel(CHANNEL_ID) is not None, h.reply_text(record)
+    assert NOTICE in channel
+    await h.command(GUEST, "table create")  # both are free to sit down again
+    assert h.bot.manager.by_channel(CHANNEL_ID) is not None
 
 
-async def test_an_act_of_a_players_own_keeps_the_table_open(h: Harness) -> None:
-    table: object = await _open(h)
-    await table.autoplay(HOST)  # type: ignore[attr-defined]
-    await table.autoplay(GUEST)  # type: ignore[attr-defined]
-    await _run_for(h, UNATTENDED_SECONDS - 100)
-    # The guest comes back for a moment (Back), then leaves it to the AI again.
-    assert (await table.back(GUEST)).ok  # type: ignore[attr-defined]
-    await table.autoplay(GUEST)  # type: ignore[attr-defined]
-    await _run_for(h, 200)
-    assert table.status == "running"  # type: ignore[attr-defined]
-    await _run_for(h, UNATTENDED_SECONDS)
-    assert table.status == "closed"  # type: ignore[attr-defined]
+async def test_a_table_nobody_plays_at_closes_after_ten_minutes(tmp_path: Path) -> None:
+    # Three seconds of the fake clock for each AI move, as slow as a table on Discord
+    # that plays itself: the minutes run out before the hands do.
+    async with offline_bot(tmp_path, USERS, seed=101, threads=False, ai_delay=3.0) as h:
+        table = await _open(h)
+        await _leave_it_to_the_ai(table)
+        started = h.bot.manager.clock.now()  # type: ignore[attr-defined]
+        for _ in range(int((UNATTENDED_SECONDS - 60) // 20)):
+            await h.advance(20)
+        assert table.status == "running" and table.match.hand_number >= 2
+        closed_at = await _until_closed(h, table, 20, 30)
+        assert UNATTENDED_SECONDS <= closed_at - started <= UNATTENDED_SECONDS + 40
+        assert table.match.hand_number < UNATTENDED_HANDS
+        await _check_closed_like_table_end(h, table)
+
+
+async def test_or_after_twenty_hands_whatever_the_pace(tmp_path: Path) -> None:
+    # No AI delay: the table plays itself without the clock moving.
+    async with offline_bot(tmp_path, USERS, seed=102, threads=False) as h:
+        table = await _open(h)
+        await _leave_it_to_the_ai(table)
+        await _until_closed(h, table, 1, 50)
+        assert table.match.hand_number == UNATTENDED_HANDS
+        await _check_closed_like_table_end(h, table)
+
+
+async def test_an_act_of_a_players_own_keeps_the_table_open(tmp_path: Path) -> None:
+    async with offline_bot(tmp_path, USERS, seed=103, threads=False, ai_delay=3.0) as h:
+        table = await _open(h)
+        await table.autoplay(HOST)
+        await table.autoplay(GUEST)
+        for _ in range(int((UNATTENDED_SECONDS - 100) // 20)):
+            await h.advance(20)
+        # The guest comes back for a moment (Back), then leaves it to the AI again.
+        assert (await table.back(GUEST)).ok
+        await table.autoplay(GUEST)
+        for _ in range(10):
+            await h.advance(20)
+        assert table.status == "running"
+        await _until_closed(h, table, 20, 40)
+        assert table.status == "closed"
