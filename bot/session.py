@@ -420,9 +420,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         return self.match.round.default_action(seat)
 
     async def _close_unattended(self) -> None:
-        """Close a table nobody has played at for ``UNATTENDED_SECONDS`` or
-        ``UNATTENDED_HANDS`` hands (as ``/table
-        end`` would: finished hands stay settled, the hand in progress is not)."""
+        """Close a table nobody has played at for ``UNATTENDED_SECONDS`` or through
+        ``UNATTENDED_HANDS`` hands, as ``/table end`` would: finished hands stay settled,
+        the hand in progress is not."""
         minutes = round(UNATTENDED_SECONDS / 60)
         text = msg("session.unattended", minutes=minutes, hands=UNATTENDED_HANDS)
         await self.presenter.notice(self.table_id, self.channel_id, text)
