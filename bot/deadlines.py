@@ -17,6 +17,8 @@ __all__ = [
     "RETRY_SECONDS",
     "UNATTENDED_HANDS",
     "UNATTENDED_SECONDS",
+    "UNATTENDED_WARNING_HANDS",
+    "UNATTENDED_WARNING_SECONDS",
     "Due",
     "stage_signature",
 ]
@@ -30,6 +32,10 @@ RETRY_SECONDS = 5.0  # a timer-driven move that failed is tried again after this
 # dealer keeps winning, moving points between absent players.
 UNATTENDED_SECONDS = 600.0
 UNATTENDED_HANDS = 20
+# The channel is warned this long (or this many hands) before, so someone still around
+# can keep the table.
+UNATTENDED_WARNING_SECONDS = 120.0
+UNATTENDED_WARNING_HANDS = 2
 
 
 @dataclass(slots=True)

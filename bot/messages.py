@@ -333,6 +333,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Nobody has played a move of their own for {minutes} minutes (or {hands} hands), so "
         "the table is closed; the hand in progress is not settled, the hands before it are",
     ),
+    "session.unattended_soon": (
+        "很久没有人自己出牌了：{minutes} 分钟（或 {hands} 局）内仍没人出牌、点「回来」或改快捷设置，牌桌将关闭",
+        "Nobody has played a move of their own for a while: unless someone plays, presses "
+        "Back or changes a shortcut within {minutes} minutes (or {hands} hands), the table "
+        "closes",
+    ),
     "session.ended_unsettled": (
         "牌局已被结束，本局不结算",
         "The table was ended; the current hand is not settled",

@@ -31,6 +31,8 @@ from .deadlines import (
     RETRY_SECONDS,
     UNATTENDED_HANDS,
     UNATTENDED_SECONDS,
+    UNATTENDED_WARNING_HANDS,
+    UNATTENDED_WARNING_SECONDS,
     Due,
     stage_signature,
 )
@@ -308,6 +310,7 @@ class SchedulingMixin:
     _timeouts: dict[int, int]
     _attended_at: float | None
     _attended_hand: int
+    _unattended_warned: bool
     _settling: int | None
     _lobby_deadline: float
     _queue: WorkQueue
@@ -328,6 +331,7 @@ class SchedulingMixin:
         async def _accept(self, action: Action, due_at: float) -> None: ...
         async def _set_autoplay(self, seat: int, on: bool) -> None: ...
         async def _close_unattended(self) -> None: ...
+        async def _warn_unattended(self, *, on: bool) -> None: ...
         async def _lobby_tick(self) -> None: ...
 
     def _ensure_worker(self) -> None:
@@ -540,9 +544,12 @@ class SchedulingMixin:
                 self._refresh_dues()
             played = False
             now = clock.now()
-            if self._unattended(now):
+            attendance = self._attendance(now)
+            if attendance == "close":
                 await self._close_unattended()
                 return
+            if attendance is not None:
+                await self._warn_unattended(on=attendance == "warn")
             # The earliest due seat (ties: the lowest seat), as sorting them would give.
             seat = -1
             due_at = now
@@ -605,15 +612,25 @@ class SchedulingMixin:
         self._attended_at = now
         self._attended_hand = self.match.hand_number if self.match is not None else 0
 
-    def _unattended(self, now: float) -> bool:
-        """Whether nobody has acted on their own for ``UNATTENDED_SECONDS`` or through
-        ``UNATTENDED_HANDS`` whole hands (the count that holds whatever the AI's pace). A
-        restored match counts from its restart."""
+    def _attendance(self, now: float) -> str | None:
+        """ "close" when nobody has acted on their own for ``UNATTENDED_SECONDS`` or
+        through ``UNATTENDED_HANDS`` whole hands (the count that holds whatever the AI's
+        pace); "warn" once the warning's time has come, "withdraw" when someone acted
+        after it; else None. A restored match counts from its restart."""
         if self._attended_at is None or self.match is None:
             self._attended(now)
-            return False
+            return None
+        seconds = now - self._attended_at
         hands = self.match.hand_number - self._attended_hand
-        return now - self._attended_at >= UNATTENDED_SECONDS or hands >= UNATTENDED_HANDS
+        if seconds >= UNATTENDED_SECONDS or hands >= UNATTENDED_HANDS:
+            return "close"
+        soon = (
+            seconds >= UNATTENDED_SECONDS - UNATTENDED_WARNING_SECONDS
+            or hands >= UNATTENDED_HANDS - UNATTENDED_WARNING_HANDS
+        )
+        if soon != self._unattended_warned:
+            return "warn" if soon else "withdraw"
+        return None
 
     async def _accept_or_retry(self, seat: int, action: Action, due_at: float) -> bool:
         """A timer-driven move that fails (the store is unavailable, say) is retried a

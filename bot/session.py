@@ -41,7 +41,14 @@ from engine.views import PlayerView, PublicView
 
 from .aids import aids_text
 from .clock import Clock, FakeClock, SystemClock
-from .deadlines import AUTOPLAY_AFTER_TIMEOUTS, UNATTENDED_HANDS, UNATTENDED_SECONDS, Due
+from .deadlines import (
+    AUTOPLAY_AFTER_TIMEOUTS,
+    UNATTENDED_HANDS,
+    UNATTENDED_SECONDS,
+    UNATTENDED_WARNING_HANDS,
+    UNATTENDED_WARNING_SECONDS,
+    Due,
+)
 from .journal import ActionJournal
 from .lobby import LOBBY_IDLE_SECONDS, LobbyMixin
 from .messages import msg
@@ -155,6 +162,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._timeouts: dict[int, int] = {}
         self._attended_at: float | None = None  # a player's last own act (scheduling)
         self._attended_hand = 0
+        self._unattended_warned = False  # the channel was told the table closes soon
         self._settling: int | None = None  # the hand whose failed settlement play waits for
         self._points: list[int] = []
         self._lobby_deadline = manager.clock.now() + LOBBY_IDLE_SECONDS
@@ -427,6 +435,24 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         text = msg("session.unattended", minutes=minutes, hands=UNATTENDED_HANDS)
         await self.presenter.notice(self.table_id, self.channel_id, text)
         await self._close("closed")
+
+    def _unattended_warning(self) -> Text:
+        return msg(
+            "session.unattended_soon",
+            minutes=round(UNATTENDED_WARNING_SECONDS / 60),
+            hands=UNATTENDED_WARNING_HANDS,
+        )
+
+    async def _warn_unattended(self, *, on: bool) -> None:
+        """Tell the channel the table closes soon unless someone plays (``on``), or take
+        that line back once someone has."""
+        self._unattended_warned = on
+        if on:
+            await self.presenter.notice(self.table_id, self.channel_id, self._unattended_warning())
+            return
+        withdraw = getattr(self.presenter, "withdraw_notice", None)
+        if withdraw is not None:
+            await withdraw(self.table_id, self.channel_id, self._unattended_warning())
 
     async def end(self, by_user_id: int, is_admin: bool = False) -> SubmitResult:
         async def body() -> SubmitResult:

@@ -24,6 +24,13 @@ USERS = {HOST: ("Host", DEFAULT_PERMISSIONS), GUEST: ("Guest", DEFAULT_PERMISSIO
 NOTICE = (
     f"{round(UNATTENDED_SECONDS / 60)} 分钟（或 {UNATTENDED_HANDS} 局）没有人自己出牌，牌桌已关闭"
 )
+WARNING = "很久没有人自己出牌了：2 分钟（或 2 局）内仍没人出牌"
+
+
+def _table_text(h: Harness) -> str:
+    """What the channel's table message says now."""
+    (message,) = [m for m in h.channel_messages() if "🀄" in (m.payload.get("content") or "")]
+    return str(message.payload["content"])
 
 
 async def _open(h: Harness) -> Any:
@@ -76,6 +83,7 @@ async def test_a_table_nobody_plays_at_closes_after_ten_minutes(tmp_path: Path) 
         for _ in range(int((UNATTENDED_SECONDS - 60) // 20)):
             await h.advance(20)
         assert table.status == "running" and table.match.hand_number >= 2
+        assert WARNING in _table_text(h)  # two minutes before, the channel is told
         closed_at = await _until_closed(h, table, 20, 30)
         assert UNATTENDED_SECONDS <= closed_at - started <= UNATTENDED_SECONDS + 40
         assert table.match.hand_number < UNATTENDED_HANDS
@@ -99,11 +107,14 @@ async def test_an_act_of_a_players_own_keeps_the_table_open(tmp_path: Path) -> N
         await table.autoplay(GUEST)
         for _ in range(int((UNATTENDED_SECONDS - 100) // 20)):
             await h.advance(20)
-        # The guest comes back for a moment (Back), then leaves it to the AI again.
+        assert WARNING in _table_text(h)
+        # The guest comes back for a moment (Back), then leaves it to the AI again: the
+        # warning is taken back.
         assert (await table.back(GUEST)).ok
         await table.autoplay(GUEST)
         for _ in range(10):
             await h.advance(20)
         assert table.status == "running"
+        assert WARNING not in _table_text(h)
         await _until_closed(h, table, 20, 40)
         assert table.status == "closed"
