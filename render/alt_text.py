@@ -247,6 +247,11 @@ def _whose_turn(view: PublicView, names: Sequence[str] | None, locale: str) -> s
     return ""
 
 
+def _cut(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """``text`` within Discord's limit: cut with an ellipsis only if it is longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _fit(build: Callable[[int | None], str], limit: int = DESCRIPTION_LIMIT) -> str:
     """The description with whole rivers if it fits, else with fewer of each river's
     latest discards; cut (never mid-word in practice) only if even no rivers overflow."""
@@ -255,7 +260,7 @@ def _fit(build: Callable[[int | None], str], limit: int = DESCRIPTION_LIMIT) -> 
         text = build(river_limit)
         if len(text) <= limit:
             return text
-    return text[: limit - 1] + "…"
+    return _cut(text, limit)
 
 
 def describe_table(
@@ -397,12 +402,7 @@ def describe_result(
         locale,
     )  # fmt: skip
     lines.append(f"{_word('net', locale)}{_colon(locale)}{changes}")
-    text = "\n".join(lines)
-    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
+    return _cut("\n".join(lines))
 
 
 def describe_leaderboard(rows: Iterable[Any], period: str, subtitle: str, locale: str) -> str:
