@@ -450,9 +450,14 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         if on:
             await self.presenter.notice(self.table_id, self.channel_id, self._unattended_warning())
             return
+        await self._withdraw_notice(self._unattended_warning())
+
+    async def _withdraw_notice(self, text: Text) -> None:
+        """Take a stale line off the table message (a presenter without notices to
+        withdraw, as the terminal's, has nothing to do)."""
         withdraw = getattr(self.presenter, "withdraw_notice", None)
         if withdraw is not None:
-            await withdraw(self.table_id, self.channel_id, self._unattended_warning())
+            await withdraw(self.table_id, self.channel_id, text)
 
     async def end(self, by_user_id: int, is_admin: bool = False) -> SubmitResult:
         async def body() -> SubmitResult:
@@ -600,9 +605,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                     replace(self._prompt(seat), kind="idle", deadline=None)
                 )
             return
-        withdraw = getattr(self.presenter, "withdraw_notice", None)
-        if withdraw is not None:  # the "on autoplay" line is stale now
-            await withdraw(self.table_id, self.channel_id, on_text)
+        await self._withdraw_notice(on_text)  # the "on autoplay" line is stale now
         text = msg("session.autoplay_off", name=info.name)
         await self.presenter.notice(self.table_id, self.channel_id, text)
 
