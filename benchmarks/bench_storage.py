@@ -32,7 +32,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +123,18 @@ async def bench_leaderboard(
             ),
             "alltime_leaderboard_ms": await timed_median(
                 lambda: store.alltime_leaderboard(GUILD), repeats
+            ),
+            # One rule set's board (/leaderboard variant): a week, a month, all time.
+            "variant_leaderboard_ms": await timed_median(
+                lambda: store.variant_leaderboard(GUILD, "taizhou", week, week + timedelta(days=7)),
+                repeats,
+            ),
+            "variant_month_leaderboard_ms": await timed_median(
+                lambda: store.variant_leaderboard(GUILD, "taizhou", month, next_month(month)),
+                repeats,
+            ),
+            "variant_alltime_leaderboard_ms": await timed_median(
+                lambda: store.variant_leaderboard(GUILD, "taizhou"), repeats
             ),
             "history_ms": await timed_median(lambda: store.history(GUILD, 42, limit=10), repeats),
             # One /stats card: every figure, the biggest hand, the top types and the trend.
@@ -276,6 +288,9 @@ def pg_rows(args: argparse.Namespace, results: dict[str, float]) -> list[tuple[s
         ("weekly leaderboard, median ms (target <= 20)", results["leaderboard_ms"], "{:.2f}"),
         ("weekly leaderboard by weeks_ago, median ms", results["leaderboard_weeks_ago_ms"], "{:.2f}"),
         ("all-time leaderboard, median ms", results["alltime_leaderboard_ms"], "{:.2f}"),
+        ("one rule set's week, median ms", results["variant_leaderboard_ms"], "{:.2f}"),
+        ("one rule set's month, median ms", results["variant_month_leaderboard_ms"], "{:.2f}"),
+        ("one rule set, all time, median ms", results["variant_alltime_leaderboard_ms"], "{:.2f}"),
         ("history (last 10 hands), median ms", results["history_ms"], "{:.2f}"),
         ("same week from raw ledger rows (no aggregate), ms", results["ledger_scan_leaderboard_ms"], "{:.1f}"),
     ]  # fmt: skip
@@ -333,6 +348,13 @@ def main() -> int:
                 "{:.2f}",
             ),
             ("all-time leaderboard, median ms", results["alltime_leaderboard_ms"], "{:.2f}"),
+            ("one rule set's week, median ms", results["variant_leaderboard_ms"], "{:.2f}"),
+            ("one rule set's month, median ms", results["variant_month_leaderboard_ms"], "{:.2f}"),
+            (
+                "one rule set, all time, median ms",
+                results["variant_alltime_leaderboard_ms"],
+                "{:.2f}",
+            ),
             ("history (last 10 hands), median ms", results["history_ms"], "{:.2f}"),
             (
                 "/stats card figures, all time, median ms (target <= 20)",

@@ -66,6 +66,49 @@ class LeaderboardsPart(SettingsPart):
         )
         return [LeaderboardRow(*map(int, row)) for row in rows]
 
+    async def variant_leaderboard(
+        self,
+        guild_id: int,
+        variant: str,
+        first_day: date | None = None,
+        end_day: date | None = None,
+        limit: int = 10,
+    ) -> list[LeaderboardRow]:
+        """Top players at one rule set's tables, ranked like the other boards: over the
+        local days ``first_day`` (inclusive) to ``end_day`` (exclusive), or all time when
+        neither is given.
+
+        A server where Jiaxing and Taizhou players meet wants a board for each (their
+        points come in different sizes). A period sums the per-day, per-rule-set rows
+        ``/stats`` reads plus the penalties charged at that rule set's tables, so a player
+        who leaves mid-match does not leave its board clean; all time is kept whole
+        (``variant_stats``), like the combined board."""
+        if first_day is None and end_day is None:
+            sql = (
+                "SELECT user_id, net, hands, wins, biggest FROM variant_stats"
+                " WHERE guild_id = ? AND variant = ?"
+                " ORDER BY net DESC, wins DESC, user_id LIMIT ?"
+            )
+            args: tuple[object, ...] = (guild_id, variant, limit)
+        else:
+            low = first_day.isoformat() if first_day is not None else ""
+            high = end_day.isoformat() if end_day is not None else "9999-12-31"
+            sql = (
+                "SELECT user_id, SUM(net) AS net, SUM(hands), SUM(wins) AS wins, MAX(biggest)"
+                " FROM (SELECT user_id, net, hands, wins, biggest FROM player_day_stats"
+                "       WHERE guild_id = ? AND variant = ? AND local_day >= ? AND local_day < ?"
+                "       UNION ALL"
+                "       SELECT l.user_id, l.points, 0, 0, 0 FROM ledger AS l"
+                "       LEFT JOIN games AS g ON g.game_id = l.game_id"
+                "       WHERE l.guild_id = ? AND l.kind = 'penalty' AND l.user_id IS NOT NULL"
+                "         AND l.local_day >= ? AND l.local_day < ?"
+                "         AND COALESCE(g.variant, '') = ?) AS moves"
+                " GROUP BY user_id ORDER BY net DESC, wins DESC, user_id LIMIT ?"
+            )
+            args = (guild_id, variant, low, high, guild_id, low, high, variant, limit)
+        rows = await self._read(lambda connection: connection.execute(sql, args).fetchall())
+        return [LeaderboardRow(*map(int, row)) for row in rows]
+
     async def player_week(
         self, guild_id: int, user_id: int, week_start: date
     ) -> LeaderboardRow | None:

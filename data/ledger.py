@@ -57,7 +57,9 @@ _REBUILD_STATS_SQL = (
 # The /stats and monthly-season aggregates (migration 0004), recomputed from the ledger and
 # hand_outcomes with the migration's backfill statements (plus the guild filter). Portable
 # SQL: CASE instead of boolean sums, SUBSTR and || instead of date functions.
-_DETAIL_TABLES = ("player_day_stats", "player_day_types", "player_day_balance", "monthly_stats")
+_DETAIL_TABLES = (
+    "player_day_stats", "player_day_types", "player_day_balance", "monthly_stats", "variant_stats"
+)  # fmt: skip
 
 _REBUILD_DETAIL_SQL = (
     """
@@ -111,6 +113,19 @@ _REBUILD_DETAIL_SQL = (
     FROM ledger
     WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
     GROUP BY guild_id, SUBSTR(local_day, 1, 8) || '01', user_id
+    """,
+    """
+    INSERT INTO variant_stats (guild_id, variant, user_id, net, hands, wins, biggest)
+    SELECT l.guild_id, COALESCE(o.variant, g.variant, ''), l.user_id, SUM(l.points),
+           SUM(CASE WHEN l.kind = 'hand' THEN 1 ELSE 0 END),
+           SUM(CASE WHEN l.kind = 'hand' AND l.is_winner = 1 THEN 1 ELSE 0 END),
+           MAX(CASE WHEN l.kind = 'hand' AND l.points > 0 THEN l.points ELSE 0 END)
+    FROM ledger AS l
+    LEFT JOIN hand_outcomes AS o ON o.op_id = l.op_id
+    LEFT JOIN games AS g ON g.game_id = l.game_id
+    WHERE l.user_id IS NOT NULL AND l.kind IN ('hand', 'penalty')
+      AND (l.guild_id = ?1 OR ?1 IS NULL)
+    GROUP BY l.guild_id, COALESCE(o.variant, g.variant, ''), l.user_id
     """,
 )
 
@@ -173,6 +188,16 @@ _UPSERT_MONTHLY = """
 
 # biggest_op follows biggest: both SET expressions read the row as it was before the
 # update, so the op is replaced exactly when the biggest win is (ties keep the first).
+_UPSERT_VARIANT = """
+    INSERT INTO variant_stats (guild_id, variant, user_id, net, hands, wins, biggest)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET
+        net = variant_stats.net + excluded.net, hands = variant_stats.hands + excluded.hands,
+        wins = variant_stats.wins + excluded.wins,
+        biggest = CASE WHEN excluded.biggest > variant_stats.biggest
+                       THEN excluded.biggest ELSE variant_stats.biggest END
+"""
+
 _UPSERT_PLAYER_DAY = """
     INSERT INTO player_day_stats (guild_id, user_id, local_day, variant, hands, wins,
                                   self_draws, deal_ins, net, biggest, biggest_op)
@@ -355,6 +380,7 @@ class LedgerPart(SettingsPart):
                 connection, guild_id, "penalty", moment, op_key=op_key, game_id=game_id,
                 hand_number=hand_number, reason=reason,
             )  # fmt: skip
+            variant = _game_variant(connection, game_id)  # its rule set's board counts it too
             for uid, amount in shares:
                 if amount == 0:
                     continue
@@ -373,6 +399,7 @@ class LedgerPart(SettingsPart):
                 connection.execute(
                     _UPSERT_MONTHLY, (guild_id, _month_start(day), uid, amount, 0, 0, 0)
                 )
+                connection.execute(_UPSERT_VARIANT, (guild_id, variant, uid, amount, 0, 0, 0))
             return True
 
         return await self._write(body)
@@ -481,7 +508,7 @@ class LedgerPart(SettingsPart):
             # One executemany per statement rather than one execute per player: on a server
             # database each statement is a round trip, and executemany pipelines its rows.
             balance_rows, day_balance_rows, weekly_rows, monthly_rows = [], [], [], []
-            player_rows, daily_rows, player_day_rows = [], [], []
+            player_rows, daily_rows, player_day_rows, variant_rows = [], [], [], []
             player_type_rows: list[tuple[int, int, str, str, str]] = []
             for entry, amount in zip(entries, points, strict=True):
                 if entry.user_id is None:
@@ -493,6 +520,7 @@ class LedgerPart(SettingsPart):
                 weekly_rows.append((guild_id, week_text, uid, amount, 1, wins, biggest))
                 monthly_rows.append((guild_id, month_text, uid, amount, 1, wins, biggest))
                 player_rows.append((guild_id, uid, amount, 1, wins, biggest))
+                variant_rows.append((guild_id, variant, uid, amount, 1, wins, biggest))
                 daily_rows.append((guild_id, uid, day_text, amount))
                 self_draw = int(
                     entry.is_winner and outcome is not None and outcome.win_by == "self_draw"
@@ -515,6 +543,7 @@ class LedgerPart(SettingsPart):
                 connection.executemany(_UPSERT_PLAYER, player_rows)
                 connection.executemany(_UPSERT_DAILY, daily_rows)
                 connection.executemany(_UPSERT_PLAYER_DAY, player_day_rows)
+                connection.executemany(_UPSERT_VARIANT, variant_rows)
             if player_type_rows:
                 connection.executemany(_UPSERT_PLAYER_TYPE, player_type_rows)
             return True
@@ -684,6 +713,12 @@ def _month_start(day: date) -> str:
     return day.replace(day=1).isoformat()
 
 
+def _game_variant(connection: sqlite3.Connection, game_id: str | None) -> str:
+    """The rule set a game was recorded with, or '' (no such game)."""
+    row = connection.execute("SELECT variant FROM games WHERE game_id = ?", (game_id,)).fetchone()
+    return str(row[0]) if row else ""
+
+
 def _record_outcome(
     connection: sqlite3.Connection,
     op_id: int,
@@ -694,10 +729,7 @@ def _record_outcome(
     """Store how the hand ended (if told) and return the rule set its stats count under:
     the outcome's, else the game's, else '' (the rebuild's COALESCE, in the same order)."""
     if outcome is None:
-        row = connection.execute(
-            "SELECT variant FROM games WHERE game_id = ?", (game_id,)
-        ).fetchone()
-        return str(row[0]) if row else ""
+        return _game_variant(connection, game_id)
     items = json.dumps([list(item) for item in outcome.items], ensure_ascii=False)
     connection.execute(
         "INSERT INTO hand_outcomes (op_id, guild_id, variant, win_by, winner_seat,"

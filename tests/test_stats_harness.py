@@ -11,9 +11,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from discord_harness import CHANNEL_ID, option
+from discord_harness import CHANNEL_ID, GUILD_ID, option
 from test_discord_bot import ALICE, BOB, Env, open_table, play_turn, start_bot, stop_bot
 
+from data import settlement_entries
 from render.stats import mean_text, percent
 from render.text import label
 
@@ -172,3 +173,55 @@ async def test_monthly_season_board_is_viewable_like_the_weeks(env: Env, tmp_pat
         ALICE, "leaderboard", [option("period", "monthly"), option("weeks_ago", 1)]
     )
     assert not [data for r in env.h.replies_to(record) for _n, data in r.files]
+
+
+async def test_a_rule_sets_board_holds_only_its_tables(env: Env, tmp_path: Path) -> None:
+    """``/leaderboard variant``: after a Taizhou match and a Jiaxing hand, each rule set's
+    board (this week, all time) lists exactly the nets its own tables gave, names the rule
+    set in its title, picture and alt text; the server's board holds both."""
+    await play_match(env, "taizhou", ALICE, BOB)
+    store = env.bot.store
+    await store.create_game("jx-hand", GUILD_ID, CHANNEL_ID, "jiaxing", {}, [], 5,
+                            settings={"num_seats": 4, "stake": 1}, status="finished")  # fmt: skip
+    entries = settlement_entries([-4, 12, -4, -4], [ALICE, BOB, None, None], 1)
+    # Dated by the bot's clock, which the weekly board reads (the match is dated by the
+    # store's own, real time: all time holds it).
+    assert await store.settle_hand(GUILD_ID, "jx-hand", 0, entries, stake=3, when=env.bot.now())
+    connection = sqlite3.connect(tmp_path / "bot.db")
+    rows = connection.execute(
+        "SELECT l.user_id, g.variant, SUM(l.points) FROM ledger AS l"
+        " JOIN games AS g ON g.game_id = l.game_id WHERE l.kind IN ('hand', 'penalty')"
+        " AND l.user_id IS NOT NULL GROUP BY l.user_id, g.variant"
+    ).fetchall()
+    connection.close()
+    nets = {(user, variant): net for user, variant, net in rows}
+    assert nets[(ALICE, "jiaxing")] == -12 and nets[(BOB, "jiaxing")] == 36
+    names = {"taizhou": "台州麻将", "jiaxing": "嘉兴台头胡"}
+    for variant, period in (("taizhou", "alltime"), ("jiaxing", "alltime"), ("jiaxing", "weekly")):
+        record = await env.h.command(
+            ALICE, "leaderboard", [option("period", period), option("variant", variant)]
+        )
+        text = env.h.reply_text(record)
+        assert text.startswith(f"**{names[variant]} · "), text
+        listed = [int(net) for net in re.findall(r"\*\*([+-]\d+)\*\*", text)]
+        expected = sorted((nets[(user, variant)] for user in (ALICE, BOB)), reverse=True)
+        assert listed == expected, (variant, period, text)
+        (board,) = [data for r in env.h.replies_to(record) for _n, data in r.files]
+        kind = "week" if period == "weekly" else "all_time"
+        assert board.decode().startswith(f"BOARD {kind} 2 {names[variant]} · ")
+        heading = f"排行榜 · {'本周' if period == 'weekly' else '总榜'} · {names[variant]} · "
+        assert alt_text_of(env, record).startswith(heading), alt_text_of(env, record)
+    record = await env.h.command(ALICE, "leaderboard", [option("period", "alltime")])
+    listed = [int(net) for net in re.findall(r"\*\*([+-]\d+)\*\*", env.h.reply_text(record))]
+    assert listed == sorted(
+        (sum(net for (user, _v), net in nets.items() if user == player) for player in (ALICE, BOB)),
+        reverse=True,
+    )
+    # A rule set nobody played this week, and one the bot does not have.
+    record = await env.h.command(
+        ALICE, "leaderboard", [option("variant", "jiaxing"), option("weeks_ago", 3)]
+    )
+    assert "还没有对局" in env.h.reply_text(record)
+    record = await env.h.command(ALICE, "leaderboard", [option("variant", "riichi")])
+    assert not [data for r in env.h.replies_to(record) for _n, data in r.files]
+    assert "riichi" in env.h.reply_text(record)

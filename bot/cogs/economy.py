@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,9 +24,12 @@ from bot.discord_table import variant_names
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, in_server_script, msg, say
 from bot.messages import msg_each
-from data import StatementLine
+from data import StatementLine, next_month
+from engine.variants import RULE_SETS
 from render.alt_text import describe_leaderboard
 from render.dates import week_dates
+
+from .tables import refresh_variant_choices, variant_choices
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
@@ -46,29 +49,47 @@ async def leaderboard_message(
     weeks_ago: int = 0,
     now: datetime | None = None,
     months_ago: int | None = None,
+    variant: str | None = None,
 ) -> tuple[str, Picture | None]:
     """The board as text (both languages) and a picture with its alt text; the picture
     is None when the board is empty.
-    ``months_ago`` (not None) asks for a monthly season instead of a week. Both are in
-    the server's channel language, like its tables."""
+    ``months_ago`` (not None) asks for a monthly season instead of a week; ``variant``
+    one rule set's board instead of the server's. Both are in the server's channel
+    language, like its tables."""
     guild_id = guild.id if guild is not None else 0
     language = await bot.presenter.channel_language(guild_id)
+    store = bot.store
     period = "week" if weekly else "all_time"
     if months_ago is not None:
-        month = await bot.store.month_start(guild_id, months_ago)
-        rows = await bot.store.monthly_leaderboard(guild_id, month, limit=10)
+        month = await store.month_start(guild_id, months_ago)
+        if variant is None:
+            rows = await store.monthly_leaderboard(guild_id, month, limit=10)
+        else:
+            rows = await store.variant_leaderboard(guild_id, variant, month, next_month(month))
         title = Text(f"月榜 · {month:%Y-%m}", f"Monthly season · {month:%Y-%m}")
         subtitle = f"{month:%Y-%m}"
         period = "month"
     elif weekly:
-        bounds = await bot.store.week_bounds(guild_id, weeks_ago, now)
-        rows = await bot.store.weekly_leaderboard(guild_id, week_start=bounds.week_start, limit=10)
-        title = msg("leaderboard.week", start=bounds.week_start.isoformat())
-        subtitle = week_dates(bounds.week_start, language)  # 11月23日–29日, as the image
+        start = (await store.week_bounds(guild_id, weeks_ago, now)).week_start
+        if variant is None:
+            rows = await store.weekly_leaderboard(guild_id, week_start=start, limit=10)
+        else:
+            rows = await store.variant_leaderboard(
+                guild_id, variant, start, start + timedelta(days=7)
+            )
+        title = msg("leaderboard.week", start=start.isoformat())
+        subtitle = week_dates(start, language)  # 11月23日–29日, as the image
     else:
-        rows = await bot.store.alltime_leaderboard(guild_id, limit=10)
+        if variant is None:
+            rows = await store.alltime_leaderboard(guild_id, limit=10)
+        else:
+            rows = await store.variant_leaderboard(guild_id, variant)
         title = msg("leaderboard.alltime")
         subtitle = guild.name if guild is not None else ""
+    if variant is not None:  # 台州麻将 · 2026-11-23 起的一周排行榜
+        name_zh, name_en = variant_names(variant)
+        title = Text(f"{name_zh} · {title.zh}", f"{name_en} · {title.en}")
+        subtitle = f"{RULE_SETS[variant].display_name(language)} · {subtitle}".rstrip(" ·")
     if not rows:
         empty = msg("leaderboard.empty")
         content = f"**{title.zh}** · {title.en}\n{empty.zh} · {empty.en}"
@@ -96,6 +117,7 @@ class EconomyCog(commands.Cog):
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
         self._weekly_task: asyncio.Task[None] | None = None
+        refresh_variant_choices(self, "variant")
 
     @app_commands.command(
         name=T("balance", "余额"),
@@ -167,32 +189,39 @@ class EconomyCog(commands.Cog):
 
     @app_commands.command(
         name=T("leaderboard", "排行榜"),
-        description=T("Weekly or all-time leaderboard", "周榜或总榜"),
+        description=T("Weekly, monthly or all-time leaderboard", "周榜、月榜或总榜"),
         extras={"public": True},  # the board is posted for everyone (see guard_command)
     )
     @app_commands.guild_only()
-    @app_commands.rename(period=T("period", "范围"), weeks_ago=T("weeks_ago", "几周前"))
+    @app_commands.rename(
+        period=T("period", "范围"), weeks_ago=T("weeks_ago", "几周前"), variant=T("variant", "玩法")
+    )
     @app_commands.describe(
         period=T("This week, a monthly season or all time", "本周、月榜或全部"),
         weeks_ago=T(
             "0 = this week (or month), 1 = the one before…", "0 = 本周（本月），1 = 上周（上月）…"
         ),
+        variant=T("One rule set's tables only (default: all)", "只排一种玩法（默认全部）"),
     )
     @app_commands.choices(
         period=[
             app_commands.Choice(name=T("weekly", "周榜"), value="weekly"),
             app_commands.Choice(name=T("monthly season", "月榜"), value="monthly"),
             app_commands.Choice(name=T("all-time", "总榜"), value="alltime"),
-        ]
+        ],
+        variant=variant_choices(),
     )
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         period: str = "weekly",
         weeks_ago: app_commands.Range[int, 0, MAX_WEEKS_AGO] = 0,
+        variant: str | None = None,
     ) -> None:
         if period not in ("weekly", "monthly", "alltime"):
             raise UserFacingError(msg("error.bad_value", reason=str(period)[:20]))
+        if variant is not None and variant not in RULE_SETS:
+            raise UserFacingError(msg("error.bad_value", reason=str(variant)[:40]))
         if not 0 <= weeks_ago <= MAX_WEEKS_AGO:
             raise UserFacingError(
                 Text(
@@ -204,6 +233,7 @@ class EconomyCog(commands.Cog):
         content, picture = await leaderboard_message(
             self.bot, interaction.guild, weekly=period == "weekly", weeks_ago=weeks_ago,
             now=self.bot.now(), months_ago=weeks_ago if period == "monthly" else None,
+            variant=variant,
         )  # fmt: skip
         file = picture.file(LEADERBOARD_FILE) if picture is not None else None
         await self.bot.respond(interaction, content, ephemeral=False, file=file)

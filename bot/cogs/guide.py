@@ -80,11 +80,11 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
     (
         ("**积分和战绩**", "**Points and records**"),
         (
-            "{balance} 余额和最近的变动 · {leaderboard} 周榜、月榜、总榜 · {stats} 统计 · "
-            "{history} 最近的对局 · {replay} 回放一局",
+            "{balance} 余额和最近的变动 · {leaderboard} 周榜、月榜、总榜（可只看一种玩法） · "
+            "{stats} 统计 · {history} 最近的对局 · {replay} 回放一局",
             "{balance} your points and their latest changes · {leaderboard} weekly, monthly "
-            "and all-time boards · {stats} statistics · {history} recent matches · {replay} "
-            "a hand's replay",
+            "and all-time boards (of one rule set, if you like) · {stats} statistics · "
+            "{history} recent matches · {replay} a hand's replay",
         ),
     ),
 )
