@@ -267,10 +267,7 @@ def _visible_unseen(view: PlayerView) -> list[int]:
             seen[discard.tile] += 1
         melds = view.melds if seat_view.seat == view.seat else seat_view.melds
         for meld in melds:
-            tiles = list(meld.tiles)
-            if meld.white_as is not None and meld.white_as in tiles:
-                tiles.remove(meld.white_as)
-                tiles.append(WHITE)
+            tiles = list(meld.faces)
             if meld.claimed is not None and meld.claimed in tiles:
                 tiles.remove(meld.claimed)
             for kind in tiles:

@@ -983,7 +983,7 @@ class Round:
         self.melds[seat].append(meld)
         self.discards[discarder][-1].claimed = True
         self.discards[discarder][-1].by_seat = seat
-        self.seen.update(meld.tiles)
+        self.seen.update(meld.faces)  # a White in a chow is a White shown (live dragons)
         self.any_claim = True
         self.skipped_win[seat].clear()
         events.append({"type": "claim", "seat": seat, "meld": meld.to_json(), "from": discarder})
@@ -1254,11 +1254,7 @@ class Round:
             for kind in range(NUM_KINDS):
                 counts[kind] += self.hands[seat][kind]
             for meld in self.melds[seat]:
-                tiles = list(meld.tiles)
-                if meld.white_as is not None:
-                    tiles.remove(meld.white_as)
-                    tiles.append(WHITE)
-                for kind in tiles:
+                for kind in meld.faces:
                     counts[kind] += 1
                 if meld.claimed is not None:
                     counts[meld.claimed] -= 1  # counted in the discarder's river too

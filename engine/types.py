@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar
 
-from .tiles import format_tiles, kind_str, parse_tile, parse_tiles
+from .tiles import WHITE, format_tiles, kind_str, parse_tile, parse_tiles
 
 if TYPE_CHECKING:
     from .variants.options import RuleOptions
@@ -66,6 +66,16 @@ class Meld:
     @property
     def is_kong(self) -> bool:
         return self.type == KONG
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The tiles as they lie on the table: a White where one stands in for the wild's
+        kind. What the others have seen (live tiles, unseen counts) is faces, not kinds."""
+        if self.white_as is None or self.white_as not in self.tiles:
+            return self.tiles
+        tiles = list(self.tiles)
+        tiles.remove(self.white_as)
+        return (*tiles, WHITE)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type, "tiles": format_tiles(self.tiles)}

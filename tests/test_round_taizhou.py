@@ -254,6 +254,9 @@ def test_white_stands_for_the_wild_kind_in_a_claimed_chow() -> None:
     assert chow.white_as == parse_tile("5m") and chow.tiles == tuple(parse_tiles("456m"))
     assert round_.hands[1][WHITE] == 0 and round_.hands[1][parse_tile("4m")] == 0
     assert all(count == 4 for count in round_.tile_census())
+    # The White lies face up in the chow: from now on White is not a live dragon
+    # (liability case 3 judges the tile's face), though the chow counts it as 5m.
+    assert WHITE in round_.seen and chow.faces == (*parse_tiles("46m"), WHITE)
 
 
 @pytest.mark.parametrize(("variant", "wild"), [("jiaxing", "5m"), ("taizhou", "5z")])

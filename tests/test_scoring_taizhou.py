@@ -455,6 +455,30 @@ def test_taizhou_liability_case_3_not_when_the_dragon_was_seen() -> None:
     assert result.deltas == [-14, -7, 28, -7]
 
 
+def test_taizhou_liability_case_3_not_when_a_white_lies_face_up_in_a_chow() -> None:
+    """Live is judged by the tile's face: a White shown in an exposed chow (there standing
+    for the wild's kind 4s) means White is no longer live, so the ready seat 1 that
+    discards a White is not liable."""
+    case = {
+        "name": "white-face-in-a-chow", "variant": "taizhou", "seats": 4, "indicator": "4s",
+        "dealer": 0, "winner": 2, "win": {"tile": "5z", "by": "discard", "from": 1},
+        "players": [
+            {"concealed": "147m147p17s12345z", "melds": []},
+            {"concealed": "234p456p678s22m99s", "melds": []},  # ready on 2m/9s
+            {"concealed": "123m567m789p11p35s5z", "melds": []},  # the White read as 4s
+            {"concealed": "147m258p69s13z", "melds": [{"type": "chow", "tiles": "35s5z",
+                                                       "from": 2}]},
+        ],
+    }  # fmt: skip
+    result = score(case)
+    assert item_values(result) == {"closed_wait": 2, "win_bonus": 10}
+    assert result.deltas == [-12, -6, 24, -6]
+    # The same table with seat 3's 3s and 5s still in hand (and a Green for the White):
+    # no White has been shown, White is live, and seat 1 pays everything.
+    case["players"][3] = {"concealed": "147m258p69s13z35s6z", "melds": []}
+    assert score(case).deltas == [0, -24, 24, 0]
+
+
 def test_taizhou_liability_case_3_not_when_the_discarder_was_not_waiting() -> None:
     result = score(tz("123m456p789s234m77z", "7z"))
     assert result.deltas == [-14, -7, 28, -7]

@@ -305,7 +305,7 @@ def parse_case(data: Any) -> WinContext:
             )
             melds.append(meld)
             physical.extend(meld_physical)
-            seen.update(meld.tiles)
+            seen.update(meld_physical)  # faces: a White standing in is a White shown
         if len(melds) > 4:
             raise CaseError(f"{where} has {len(melds)} melds; a hand has at most 4 sets")
         discards = _tiles(player.get("discards", ""), f"{where} discards")
