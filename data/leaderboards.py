@@ -215,7 +215,10 @@ class LeaderboardsPart(SettingsPart):
             where = "guild_id = ? AND user_id = ? AND local_day >= ? AND local_day < ?"
             args: tuple[object, ...] = (guild_id, user_id, low, high)
             if variant is not None:
-                where += " AND variant = ?"
+                # Written as an expression so the planner keeps this player's own rows
+                # (the primary key) instead of the rule-set boards' index, which would
+                # read every player's days of that rule set (9 ms against 0.02 ms).
+                where += " AND variant || '' = ?"
                 args += (variant,)
             totals = connection.execute(
                 "SELECT variant, SUM(hands), SUM(wins), SUM(self_draws), SUM(deal_ins), SUM(net)"

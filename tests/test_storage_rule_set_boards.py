@@ -70,6 +70,11 @@ async def test_each_rule_set_has_its_own_week_month_and_all_time(db: BackendDB) 
     assert _lines(await store.variant_leaderboard(GUILD, "taizhou", *week)) == [
         (BOB, 115, 2, 2, 60), (ALICE, -15, 2, 0, 0), (CAROL, -70, 2, 0, 0),
     ]  # fmt: skip
+    # Bob's /stats card for the same rule set and week reads the same days (its net has
+    # no penalties: a card counts hands).
+    card = await store.player_card_stats(GUILD, BOB, variant="taizhou", first_day=week[0],
+                                         end_day=week[1])  # fmt: skip
+    assert (card.hands, card.wins, card.net) == (2, 2, 100)
     november = (date(2026, 11, 1), next_month(date(2026, 11, 1)))
     taizhou_month = _lines(await store.variant_leaderboard(GUILD, "taizhou", *november))
     assert taizhou_month == [(CAROL, 80, 3, 1, 150), (BOB, 65, 3, 2, 60), (ALICE, -65, 3, 0, 0)]
