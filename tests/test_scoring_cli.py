@@ -132,7 +132,20 @@ BAD_CASES: dict[str, tuple[Callable[[], dict[str, Any]], str]] = {
         lambda: _set(["options"], {"remove_suits": 1}, TZ_BASE),
         "remove_suits",
     ),
-    "not_an_object": (lambda: [1, 2], "object"),  # type: ignore[return-value, arg-type]
+    "not_an_object": (lambda: 7, "object"),  # type: ignore[return-value, arg-type]
+    # Flags that contradict the table would add fan to a hand that cannot happen.
+    "kong_replacement_without_a_kong": (
+        lambda: _set(["win", "kong_replacement"], True),
+        "the winner has no kong",
+    ),
+    "first_draw_after_a_claim": (
+        lambda: _set(
+            ["players", 0],
+            {"concealed": "456789m1234p", "melds": [{"type": "pung", "tiles": "555p", "from": 3}]},
+            _set(["win", "first_draw"], True),
+        ),
+        "seat 0 claimed 555p",
+    ),
 }
 
 
@@ -172,10 +185,17 @@ def test_error_in_the_second_case_of_a_list(
 ) -> None:
     bad = _set(["name"], "second")
     bad["indicator"] = "0m"
-    code, out, err = _run([BASE, bad], tmp_path, capsys)
+    code, out, err = _run([BASE, bad, [1, 2]], tmp_path, capsys)
     assert code == 2
-    assert out == ""  # nothing is printed for the good first case either
-    assert err.startswith("mahjong-bot score: second: ")
+    # The good case is still scored (one bad case in a batch costs only itself); each bad
+    # one is an error in its place and one line on stderr.
+    first, second, third = json.loads(out)
+    assert first["name"] == BASE["name"] and first["valid"] is True
+    assert set(second) == {"name", "error"} and second["name"] == "second"
+    assert third == {"name": "case 3", "error": "a case must be a JSON object"}
+    lines = err.strip("\n").split("\n")
+    assert len(lines) == 2 and lines[0].startswith("mahjong-bot score: second: ")
+    assert lines[0].endswith(second["error"])
 
 
 def test_invalid_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -217,3 +237,28 @@ def test_invalid_win_is_not_an_input_error(
     result = json.loads(out)
     assert result["valid"] is False
     assert result["reason"] == "discard_win"
+
+
+@pytest.mark.parametrize(
+    ("base", "winner_hand"),
+    [
+        (BASE, {"concealed": "123456789m22m", "melds": [{"type": "pung", "tiles": "999s",
+                                                           "from": 0}]}),
+        (TZ_BASE, {"concealed": "12355m456p234s", "melds": [{"type": "pung", "tiles": "999p",
+                                                              "from": 2}]}),
+    ],
+)  # fmt: skip
+def test_a_wild_in_the_winners_meld_is_an_illegal_win(
+    base: dict[str, Any],
+    winner_hand: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """RULES.md §0: wilds are never used in a claimed meld. Asked whether a hand holding
+    a pung of the wild's kind wins, the answer is no (``valid`` false), in both rule sets."""
+    case = _set(["players", base["winner"]], winner_hand, base)
+    code, out, _ = _run(case, tmp_path, capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert (result["valid"], result["reason"]) == (False, "wild_in_meld")
+    assert result["deltas"] == [0, 0, 0, 0]

@@ -111,3 +111,32 @@ def test_explain_is_bilingual(capsys: pytest.CaptureFixture[str]) -> None:
     assert "红中" in text and "Red Dragon Pung" in text
     assert "不满足" in text  # the invalid case explains why
     assert text.index("混一色") < text.index("Half Flush")
+
+
+def test_explain_names_what_each_wild_and_white_stood_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The arrangement line says which tiles a wild (财神 in Taizhou, 百搭 in Jiaxing) and
+    a White standing for the wild's kind were read as: otherwise a White read as 4s is
+    printed as a plain 4s and the reader cannot see why the hand wins."""
+    case = {
+        "name": "white-in-a-chow", "variant": "taizhou", "indicator": "4s", "winner": 2,
+        "win": {"tile": "5z", "by": "discard", "from": 1},
+        "players": [
+            {"concealed": "147m147p17s12345z"}, {"concealed": "234p456p678s22m99s"},
+            {"concealed": "123m567m789p11p35s5z"}, {"concealed": "147m258p3569s134z"},
+        ],
+    }  # fmt: skip
+    wild = {**case, "name": "wild-in-a-chow", "win": {"tile": "3s", "by": "self_draw"},
+            "players": [*case["players"][:2], {"concealed": "123m567m789p11p345s"},
+                        case["players"][3]]}  # fmt: skip
+    # The first Jiaxing golden hand (wild 9s) with a 9s pairing the 2m.
+    with_wild = json.loads((GOLDEN / "jiaxing.json").read_text(encoding="utf-8"))[0]
+    with_wild["players"][1]["concealed"] = "123456789m2m9s777z"
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([case, wild, with_wild]), encoding="utf-8")
+    assert main(["score", "--explain", str(path)]) == 0
+    white, taizhou_wild, jiaxing_wild = capsys.readouterr().out.split("\n\n")
+    assert "345s(白板=4s)*" in white and "财神" not in white
+    assert "345s(财神=4s)" in taizhou_wild and "百搭" not in taizhou_wild
+    assert "(百搭=" in jiaxing_wild and "财神" not in jiaxing_wild

@@ -3,7 +3,9 @@
 Prints JSON (one object, or a list for a list of cases) with the keys a case's ``expect``
 names plus the itemised breakdown; ``--explain`` prints a bilingual breakdown instead.
 Bad input is one line on stderr and exit code 2, never a traceback: the command is
-meant for people typing cases by hand. It imports only the engine and the pure ``bot.lines``, so it starts fast.
+meant for people typing cases by hand. In a list, a case that cannot be read is an
+``{"name": ..., "error": ...}`` entry in its place and the rest are still scored (the
+exit code is still 2). It imports only the engine and the pure ``bot.lines``, so it starts fast.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from engine.scoring.case import CaseError, parse_case, result_to_case_json
 from engine.scoring.names import INVALID_REASONS, TEXT
 from engine.tiles import TileError
 from engine.types import HandResult, WinContext
+from engine.variants import RULE_SETS
 
 PROG = "mahjong-bot score"
 
@@ -89,9 +92,13 @@ def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
         lines.append(f"{TEXT['invalid'][0]} {TEXT['invalid'][1]}: {zh} — {en}")
         return "\n".join(lines)
     if result.arrangement:
+        # What each wild (百搭 in Jiaxing, 财神 in Taizhou) and each White standing for
+        # the wild's kind was read as: "345s(白板=4s)".
+        wild_word = RULE_SETS[ctx.variant].wild_name_zh or TEXT["wild"][0]
         groups = " ".join(
             str(group["tiles"])
-            + (f"({TEXT['wild'][0]}={group['wilds']})" if group.get("wilds") else "")
+            + (f"({wild_word}={group['wilds']})" if group.get("wilds") else "")
+            + (f"({TEXT['white'][0]}={group['white_as']})" if group.get("white_as") else "")
             + ("*" if group.get("win") else "")
             for group in result.arrangement
         )
@@ -137,17 +144,27 @@ def run(args: argparse.Namespace) -> int:
         return 2
     outputs: list[Any] = []
     explanations: list[str] = []
+    refused = 0
     for index, case in enumerate(cases):
         name = _case_name(case, index, many)
         try:
             ctx = parse_case(case)
             result = score_hand(ctx)
         except (CaseError, TileError, ValueError) as error:
-            print(f"{PROG}: {name}: {_one_line(str(error))}", file=sys.stderr)
-            return 2
+            problem = _one_line(str(error))
         except RecursionError:
-            print(f"{PROG}: {name}: the case is nested too deeply", file=sys.stderr)
-            return 2
+            problem = "the case is nested too deeply"
+        else:
+            problem = ""
+        if problem:
+            # One bad case in a list is reported in its place; the others are still scored.
+            print(f"{PROG}: {name}: {problem}", file=sys.stderr)
+            if not many:
+                return 2
+            refused += 1
+            outputs.append({"name": name, "error": problem})
+            explanations.append(f"== {name} ==\n{problem}")
+            continue
         if args.explain:
             explanations.append(_explain(name, ctx, result))
         else:
@@ -158,4 +175,4 @@ def run(args: argparse.Namespace) -> int:
         print("\n\n".join(explanations))
     else:
         print(json.dumps(outputs if many else outputs[0], ensure_ascii=False, indent=1))
-    return 0
+    return 2 if refused else 0

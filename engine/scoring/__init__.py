@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from .. import variants
 from ..types import HandResult, WinContext
+from .common import invalid_result
 
 __all__ = ["score_hand"]
 
@@ -55,6 +56,10 @@ def score_hand(ctx: WinContext) -> HandResult:
     if rules is None:
         known = ", ".join(variants.RULE_SETS)
         raise ValueError(f"unknown variant {ctx.variant!r} ({known})")
-    result = rules.score(ctx)
+    wild = ctx.wild
+    if wild is not None and any(wild in meld.faces for meld in ctx.players[ctx.winner].melds):
+        result = invalid_result(ctx, "wild_in_meld")  # RULES.md §0: wilds are never melded
+    else:
+        result = rules.score(ctx)
     result.win_tile = ctx.win.tile
     return result

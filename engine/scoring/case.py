@@ -105,9 +105,20 @@ def _tile(value: Any, what: str) -> int:
 
 
 def _parse_meld(
-    data: Any, owner: int, seats: int, rules: type[Variant], wild: int, where: str
+    data: Any,
+    owner: int,
+    seats: int,
+    rules: type[Variant],
+    wild: int,
+    where: str,
+    *,
+    wild_allowed: bool = False,
 ) -> tuple[Meld, list[int]]:
-    """The meld and the physical tiles it holds (a White standing in counts as a White)."""
+    """The meld and the physical tiles it holds (a White standing in counts as a White).
+
+    ``wild_allowed`` (the winner's melds) lets a meld with a wild through, for the scorer
+    to call the win illegal (``wild_in_meld``): asking whether such a hand wins is a
+    fair question with the answer no. Anyone else's is a table that cannot exist."""
     if not isinstance(data, dict):
         raise CaseError(f"{where} must be an object like {{'type': 'pung', 'tiles': '777z'}}")
     _check_keys(data, _MELD_KEYS, where)
@@ -195,7 +206,7 @@ def _parse_meld(
             raise CaseError(f"{where}: white_as {kind_str(white_as)} is not in {shown}")
         physical.remove(white_as)
         physical.append(WHITE)
-    if wild in physical:
+    if wild in physical and not wild_allowed:
         raise CaseError(
             f"{where}: {shown} uses a wild tile ({kind_str(wild)}); wilds cannot be melded"
         )
@@ -301,8 +312,9 @@ def parse_case(data: Any) -> WinContext:
         melds = []
         for index, meld_data in enumerate(melds_data):
             meld, meld_physical = _parse_meld(
-                meld_data, seat, seats, rules, wild, f"{where} meld {index + 1}"
-            )
+                meld_data, seat, seats, rules, wild, f"{where} meld {index + 1}",
+                wild_allowed=seat == winner,
+            )  # fmt: skip
             melds.append(meld)
             physical.extend(meld_physical)
             seen.update(meld_physical)  # faces: a White standing in is a White shown
@@ -345,6 +357,22 @@ def parse_case(data: Any) -> WinContext:
             raise CaseError(
                 f"rob_kong from seat {win_from}, but that seat has no exposed pung of {kind_str(win_tile)} to add to"
             )
+
+    # The flags must fit the table they describe (they add fan, so a contradiction would
+    # score a hand that cannot happen).
+    if kong_replacement and not any(meld.is_kong for meld in players[winner].melds):
+        raise CaseError(
+            "win.kong_replacement, but the winner has no kong: a replacement tile is drawn "
+            "only after a kong"
+        )
+    if first_draw:
+        for seat, hand in enumerate(players):
+            for meld in hand.melds:
+                if meld.from_seat is not None:
+                    raise CaseError(
+                        f"win.first_draw, but seat {seat} claimed {format_tiles(meld.tiles)}: "
+                        "a claim came before the winner's first draw"
+                    )
 
     pairs: list[tuple[int, int]] = []
     folded: list[int] = []

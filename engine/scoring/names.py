@@ -31,7 +31,14 @@ INVALID_REASONS: dict[str, tuple[str, str]] = {
         "不满足清一色、混一色、全老头、对对和",
         "no qualifying hand type (Full/Half Flush, All Honors, All Pungs)",
     ),
-    "rob_kong_pair_wait": ("单吊抢杠或百搭配将，不许抢杠", "robbing on a pair wait is not allowed"),
+    "rob_kong_pair_wait": (
+        "单吊抢杠或百搭配将，不许抢杠",
+        "robbing is not allowed on a pair wait, or to pair the tile with a wild",
+    ),
+    "wild_in_meld": (
+        "百搭/财神不能用来吃、碰、杠",
+        "a wild cannot be used in a chow, pung or kong",
+    ),
     "wild_discard": ("百搭/财神打出后不能胡", "a discarded wild cannot be won on"),
     "folded": ("已不跟，不能胡", "a folded player cannot win"),
 }
@@ -54,6 +61,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "invalid": ("不能胡", "not a legal win"),
     "non_winners": ("未胡玩家", "non-winners"),
     "wild": ("百搭/财神", "wild"),
+    "white": ("白板", "White"),
     "from_seat": ("出牌", "from seat"),
 }
 
