@@ -36,7 +36,7 @@ INVALID_REASONS: dict[str, tuple[str, str]] = {
         "robbing is not allowed on a pair wait, or to pair the tile with a wild",
     ),
     "wild_in_meld": (
-        "百搭/财神不能用来吃、碰、杠",
+        "百搭/财神不能吃、碰、杠",
         "a wild cannot be used in a chow, pung or kong",
     ),
     "wild_discard": ("百搭/财神打出后不能胡", "a discarded wild cannot be won on"),
