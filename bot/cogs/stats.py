@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_table import variant_names
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, is_chinese, msg, say
 from data import PlayerStats, next_month
@@ -116,8 +117,7 @@ class StatsCog(commands.Cog):
         if variant is None:
             variant_zh, variant_en = "全部玩法", "all rule sets"
         else:
-            rules = RULE_SETS[variant]
-            variant_zh, variant_en = rules.name_zh, rules.short_name_en or rules.name_en
+            variant_zh, variant_en = variant_names(variant)
         days = (
             f" ({first.isoformat()} – {(end - timedelta(days=1)).isoformat()})"
             if first and end
