@@ -1060,7 +1060,11 @@ class Round:
     # ------------------------------------------------------------------ timeouts, leaving
     def default_action(self, seat: int) -> Action | None:
         """The safe default on a timeout: discard the drawn tile (else the last tile in
-        hand), pass a claim, continue under three-claim liability."""
+        hand), pass a claim, continue under three-claim liability.
+
+        "The last tile in hand" is the last one the player sees: hands are shown wilds
+        first, then by suit (``render.hand``), so after a claim a timeout throws the
+        highest natural tile, never a wild while the hand holds anything else."""
         legal = self.legal_actions(seat)
         if not legal:
             return None
@@ -1068,8 +1072,9 @@ class Round:
             drawn = self.drawn[seat]
             if drawn is not None and Action(DISCARD, seat, tile=drawn) in legal:
                 return Action(DISCARD, seat, tile=drawn)
+            wild = self.wild
             discards = [a for a in legal if a.type == DISCARD]
-            return discards[-1]
+            return max(discards, key=lambda action: (action.tile != wild, action.tile or 0))
         if self.phase == SANTAN:
             return Action(CONTINUE, seat)
         return Action(PASS, seat)

@@ -270,6 +270,27 @@ def test_default_action_discards_drawn_tile_or_last_tile_and_passes_claims(varia
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_a_timeout_after_a_claim_keeps_the_wild(variant: str) -> None:
+    """RULES.md §3: with no drawn tile the default discards the last tile in hand, the one
+    the player sees last: hands are shown wilds first, so a wild Red (the highest kind)
+    stays in hand and the highest natural tile goes."""
+    round_ = stage(
+        variant,
+        ["5m111p234p567p789p1z", "4m6m1s3s5s7s8p2z3z4z6z7z2p",
+         "1m3m7m9m1p3p7p9p1s3s7s2z3z", "2m2p4p6p8p2s4s6s8s3z1z6m"],
+        wild="7z",
+    )  # fmt: skip
+    act(round_, "discard", 0, "5m")
+    act(round_, "chow", 1, tiles="456m")
+    assert round_.drawn[1] is None
+    assert round_.default_action(1) == Action("discard", 1, tile=parse_tile("6z"))
+    # With only wilds left to throw, a wild it is.
+    round_.hands[1][:] = [0] * len(round_.hands[1])
+    round_.hands[1][parse_tile("7z")] = 2
+    assert round_.default_action(1) == Action("discard", 1, tile=parse_tile("7z"))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_events_for_hides_another_seats_draw(variant: str) -> None:
     round_ = stage(variant, CONTEST, draws="9p")
     events = act(round_, "discard", 0, "1z")
