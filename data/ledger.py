@@ -156,48 +156,30 @@ _LEDGER_COLUMNS = (
 
 _INSERT_LEDGER = f"INSERT INTO ledger ({_LEDGER_COLUMNS}) VALUES ({', '.join('?' * 19)})"
 
-_UPSERT_WEEKLY = """
-    INSERT INTO weekly_stats (guild_id, week_start, user_id, net, hands, wins, biggest)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (guild_id, week_start, user_id) DO UPDATE SET
-        net = weekly_stats.net + excluded.net, hands = weekly_stats.hands + excluded.hands,
-        wins = weekly_stats.wins + excluded.wins,
-        biggest = CASE WHEN excluded.biggest > weekly_stats.biggest
-                       THEN excluded.biggest ELSE weekly_stats.biggest END
+
+def _totals_upsert(table: str, *keys: str) -> str:
+    """The upsert adding a hand's (or a penalty's) figures to one leaderboard aggregate
+    keyed by ``guild_id`` and ``keys``: net, hands and wins add up, biggest keeps the max."""
+    columns = ", ".join(("guild_id", *keys))
+    marks = ", ".join("?" * (len(keys) + 5))
+    return f"""
+    INSERT INTO {table} ({columns}, net, hands, wins, biggest)
+    VALUES ({marks})
+    ON CONFLICT ({columns}) DO UPDATE SET
+        net = {table}.net + excluded.net, hands = {table}.hands + excluded.hands,
+        wins = {table}.wins + excluded.wins,
+        biggest = CASE WHEN excluded.biggest > {table}.biggest
+                       THEN excluded.biggest ELSE {table}.biggest END
 """
 
-_UPSERT_PLAYER = """
-    INSERT INTO player_stats (guild_id, user_id, net, hands, wins, biggest)
-    VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT (guild_id, user_id) DO UPDATE SET
-        net = player_stats.net + excluded.net, hands = player_stats.hands + excluded.hands,
-        wins = player_stats.wins + excluded.wins,
-        biggest = CASE WHEN excluded.biggest > player_stats.biggest
-                       THEN excluded.biggest ELSE player_stats.biggest END
-"""
 
-_UPSERT_MONTHLY = """
-    INSERT INTO monthly_stats (guild_id, month_start, user_id, net, hands, wins, biggest)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (guild_id, month_start, user_id) DO UPDATE SET
-        net = monthly_stats.net + excluded.net, hands = monthly_stats.hands + excluded.hands,
-        wins = monthly_stats.wins + excluded.wins,
-        biggest = CASE WHEN excluded.biggest > monthly_stats.biggest
-                       THEN excluded.biggest ELSE monthly_stats.biggest END
-"""
+_UPSERT_WEEKLY = _totals_upsert("weekly_stats", "week_start", "user_id")
+_UPSERT_PLAYER = _totals_upsert("player_stats", "user_id")
+_UPSERT_MONTHLY = _totals_upsert("monthly_stats", "month_start", "user_id")
+_UPSERT_VARIANT = _totals_upsert("variant_stats", "variant", "user_id")
 
 # biggest_op follows biggest: both SET expressions read the row as it was before the
 # update, so the op is replaced exactly when the biggest win is (ties keep the first).
-_UPSERT_VARIANT = """
-    INSERT INTO variant_stats (guild_id, variant, user_id, net, hands, wins, biggest)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET
-        net = variant_stats.net + excluded.net, hands = variant_stats.hands + excluded.hands,
-        wins = variant_stats.wins + excluded.wins,
-        biggest = CASE WHEN excluded.biggest > variant_stats.biggest
-                       THEN excluded.biggest ELSE variant_stats.biggest END
-"""
-
 _UPSERT_PLAYER_DAY = """
     INSERT INTO player_day_stats (guild_id, user_id, local_day, variant, hands, wins,
                                   self_draws, deal_ins, net, biggest, biggest_op)
