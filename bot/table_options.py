@@ -87,6 +87,12 @@ class TableOptions:
                     f"{rules.short_name_en or rules.name_en} is played by {allowed} players",
                 )
             )
+        try:
+            mechanics.check_deal(self.num_seats)
+        except OptionError as error:
+            raise TableOptionsError(
+                Text(f"选项无效：{error}", f"Invalid option: {error}")
+            ) from error
         stake = self.stake
         if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
             raise TableOptionsError(

@@ -46,7 +46,7 @@ from .types import (
     WinContext,
     WinInfo,
 )
-from .variants import OptionError, Variant, variant_for
+from .variants import Variant, variant_for
 from .views import DiscardView, PlayerView, PublicView, SeatView, maker
 from .wall import Wall
 
@@ -262,15 +262,7 @@ class Round:
         self.wall = Wall.shuffled(
             seed, reserve=self.variant.reserve(), remove_suits=self.variant.remove_suits()
         )
-        # The deal and the indicator must not eat into the reserve (e.g. Taizhou with
-        # both suits removed has 64 tiles: four seats would leave nothing to draw).
-        dealt = 13 * seats + 1 + (0 if int(self.options.wild_copies) == 4 else 1)
-        if len(self.wall.tiles) - dealt < self.wall.reserve:
-            raise OptionError(
-                f"牌不够 / not enough tiles: {len(self.wall.tiles)} tiles, {dealt} dealt and "
-                f"{self.wall.reserve} kept in reserve with {seats} seats "
-                "(use fewer seats, fewer removed suits or a smaller reserve_tiles)"
-            )
+        self.variant.check_deal(seats)
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(seats)]
         self.melds: list[list[Meld]] = [[] for _ in range(seats)]
         self.discards: list[list[_Discard]] = [[] for _ in range(seats)]

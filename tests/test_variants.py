@@ -107,6 +107,9 @@ def test_guild_default_variant_comes_from_the_registry() -> None:
         (TableOptions("taizhou", claim_timeout=1000), "吃碰限时"),
         (TableOptions("taizhou", options={"cap": 75, "half_rounding": "exact"}), "选项无效"),
         (TableOptions("jiaxing", options={"cap": 100}), "选项无效"),
+        # 64 tiles with both suits removed: four hands and the indicator would eat into
+        # the 16 kept back. Refused when the table is set up, not when it starts.
+        (TableOptions("taizhou", options={"remove_suits": 2}), "牌不够"),
     ],
 )
 def test_table_options_validate_refuses_with_a_bilingual_reason(
@@ -116,6 +119,11 @@ def test_table_options_validate_refuses_with_a_bilingual_reason(
         request_.validate()
     assert isinstance(caught.value.text, Text)
     assert zh_part in caught.value.text.zh
+
+
+def test_the_smallest_tables_that_still_deal() -> None:
+    assert TableOptions("taizhou", num_seats=3, options={"remove_suits": 2}).validate()
+    assert TableOptions("taizhou", options={"remove_suits": 1}).validate()
 
 
 def test_table_options_validate_returns_the_tables_mechanics() -> None:

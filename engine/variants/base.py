@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .options import RuleOptions
+from .options import OptionError, RuleOptions
 
 if TYPE_CHECKING:
     from ..types import HandResult, WinContext
@@ -88,6 +88,22 @@ class Variant:
 
     def remove_suits(self) -> int:
         return int(getattr(self.options, "remove_suits", 0))
+
+    def check_deal(self, seats: int) -> None:
+        """Refuse a table whose deal (and the flipped indicator) would eat into the tiles
+        kept back: Taizhou with both suits removed has 64 tiles, and four seats would
+        leave nothing to draw. Asked when a table is set up, so the host hears it then,
+        and by every hand (``Round``)."""
+        from ..wall import tile_kinds_in_play
+
+        tiles = 4 * len(tile_kinds_in_play(self.remove_suits()))
+        dealt = 13 * seats + 1 + (0 if int(self.options.wild_copies) == 4 else 1)
+        if tiles - dealt < self.reserve():
+            raise OptionError(
+                f"牌不够 / not enough tiles: {tiles} tiles, {dealt} dealt and "
+                f"{self.reserve()} kept in reserve with {seats} seats "
+                "(use fewer seats, fewer removed suits or a smaller reserve_tiles)"
+            )
 
     def win_order(self, discarder: int, dealer: int, seats: int) -> list[int]:
         """Seats in the order they get priority when several can win on one tile."""
