@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -52,7 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     module.add_arguments(sub_parser)
     args = sub_parser.parse_args(argv[1:])
-    return int(module.run(args) or 0)
+    try:
+        return int(module.run(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (``mahjong-bot score --explain cases.json | head``): stop
+        # quietly, as other command-line tools do, instead of a traceback; stdout goes to
+        # devnull so the interpreter's own flush at exit cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

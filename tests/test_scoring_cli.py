@@ -262,3 +262,19 @@ def test_a_wild_in_the_winners_meld_is_an_illegal_win(
     result = json.loads(out)
     assert (result["valid"], result["reason"]) == (False, "wild_in_meld")
     assert result["deltas"] == [0, 0, 0, 0]
+
+
+def test_a_reader_that_goes_away_gets_no_traceback() -> None:
+    """``mahjong-bot score --explain cases.json | head``: when the pipe closes before the
+    output is written the command stops quietly (exit 1), as command-line tools do."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "score", "--explain", str(GOLDEN / "jiaxing.json")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    process.stderr.close()
+    assert process.wait(timeout=60) == 1
+    assert errors == ""
