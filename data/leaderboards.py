@@ -109,6 +109,59 @@ class LeaderboardsPart(SettingsPart):
         rows = await self._read(lambda connection: connection.execute(sql, args).fetchall())
         return [LeaderboardRow(*map(int, row)) for row in rows]
 
+    async def leaderboard_position(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        week_start: date | None = None,
+        month_start: date | None = None,
+        variant: str | None = None,
+        first_day: date | None = None,
+        end_day: date | None = None,
+    ) -> tuple[int, LeaderboardRow] | None:
+        """Where ``user_id`` stands on a board (rank from 1, ties ordered as the board
+        orders them, and their line), or None when they are not on it. The board is the
+        one the same arguments name: a week, a season, one rule set (with or without
+        days), else all time. A player below the top ten asks "and me?"."""
+        if variant is not None and (first_day is not None or end_day is not None):
+            board = await self.variant_leaderboard(
+                guild_id, variant, first_day, end_day, limit=2**31 - 1
+            )  # no aggregate to count in: the sum is read whole anyway
+            for rank, row in enumerate(board, start=1):
+                if row.user_id == user_id:
+                    return rank, row
+            return None
+        key: tuple[str, str] | None = None  # the aggregate's period or rule-set column
+        if week_start is not None:
+            table, key = "weekly_stats", ("week_start", week_start.isoformat())
+        elif month_start is not None:
+            table, key = "monthly_stats", ("month_start", month_start.isoformat())
+        elif variant is not None:
+            table, key = "variant_stats", ("variant", variant)
+        else:
+            table = "player_stats"
+        scope = f" AND {key[0]} = ?" if key else ""
+        scope_args = (key[1],) if key else ()
+
+        def body(connection: sqlite3.Connection) -> tuple[int, LeaderboardRow] | None:
+            found = connection.execute(
+                f"SELECT user_id, net, hands, wins, biggest FROM {table}"
+                f" WHERE guild_id = ?{scope} AND user_id = ?",
+                (guild_id, *scope_args, user_id),
+            ).fetchone()
+            if found is None:
+                return None
+            row = LeaderboardRow(*map(int, found))
+            ahead = connection.execute(  # the board's order: net, then wins, then user id
+                f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?{scope}"
+                " AND (net > ? OR (net = ? AND (wins > ? OR (wins = ? AND user_id < ?))))",
+                (guild_id, *scope_args, row.net, row.net, row.wins, row.wins, row.user_id),
+            ).fetchone()[0]
+            return int(ahead) + 1, row
+
+        return await self._read(body)
+
     async def player_week(
         self, guild_id: int, user_id: int, week_start: date
     ) -> LeaderboardRow | None:

@@ -225,3 +225,29 @@ async def test_a_rule_sets_board_holds_only_its_tables(env: Env, tmp_path: Path)
     record = await env.h.command(ALICE, "leaderboard", [option("variant", "riichi")])
     assert not [data for r in env.h.replies_to(record) for _n, data in r.files]
     assert "riichi" in env.h.reply_text(record)
+
+
+async def test_a_player_below_the_top_ten_sees_their_own_place(env: Env) -> None:
+    """ "And me?": twelve players each won a hand off Alice this week; her /leaderboard
+    lists the ten, then "…" and her own line with her rank; Bob, not on the board, gets
+    the ten alone; the picture keeps the ten either way."""
+    store = env.bot.store
+    await store.create_game("many", GUILD_ID, CHANNEL_ID, "taizhou", {}, [], 5,
+                            settings={"num_seats": 4, "stake": 1}, status="finished")  # fmt: skip
+    winners = [800_000_000_000_000_100 + number for number in range(12)]
+    for number, winner in enumerate(winners):
+        entries = settlement_entries([3, -1, -1, -1], [winner, ALICE, None, None], 0)
+        assert await store.settle_hand(GUILD_ID, "many", number, entries, stake=2,
+                                       when=env.bot.now())  # fmt: skip
+    for period in ("weekly", "alltime"):
+        for variant in ([], [option("variant", "taizhou")]):
+            record = await env.h.command(ALICE, "leaderboard", [option("period", period), *variant])
+            lines = env.h.reply_text(record).split("\n")
+            assert len(lines) == 1 + 10 + 2, lines
+            assert lines[1].startswith("1. ") and lines[10].startswith("10. ")
+            assert lines[11] == "…"
+            assert lines[12] == "13. alice **-24** · 12 局/hands · 0 胡/wins"
+            (board,) = [data for r in env.h.replies_to(record) for _n, data in r.files]
+            assert board.split(b" ")[2] == b"10"  # the picture: the ten
+    record = await env.h.command(BOB, "leaderboard")
+    assert len(env.h.reply_text(record).split("\n")) == 1 + 10

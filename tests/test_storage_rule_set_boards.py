@@ -82,6 +82,16 @@ async def test_each_rule_set_has_its_own_week_month_and_all_time(db: BackendDB) 
     assert _lines(await store.variant_leaderboard(GUILD, "jiaxing")) == _lines(
         await store.variant_leaderboard(GUILD, "jiaxing", *week)
     )
+    # Bob and Carol tie (-30, no win) and are ranked by user id, on the board and when each
+    # asks for their own place; the server's week (no rule set) likewise.
+    assert [
+        await store.leaderboard_position(GUILD, user, variant="jiaxing") for user in (BOB, CAROL)
+    ] == [(2, LeaderboardRow(BOB, -30, 1, 0, 0)), (3, LeaderboardRow(CAROL, -30, 1, 0, 0))]
+    assert await store.leaderboard_position(GUILD, DAVE, variant="jiaxing") is None
+    # The server's week: Bob +85, Alice +75, Dave -5 (his loose penalty), Carol -100.
+    assert await store.leaderboard_position(GUILD, DAVE, week_start=WEEK) == (
+        3, LeaderboardRow(DAVE, -5, 0, 0, 0)
+    )  # fmt: skip
     october = (date(2026, 10, 1), date(2026, 11, 1))
     assert await store.variant_leaderboard(GUILD, "jiaxing", *october) == []
     assert await store.variant_leaderboard(GUILD + 1, "taizhou") == []
@@ -166,11 +176,26 @@ async def test_random_play_boards_agree_with_the_ledger(db: BackendDB) -> None:
                 per_user[row.user_id] += row.net
         if first is None:
             server = await store.alltime_leaderboard(GUILD, limit=100)
+            scope: dict[str, date] = {}
         elif end == first + timedelta(days=7):
             server = await store.weekly_leaderboard(GUILD, week_start=first, limit=100)
+            scope = {"week_start": first}
         else:
             server = await store.monthly_leaderboard(GUILD, first, limit=100)
+            scope = {"month_start": first}
         assert {row.user_id: row.net for row in server} == dict(per_user)
+        # "And me?": each player's place on every board is their index in the whole board.
+        boards = [(server, scope)]
+        for variant in ("jiaxing", "taizhou"):
+            whole = await store.variant_leaderboard(GUILD, variant, first, end, limit=100)
+            days = {"first_day": first, "end_day": end} if first else {}
+            boards.append((whole, {"variant": variant, **days}))  # type: ignore[dict-item]
+        for whole, where in boards:
+            for user in users:
+                place = await store.leaderboard_position(GUILD, user, **where)  # type: ignore[arg-type]
+                ranks = [rank for rank, row in enumerate(whole, 1) if row.user_id == user]
+                assert (place[0] if place else None) == (ranks[0] if ranks else None)
+                assert place is None or place[1] == whole[place[0] - 1]
     assert checked > 100
     before = await db.fetch_raw("SELECT * FROM variant_stats ORDER BY guild_id, variant, user_id")
     assert len(before) == len({(row[5], row[0]) for row in ledger}) > len(users)

@@ -50,22 +50,27 @@ async def leaderboard_message(
     now: datetime | None = None,
     months_ago: int | None = None,
     variant: str | None = None,
+    asker: int | None = None,
 ) -> tuple[str, Picture | None]:
     """The board as text (both languages) and a picture with its alt text; the picture
     is None when the board is empty.
     ``months_ago`` (not None) asks for a monthly season instead of a week; ``variant``
     one rule set's board instead of the server's. Both are in the server's channel
-    language, like its tables."""
+    language, like its tables. ``asker``, when on the board below the top ten, gets
+    their own line with their rank after the ten (the picture keeps the ten)."""
     guild_id = guild.id if guild is not None else 0
     language = await bot.presenter.channel_language(guild_id)
     store = bot.store
     period = "week" if weekly else "all_time"
+    board: dict[str, Any] = {"variant": variant}  # which board, for the asker's place
     if months_ago is not None:
         month = await store.month_start(guild_id, months_ago)
         if variant is None:
             rows = await store.monthly_leaderboard(guild_id, month, limit=10)
+            board["month_start"] = month
         else:
             rows = await store.variant_leaderboard(guild_id, variant, month, next_month(month))
+            board.update(first_day=month, end_day=next_month(month))
         title = Text(f"月榜 · {month:%Y-%m}", f"Monthly season · {month:%Y-%m}")
         subtitle = f"{month:%Y-%m}"
         period = "month"
@@ -73,10 +78,12 @@ async def leaderboard_message(
         start = (await store.week_bounds(guild_id, weeks_ago, now)).week_start
         if variant is None:
             rows = await store.weekly_leaderboard(guild_id, week_start=start, limit=10)
+            board["week_start"] = start
         else:
             rows = await store.variant_leaderboard(
                 guild_id, variant, start, start + timedelta(days=7)
             )
+            board.update(first_day=start, end_day=start + timedelta(days=7))
         title = msg("leaderboard.week", start=start.isoformat())
         subtitle = week_dates(start, language)  # 11月23日–29日, as the image
     else:
@@ -98,14 +105,26 @@ async def leaderboard_message(
         (rank, await bot.name_of(guild, row.user_id), row.net, row.hands, row.wins)
         for rank, row in enumerate(rows, start=1)
     ]
-    lines = [f"**{title.zh}** · {title.en}"]
-    for rank, name, net, hands, wins in named:
-        lines.append(f"{rank}. {name} **{net:+d}** · {hands} 局/hands · {wins} 胡/wins")
+    lines = [f"**{title.zh}** · {title.en}", *(_board_line(*entry) for entry in named)]
+    names = [name for _rank, name, *_figures in named]
+    if asker is not None and all(row.user_id != asker for row in rows):
+        place = await store.leaderboard_position(guild_id, asker, **board)
+        if place is not None:  # "and me?": the asker's own line below the ten
+            rank, row = place
+            name = await bot.name_of(guild, asker)
+            if rank > len(named) + 1:
+                lines.append("…")
+            lines.append(_board_line(rank, name, row.net, row.hands, row.wins))
+            names.append(name)
     picture = await bot.presenter.picture(
         bot.presenter.renderer.leaderboard, describe_leaderboard, named, period, subtitle, language
     )
-    content = in_server_script("\n".join(lines), language, [name for _r, name, *_rest in named])
+    content = in_server_script("\n".join(lines), language, names)
     return content[:2000], picture
+
+
+def _board_line(rank: int, name: str, net: int, hands: int, wins: int) -> str:
+    return f"{rank}. {name} **{net:+d}** · {hands} 局/hands · {wins} 胡/wins"
 
 
 def _count(number: int, noun: str) -> str:
@@ -233,7 +252,7 @@ class EconomyCog(commands.Cog):
         content, picture = await leaderboard_message(
             self.bot, interaction.guild, weekly=period == "weekly", weeks_ago=weeks_ago,
             now=self.bot.now(), months_ago=weeks_ago if period == "monthly" else None,
-            variant=variant,
+            variant=variant, asker=interaction.user.id,
         )  # fmt: skip
         file = picture.file(LEADERBOARD_FILE) if picture is not None else None
         await self.bot.respond(interaction, content, ephemeral=False, file=file)
