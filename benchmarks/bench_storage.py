@@ -136,6 +136,13 @@ async def bench_leaderboard(
             "variant_alltime_leaderboard_ms": await timed_median(
                 lambda: store.variant_leaderboard(GUILD, "taizhou"), repeats
             ),
+            # "And me?": one player's place on the week's and the all-time board.
+            "place_week_ms": await timed_median(
+                lambda: store.leaderboard_position(GUILD, 42, week_start=week), repeats
+            ),
+            "place_alltime_ms": await timed_median(
+                lambda: store.leaderboard_position(GUILD, 42), repeats
+            ),
             "history_ms": await timed_median(lambda: store.history(GUILD, 42, limit=10), repeats),
             # One /stats card: every figure, the biggest hand, the top types and the trend.
             "stats_ms": await timed_median(lambda: store.player_card_stats(GUILD, 42), repeats),
@@ -291,6 +298,8 @@ def pg_rows(args: argparse.Namespace, results: dict[str, float]) -> list[tuple[s
         ("one rule set's week, median ms", results["variant_leaderboard_ms"], "{:.2f}"),
         ("one rule set's month, median ms", results["variant_month_leaderboard_ms"], "{:.2f}"),
         ("one rule set, all time, median ms", results["variant_alltime_leaderboard_ms"], "{:.2f}"),
+        ("a player's place on the week, median ms", results["place_week_ms"], "{:.2f}"),
+        ("a player's place, all time, median ms", results["place_alltime_ms"], "{:.2f}"),
         ("history (last 10 hands), median ms", results["history_ms"], "{:.2f}"),
         ("same week from raw ledger rows (no aggregate), ms", results["ledger_scan_leaderboard_ms"], "{:.1f}"),
     ]  # fmt: skip
@@ -355,6 +364,8 @@ def main() -> int:
                 results["variant_alltime_leaderboard_ms"],
                 "{:.2f}",
             ),
+            ("a player's place on the week, median ms", results["place_week_ms"], "{:.2f}"),
+            ("a player's place, all time, median ms", results["place_alltime_ms"], "{:.2f}"),
             ("history (last 10 hands), median ms", results["history_ms"], "{:.2f}"),
             (
                 "/stats card figures, all time, median ms (target <= 20)",
