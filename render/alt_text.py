@@ -367,7 +367,7 @@ def describe_result(
             lines.append(label("draw_note", locale))
         else:
             lines.append(f"{label('invalid_title', locale)}{_colon(locale)}")
-            lines[-1] += invalid_reason(result.reason, locale)
+            lines[-1] += invalid_reason(result.reason, locale, view.variant)
         if result.valid and get_rules(view.variant).has_carried_fan:
             lines.append(label("draw_pool", locale))
     else:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.scoring.names import INVALID_REASONS, PAYMENT_REASONS
+from engine.scoring.names import PAYMENT_REASONS, invalid_reason_text
 from engine.types import HandResult, ScoreItem
 from engine.variants import get_rules
 from engine.views import PublicView
@@ -138,7 +138,11 @@ def compose_result(
     y = 84
 
     if winner is None:
-        note = label("draw_note", locale) if result.valid else invalid_reason(result.reason, locale)
+        note = (
+            label("draw_note", locale)
+            if result.valid
+            else invalid_reason(result.reason, locale, view.variant)
+        )
         draw_text(canvas, note, margin, y, 22, CREAM)
         y += 36
         if result.valid and rules.has_carried_fan:  # a draw feeds the carried pool
@@ -241,8 +245,8 @@ def _payment_reason(reason: str, locale: str) -> str:
     return chinese(zh, locale) if locale.startswith("zh") else en
 
 
-def invalid_reason(reason: str, locale: str) -> str:
-    zh, en = INVALID_REASONS.get(reason, (reason, reason))
+def invalid_reason(reason: str | None, locale: str, variant: str) -> str:
+    zh, en = invalid_reason_text(reason, get_rules(variant).wild_name_zh)
     return chinese(zh, locale) if locale.startswith("zh") else en
 
 

@@ -262,6 +262,10 @@ def test_a_wild_in_the_winners_meld_is_an_illegal_win(
     result = json.loads(out)
     assert (result["valid"], result["reason"]) == (False, "wild_in_meld")
     assert result["deltas"] == [0, 0, 0, 0]
+    # The reason in the rule set's own word for its wilds: 百搭 in Jiaxing, 财神 in Taizhou.
+    assert main(["score", "--explain", str(tmp_path / "case.json")]) == 0
+    wild = {"jiaxing": "百搭", "taizhou": "财神"}[base["variant"]]
+    assert f"{wild}不能吃、碰、杠 — a wild cannot be used" in capsys.readouterr().out
 
 
 def test_a_reader_that_goes_away_gets_no_traceback() -> None:

@@ -17,8 +17,9 @@ from bot.lines import item_unit, total_line
 from engine.scoring import case_input, score_hand
 from engine.scoring.case import CaseError, parse_case
 from engine.scoring.case_input import CaseInputError
-from engine.scoring.names import INVALID_REASONS
+from engine.scoring.names import invalid_reason_text
 from engine.types import HandResult
+from engine.variants import get_rules
 from engine.views import PublicView, SeatView
 
 
@@ -75,8 +76,8 @@ def score_request(**fields: str) -> tuple[PublicView, HandResult]:
 def summary(result: HandResult, locale: discord.Locale | str | None) -> str:
     """The breakdown as a reply: the items, then the rule set's own formula."""
     if not result.valid:
-        reason = INVALID_REASONS.get(result.reason, (result.reason, result.reason))
-        return say(Text(f"不成胡：{reason[0]}", f"Not a winning hand: {reason[1]}"), locale)
+        zh, en = invalid_reason_text(result.reason, get_rules(result.variant).wild_name_zh)
+        return say(Text(f"不成胡：{zh}", f"Not a winning hand: {en}"), locale)
     zh_lines, en_lines = [], []
     for item in result.items:
         unit = item_unit(item)

@@ -18,7 +18,7 @@ from typing import Any
 from bot.lines import item_unit, payment_line, rule_set_name, total_line, win_by_text
 from engine.scoring import score_hand
 from engine.scoring.case import CaseError, parse_case, result_to_case_json
-from engine.scoring.names import INVALID_REASONS, TEXT
+from engine.scoring.names import TEXT, invalid_reason_text
 from engine.tiles import TileError
 from engine.types import HandResult, WinContext
 from engine.variants import RULE_SETS
@@ -88,7 +88,7 @@ def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
         f"  {win_by_text(result, seats)}"
     )
     if not result.valid:
-        zh, en = INVALID_REASONS.get(result.reason, (result.reason, result.reason))
+        zh, en = invalid_reason_text(result.reason, RULE_SETS[ctx.variant].wild_name_zh)
         lines.append(f"{TEXT['invalid'][0]} {TEXT['invalid'][1]}: {zh} — {en}")
         return "\n".join(lines)
     if result.arrangement:

@@ -43,6 +43,17 @@ INVALID_REASONS: dict[str, tuple[str, str]] = {
     "folded": ("已不跟，不能胡", "a folded player cannot win"),
 }
 
+
+def invalid_reason_text(reason: str | None, wild_zh: str = "") -> tuple[str, str]:
+    """Why a win is refused, (Chinese, English). The table names the wild 百搭/财神 (the
+    reasons are shared); given the rule set's own word for it (``Variant.wild_name_zh``:
+    百搭 in Jiaxing, 财神 in Taizhou), the Chinese says that word alone, as its players do."""
+    zh, en = INVALID_REASONS.get(reason or "", (str(reason), str(reason)))
+    if wild_zh:
+        zh = zh.replace("百搭/财神", wild_zh)
+    return zh, en
+
+
 WIN_BY: dict[str, tuple[str, str]] = {
     "self_draw": ("自摸", "self-draw"),
     "discard": ("放铳", "on a discard"),
