@@ -46,22 +46,30 @@ def _lines(rows: list[LeaderboardRow]) -> list[tuple[int, int, int, int, int]]:
     return [(row.user_id, row.net, row.hands, row.wins, row.biggest) for row in rows]
 
 
-async def test_each_rule_set_has_its_own_week_month_and_all_time(db: BackendDB) -> None:
-    store = await db.open()
+SEATS: list[int | None] = [ALICE, BOB, CAROL, None]
+
+
+async def _first_hands(store: Store) -> None:
+    """A Jiaxing and a Taizhou game, and one hand of each this week: Alice wins 9 units
+    in Jiaxing, Bob 4 in Taizhou (stake 10)."""
     await _game(store, "jx", "jiaxing")
     await _game(store, "tz", "taizhou")
-    seats: list[int | None] = [ALICE, BOB, CAROL, None]
+    await _hand(store, "jx", 0, SEATS, [9, -3, -3, -3], THURSDAY)
+    await _hand(store, "tz", 0, SEATS, [-1, 4, -2, -1], THURSDAY)
+
+
+async def test_each_rule_set_has_its_own_week_month_and_all_time(db: BackendDB) -> None:
+    store = await db.open()
     # This week: Alice wins big in Jiaxing; Bob wins twice in Taizhou.
-    await _hand(store, "jx", 0, seats, [9, -3, -3, -3], THURSDAY)
-    await _hand(store, "tz", 0, seats, [-1, 4, -2, -1], THURSDAY)
-    await _hand(store, "tz", 1, seats, [-2, 6, -2, -2], THURSDAY + timedelta(hours=1))
+    await _first_hands(store)
+    await _hand(store, "tz", 1, SEATS, [-2, 6, -2, -2], THURSDAY + timedelta(hours=1))
     # Carol leaves the Taizhou table: 30 points, shared by Alice and Bob.
     await store.record_penalty(GUILD, "tz", CAROL, 30, beneficiaries=[ALICE, BOB], key="leave",
                                when=THURSDAY + timedelta(hours=2))  # fmt: skip
     # A penalty outside any recorded game belongs to no rule set's board.
     await store.record_penalty(GUILD, None, DAVE, 5, key="loose", when=THURSDAY)
     # Two weeks earlier (still November): Carol wins in Taizhou.
-    await _hand(store, "tz", 2, seats, [-5, -5, 15, -5], THURSDAY - timedelta(days=14))
+    await _hand(store, "tz", 2, SEATS, [-5, -5, 15, -5], THURSDAY - timedelta(days=14))
 
     week = (WEEK, WEEK + timedelta(days=7))
     assert _lines(await store.variant_leaderboard(GUILD, "jiaxing", *week)) == [
@@ -211,11 +219,7 @@ async def test_a_database_from_before_rule_set_boards_is_backfilled(db: BackendD
     gets its all-time rule-set boards from the ledger, as the settlements would have kept
     them."""
     store = await db.open()
-    await _game(store, "jx", "jiaxing")
-    await _game(store, "tz", "taizhou")
-    seats: list[int | None] = [ALICE, BOB, CAROL, None]
-    await _hand(store, "jx", 0, seats, [9, -3, -3, -3], THURSDAY)
-    await _hand(store, "tz", 0, seats, [-1, 4, -2, -1], THURSDAY)
+    await _first_hands(store)
     await store.record_penalty(GUILD, "tz", CAROL, 30, beneficiaries=[ALICE], when=THURSDAY)
     kept = await db.fetch_raw("SELECT * FROM variant_stats ORDER BY variant, user_id")
     assert len(kept) == 6
