@@ -162,19 +162,6 @@ class LeaderboardsPart(SettingsPart):
 
         return await self._read(body)
 
-    async def player_week(
-        self, guild_id: int, user_id: int, week_start: date
-    ) -> LeaderboardRow | None:
-        """One player's line for a week (for "your rank" replies), or None if they did not play."""
-        row = await self._read(
-            lambda connection: connection.execute(
-                "SELECT user_id, net, hands, wins, biggest FROM weekly_stats"
-                " WHERE guild_id = ? AND week_start = ? AND user_id = ?",
-                (guild_id, week_start.isoformat(), user_id),
-            ).fetchone()
-        )
-        return LeaderboardRow(*map(int, row)) if row else None
-
     async def leaderboard_weeks(self, guild_id: int, limit: int = 52) -> list[date]:
         """Mondays of the weeks with any play, newest first."""
         rows = await self._read(

@@ -490,8 +490,11 @@ async def test_weekly_leaderboards_across_a_week_boundary_in_two_time_zones(stor
     # All-time sums every week; past weeks stay queryable.
     alltime = await store.alltime_leaderboard(utc_guild, limit=1)
     assert alltime == [LeaderboardRow(3, 289, 3, 1, 300)]
-    assert await store.player_week(utc_guild, 4, previous) == LeaderboardRow(4, -11, 2, 0, 0)
-    assert await store.player_week(utc_guild, 99, previous) is None
+    # User 4 ties user 3 at -11 with no win and comes after them: fourth of four.
+    assert await store.leaderboard_position(utc_guild, 4, week_start=previous) == (
+        4, LeaderboardRow(4, -11, 2, 0, 0)
+    )  # fmt: skip
+    assert await store.leaderboard_position(utc_guild, 99, week_start=previous) is None
 
 
 async def test_week_bounds_in_the_guild_zone(store: Store) -> None:

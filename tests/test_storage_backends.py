@@ -302,7 +302,7 @@ async def play_a_season(store: Store, clock: FakeClock, seed: int) -> dict[str, 
         ],
         "hands": [await store.hand_entries(f"g{n // 8}", n % 8) for n in range(60)],
         "settled": [await store.settled_hands(f"g{n}") for n in range(8)],
-        "player_week": await store.player_week(GUILD, BIG_USER, weeks[-1]),
+        "place": await store.leaderboard_position(GUILD, BIG_USER, week_start=weeks[-1]),
         "unexplained": await store.verify_balances(),
     }
 
