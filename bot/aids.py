@@ -27,7 +27,7 @@ def aids_text(aids: LearnerAids, stake: int) -> Text:
             zh = f"{tile}{name_zh(wait.tile)} 剩{wait.unseen}张 自摸{self_zh}"
             en = f"{tile} {name_en(wait.tile)}: {wait.unseen} unseen, self-draw {self_en}"
             if wait.discard_units is not None:
-                zh += f" 点炮{wait.discard_units * stake:+d}"
+                zh += f" 放铳{wait.discard_units * stake:+d}"
                 en += f", on a discard {wait.discard_units * stake:+d}"
             zh_parts.append(zh)
             en_parts.append(en)
@@ -51,7 +51,7 @@ def aids_text(aids: LearnerAids, stake: int) -> Text:
             f"{hint.useful} useful tiles unseen",
         )
     return Text(
-        f"建议打 {tile}{name_zh(hint.tile)}：打后 {hint.shanten} 向听，有效牌 {hint.useful} 张",
+        f"建议打 {tile}{name_zh(hint.tile)}：打后还差 {hint.shanten} 步听牌，有效牌 {hint.useful} 张",
         f"Suggested discard {tile} {name_en(hint.tile)}: {hint.shanten} from ready after it, "
         f"{hint.useful} useful tiles unseen",
     )

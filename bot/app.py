@@ -429,7 +429,7 @@ class MahjongBot(commands.Bot):
             await self.reply(interaction, msg("table.not_seated"))
             return
         if action.get("type") == "discard" and not action.get("tile"):
-            await self.reply(interaction, msg("error.bad_value", reason="tile"))
+            await self.reply(interaction, msg("error.no_tile"))
             return
         self.presenter.register_click(user_id, interaction)
         try:

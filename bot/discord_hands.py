@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_views import hand_view, prompt_headline
+from bot.discord_views import hand_view, prompt_headline, prompt_text
 from bot.i18n import for_reader, image_locale, msg, public, say
-from bot.lines import changes_text
+from bot.lines import changes_message
 from bot.presenter import PrivatePrompt, TableStatus, Text
-from engine.tiles import kind_str, name_zh
 from engine.types import HandResult
 from render.alt_text import describe_hand, describe_result
 
@@ -484,9 +483,7 @@ class PrivateHands(PresenterCore):
         if not await self.uses_dm(user_id) or not await self.pings(user_id):
             return
         locale = await self.reader_locale(user_id)
-        claim = prompt.view.claim_tile
-        tile = f"{kind_str(claim)} {name_zh(claim)}" if claim is not None else ""
-        lines = [for_reader(msg(f"alert.{prompt.kind}", tile=tile), locale, bold=True)]
+        lines = [for_reader(prompt_text(prompt, "alert"), locale, bold=True)]
         record = self._hands.get((prompt.table_id, user_id))
         if record is not None:
             link = f"https://discord.com/channels/@me/{record.channel_id}/{record.message_id}"
@@ -542,7 +539,7 @@ class PrivateHands(PresenterCore):
             head = msg("result.win", name=names[card.result.winner])
         else:
             head = msg("result.draw")
-        body = msg("result.points", changes=changes_text(names, card.points)).keeping(*names)
+        body = changes_message("result.points", names, card.points)
         content = f"{for_reader(head, locale, bold=True)}\n{for_reader(body, locale)}"
         message = self.bot.get_partial_messageable(
             card.channel_id, type=discord.ChannelType.private

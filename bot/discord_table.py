@@ -15,11 +15,11 @@ from bot.discord_retry import retry_discord
 from bot.discord_review import rematch_view, replay_card_view
 from bot.discord_views import lobby_view, table_view
 from bot.i18n import MESSAGES, in_readers_script, in_server_script, msg, public
-from bot.lines import changes_text, move_line, rule_set_name
+from bot.lines import changes_message, move_line, rule_set_name
 from bot.presenter import LobbyInfo, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
 from engine.types import HandResult
-from engine.variants import RULE_SETS
+from engine.variants import RULE_SETS, get_rules
 from render.alt_text import describe_result, describe_table
 
 if TYPE_CHECKING:
@@ -387,7 +387,7 @@ class TableMessages(PresenterCore):
             head = msg("result.win", name=names[result.winner])
         else:
             head = msg("result.draw")
-        body = msg("result.points", changes=changes_text(names, points))
+        body = changes_message("result.points", names, points)
         language = await self.channel_language(status.guild_id)
         content = in_server_script(
             f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}", language, names
@@ -424,12 +424,12 @@ class TableMessages(PresenterCore):
         record.final = True
         names = seat_names(status)
         record.standings_due = True
-        self._post_in_order(
-            status.table_id, self._post_standings(record, changes_text(names, points), names)
-        )
+        self._post_in_order(status.table_id, self._post_standings(record, points, names))
         self._mark_dirty(record)
 
-    async def _post_standings(self, record: TableMessage, changes: str, names: list[str]) -> None:
+    async def _post_standings(
+        self, record: TableMessage, totals: list[int], names: list[str]
+    ) -> None:
         """The match totals where the table is, and in the channel a table thread hangs
         off (people who never opened the thread see how it ended)."""
         if record.channel_id in self._gone_channels:
@@ -437,7 +437,7 @@ class TableMessages(PresenterCore):
             return
         try:
             await self._load_table_message(record)
-            text = msg("result.match", changes=changes).keeping(*names)
+            text = changes_message("result.match", names, totals)
             language = await self.table_language(record)
             view = rematch_view(record.table_id)
             in_readers_script(view, language)
@@ -454,9 +454,9 @@ class TableMessages(PresenterCore):
                 self._channel_closed(record.channel_id, record.status, "match result", error)
             if record.parent_id is not None:
                 parent = self.bot.get_partial_messageable(record.parent_id)
-                line = msg(
-                    "thread.standings", thread=f"<#{record.channel_id}>", changes=changes
-                ).keeping(*names)
+                line = changes_message(
+                    "thread.standings", names, totals, thread=f"<#{record.channel_id}>"
+                )
                 try:
                     await retry_discord(
                         lambda: parent.send(
@@ -503,6 +503,8 @@ def _status_line(status: TableStatus) -> str:
         # Not naming who is still deciding keeps a pass from changing the message, so
         # a pass costs no table edit (and does not reveal who could have claimed).
         key = "table.status.santan" if public_view.phase == "santan" else "table.status.claims"
+        if key == "table.status.claims" and get_rules(public_view.variant).discard_wins:
+            key = "table.status.claims_or_win"
         line = "⏳ {} · {}".format(*MESSAGES[key])
     if status.deadline is not None:
         line += f" · ⏱ <t:{int(status.deadline)}:R>"

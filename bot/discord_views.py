@@ -24,11 +24,22 @@ from typing import Any, Protocol
 import discord
 from discord import ui
 
-from bot.i18n import MESSAGES, bilingual_label, for_reader, image_locale, label_for, msg, zh_tw
-from bot.presenter import LobbyInfo, PlayerToggles, PrivatePrompt
+from bot.i18n import (
+    MESSAGES,
+    bilingual_label,
+    for_reader,
+    image_locale,
+    label_for,
+    msg,
+    zh_tw,
+)
+from bot.messages import msg_each
+from bot.presenter import LobbyInfo, PlayerToggles, PrivatePrompt, Text
 from engine.tiles import format_tiles, kind_str, name_en, name_zh, parse_tile, parse_tiles
 from engine.types import Action
 from engine.variants import get_rules
+from engine.words import ACTIONS
+from render.hand import offered_claims
 
 TABLE_ID = r"[A-Za-z0-9_-]{1,40}"
 
@@ -389,21 +400,37 @@ def table_view(table_id: str) -> ui.View:
     return view
 
 
+_ASKING = ("claim", "rob_kong", "santan")
+
+
+def prompt_text(prompt: PrivatePrompt, prefix: str = "hand") -> Text:
+    """What ``prompt`` asks, in both languages: the ``hand.*`` line above a hand or the
+    ``alert.*`` DM. A claim names only the claims this seat may make on the tile (a
+    Jiaxing player is never offered 胡 on a discard), and each language its own tile name."""
+    view = prompt.view
+    key = prompt.kind  # an alert is only sent for a turn, a claim, a robbed kong or 三摊
+    if prefix == "hand":
+        key = {"turn": "your_turn"}.get(key, key if key in _ASKING else "idle")
+        if prompt.autoplay:
+            key = "autoplay"
+    if view.claim_tile is None or key not in ("claim", "rob_kong"):
+        return msg(f"{prefix}.{key}")
+    claims = [ACTIONS[kind] for kind in offered_claims(view)]
+    zh = {
+        "tile": f"{kind_str(view.claim_tile)} {name_zh(view.claim_tile)}",
+        "verbs": "、".join(action.zh for action in claims),
+    }
+    en = {
+        "tile": name_en(view.claim_tile),
+        "verbs": " or ".join(action.short or action.en for action in claims) or "claim",
+    }
+    return msg_each(f"{prefix}.{key}", zh, en)
+
+
 def prompt_headline(prompt: PrivatePrompt, locale: str | None = None) -> str:
     """The one-line text above a hand: what is being asked, in the player's language
     (both languages while it is not known)."""
-    claim = prompt.view.claim_tile
-    tile = f"{kind_str(claim)} {name_zh(claim)}" if claim is not None else ""
-    key = {
-        "turn": "hand.your_turn",
-        "claim": "hand.claim",
-        "rob_kong": "hand.rob_kong",
-        "santan": "hand.santan",
-    }.get(prompt.kind, "hand.idle")
-    if prompt.autoplay:
-        key = "hand.autoplay"
-    text = msg(key, tile=tile)
-    line = for_reader(text, locale, bold=True)
+    line = for_reader(prompt_text(prompt), locale, bold=True)
     if prompt.deadline is not None and prompt.kind != "idle":
         line += f" · ⏱ <t:{int(prompt.deadline)}:R>"
     return line

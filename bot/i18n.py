@@ -94,17 +94,26 @@ def in_server_script(content: str, language: str, keep: Iterable[str] = ()) -> s
 # Simplified → Traditional (as Taiwan writes it) for the characters of the bot's own
 # messages that the renderer's table (rule-set words) lacks. A character table, so each
 # entry is the reading our messages use (几 幾, 周 週 as in 本週, 托 託 as in 託管, 里 裡);
-# the few words a character alone gets wrong come first. Characters that read the same
-# in Taiwan stay (台 as in 台數, 胡, 吃, 同). A test holds every reply a zh-TW reader can
-# get to these tables.
-_MESSAGE_PHRASES = (("复制", "複製"),)
+# the few words a character alone gets wrong, and those Taiwan says with another word
+# (服务器 伺服器, 子区 討論串), come first. Characters that read the same in Taiwan stay
+# (台 as in 台數, 胡, 吃, 同). A test holds every reply a zh-TW reader can get to these
+# tables.
+_MESSAGE_PHRASES = (
+    ("复制", "複製"),
+    # Words Taiwan writes differently, not only in other characters.
+    ("服务器", "伺服器"),
+    ("默认", "預設"),
+    ("设置", "設定"),
+    ("账本", "帳本"),
+    ("子区", "討論串"),
+)
 _MESSAGE_TRADITIONAL = str.maketrans(
     "仅删务动厅参变启员当录择时显暂权来样欢没现电积经给继续罚脑见记设试请调败轮达这进选钟钮错闭问闲间难频题么后里于"
     "页属别应画帧传导认规则内讨论观战几机种确离托周范与据复刚两从优决况减区叠号响围图学帮库态户状简细终统绩编议误说"
-    "谁负账辅顶项预黄习语体随阅读历摆换让该",
+    "谁负账辅顶项预黄习语体随阅读历摆换让该转",
     "僅刪務動廳參變啟員當錄擇時顯暫權來樣歡沒現電積經給繼續罰腦見記設試請調敗輪達這進選鐘鈕錯閉問閒間難頻題麼後裡於"
     "頁屬別應畫幀傳導認規則內討論觀戰幾機種確離託週範與據復剛兩從優決況減區疊號響圍圖學幫庫態戶狀簡細終統績編議誤說"
-    "誰負賬輔頂項預黃習語體隨閱讀歷擺換讓該",
+    "誰負賬輔頂項預黃習語體隨閱讀歷擺換讓該轉",
 )
 
 

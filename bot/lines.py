@@ -23,6 +23,7 @@ from engine.variants import get_rules
 from engine.views import PublicView
 from engine.words import ACTIONS, PREVAILING_WINDS, UNITS, WIN_TYPES, Word
 
+from .messages import msg_each
 from .presenter import Text
 
 __all__ = [
@@ -74,7 +75,7 @@ def item_unit(item: ScoreItem) -> Word:
 
 def win_by_text(result: HandResult, names: Sequence[str] | None = None) -> str:
     """How the hand was won, and from whom when it was not a self-draw, bilingual
-    inline: ``点炮 on a discard ← B``."""
+    inline: ``放铳 on a discard ← B``."""
     word = WIN_TYPES.get(result.win_by or "") or Word(result.win_by or "", result.win_by or "")
     if result.win_by != "self_draw" and result.from_seat is not None:
         return f"{word.both()} ← {_name(names, result.from_seat)}"
@@ -138,9 +139,18 @@ def payment_line(payment: Payment, names: Sequence[str] | None = None) -> str:
     return f"{payer} → {payee}: {payment.amount} ({reason})"
 
 
-def changes_text(names: Sequence[str], values: Sequence[int]) -> str:
+def changes_text(names: Sequence[str], values: Sequence[int], separator: str = ", ") -> str:
     """Each seat's change or total: ``A +8, B -4, C -4``."""
-    return ", ".join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(values))
+    return separator.join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(values))
+
+
+def changes_message(key: str, names: Sequence[str], values: Sequence[int], **other: object) -> Text:
+    """The message ``key`` with each seat's change or total as its ``{changes}``: listed
+    with the Chinese enumeration comma 、 in the Chinese line, commas in the English one;
+    the names kept as written."""
+    chinese = {**other, "changes": changes_text(names, values, "、")}
+    english = {**other, "changes": changes_text(names, values)}
+    return msg_each(key, chinese, english).keeping(*names)
 
 
 def _name(names: Sequence[str] | None, seat: int) -> str:

@@ -33,6 +33,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Slow down; try again in {seconds:.0f} s.",
     ),
     "error.bad_value": ("参数无效：{reason}", "Invalid value: {reason}"),
+    "error.no_tile": ("请选一张要打的牌", "Choose a tile to discard"),
     "error.bad_tiles": ("牌写得不对：{reason_zh}", "Bad tiles: {reason_en}"),
     "play.chow_three": (
         "吃要写三张连着的牌，如 345m（你写的是 {typed}）",
@@ -112,7 +113,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "DMs re-enabled; the next prompt will try a DM again.",
     ),
     "hand.your_turn": ("轮到你了", "Your turn"),
-    "hand.claim": ("可以吃碰杠胡：{tile}", "You may claim {tile}"),
+    "hand.claim": ("可以{verbs}：{tile}", "You may {verbs} {tile}"),
     "hand.rob_kong": ("可以抢杠：{tile}", "You may rob the kong: {tile}"),
     "hand.santan": (
         "三摊：跟还是不跟？（不跟：自动摸打，不能吃碰胡，也不付分）",
@@ -122,12 +123,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hand.deadline": ("截止 {when}", "deadline {when}"),
     "hand.select_placeholder": ("选择要打出的牌", "Choose a tile to discard"),
     "hand.autoplay": (
-        "你正处于托管中，点「回来」继续自己打。",
-        "You are on autoplay; press “Back” to play yourself.",
+        "你正处于托管中，点「取消托管」继续自己打。",
+        "You are on autoplay; press “I'm back” to play yourself.",
     ),
     "hand.result": ("本局结果", "Result of the hand"),
     "alert.turn": ("🔔 轮到你出牌了", "🔔 Your turn to play"),
-    "alert.claim": ("🔔 可以吃碰杠胡：{tile}", "🔔 You may claim {tile}"),
+    "alert.claim": ("🔔 可以{verbs}：{tile}", "🔔 You may {verbs} {tile}"),
     "alert.rob_kong": ("🔔 可以抢杠：{tile}", "🔔 You may rob the kong: {tile}"),
     "alert.santan": ("🔔 三摊：跟还是不跟？", "🔔 Three claims: continue or fold?"),
     "alert.hand_link": ("手牌在这里：{link}", "Your hand: {link}"),
@@ -141,12 +142,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "toggle.auto_pass.always": ("自动过：一直", "Auto-pass: always"),
     "toggle.auto_win.on": ("自动胡：开", "Auto-win: on"),
     "toggle.auto_win.off": ("自动胡：关", "Auto-win: off"),
-    "toggle.tsumogiri.on": ("摸切：开", "Auto-discard drawn: on"),
-    "toggle.tsumogiri.off": ("摸切：关", "Auto-discard drawn: off"),
+    "toggle.tsumogiri.on": ("自动摸打：开", "Auto-discard drawn tile: on"),
+    "toggle.tsumogiri.off": ("自动摸打：关", "Auto-discard drawn tile: off"),
     "toggle.done": ("已更新：{what}", "Updated: {what}"),
     "play.done": ("已{move}", "Done: {move_en}"),
     "table.status.turn": ("出牌", "to play"),
-    "table.status.claims": ("等待吃碰胡", "Claims open"),
+    "table.status.claims": ("等待吃碰杠", "Claims open"),
+    "table.status.claims_or_win": ("等待吃碰杠胡", "Claims open"),
     "table.status.santan": ("三摊：等待选择跟或不跟", "Three claims: waiting for continue or fold"),
     "table.status.ended": ("本局结束", "Hand over"),
     "lobby.title": (
@@ -229,28 +231,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "button.replay": ("回放", "Replay"),
     "button.export": ("导出动画", "Export"),
-    "button.rematch": ("再来一局", "Rematch"),
+    "button.rematch": ("再来一场", "Rematch"),
     "rematch.not_player": (
-        "只有这场的玩家可以发起或确认再来一局。",
+        "只有这场的玩家可以发起或确认再来一场。",
         "Only this match's players can ask for or confirm a rematch.",
     ),
     "rematch.opened": (
-        "{name} 发起再来一局：同样的玩家、规则和底注。其他玩家请在 {seconds} 秒内点「再来一局」确认。",
+        "{name} 发起再来一场：同样的玩家、规则和底注。其他玩家请在 {seconds} 秒内点「再来一场」确认。",
         "{name} asked for a rematch: same players, rules and stake. "
         "The others: press “Rematch” within {seconds} s to confirm.",
     ),
-    "rematch.confirmed": ("已确认再来一局。", "Rematch confirmed."),
+    "rematch.confirmed": ("已确认再来一场。", "Rematch confirmed."),
     "rematch.already": ("你已经确认过了。", "You have already confirmed."),
     "rematch.gone": (
-        "这场的再来一局已经开始或已取消。",
+        "再来一场已经开始，或已经取消。",
         "This match's rematch has already started or was cancelled.",
     ),
     "rematch.timeout": (
-        "再来一局无人确认，空出的座位向所有人开放。",
+        "再来一场无人确认，空出的座位向所有人开放。",
         "Not everyone confirmed the rematch in time; the free seats are open to everyone.",
     ),
     "rematch.held": (
-        "座位正留给上一场的玩家确认再来一局。",
+        "座位正留给上一场的玩家确认再来一场。",
         "These seats are held for the last match's players to confirm a rematch.",
     ),
     "admin.settings": ("当前设置：\n{settings}", "Current settings:\n{settings}"),
@@ -265,7 +267,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.remove_ai": ("减电脑", "Remove AI"),
     "button.my_hand": ("我的手牌", "My hand"),
     "button.more_rules": ("更多规则", "More rules"),
-    "button.back": ("回来", "Back"),
+    "button.back": ("取消托管", "I'm back"),
     "button.pass": ("过", "Pass"),
     "button.pung": ("碰", "Pung"),
     "button.kong": ("杠", "Kong"),
@@ -334,9 +336,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the table is closed; the hand in progress is not settled, the hands before it are",
     ),
     "session.unattended_soon": (
-        "很久没有人自己出牌了：{minutes} 分钟（或 {hands} 局）内仍没人出牌、点「回来」或改快捷设置，牌桌将关闭",
+        "很久没有人自己出牌了：{minutes} 分钟（或 {hands} 局）内仍没人出牌、点「取消托管」或改快捷设置，牌桌将关闭",
         "Nobody has played a move of their own for a while: unless someone plays, presses "
-        "Back or changes a shortcut within {minutes} minutes (or {hands} hands), the table "
+        "“I'm back” or changes a shortcut within {minutes} minutes (or {hands} hands), the table "
         "closes",
     ),
     "session.ended_unsettled": (
@@ -362,7 +364,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "session.restarted": ("机器人重启，牌局继续", "The bot restarted; the match continues"),
     # A table in its own thread (bot.discord_threads).
     "thread.starter": (
-        "🀄 {host} 开了一桌：{variant}，{seats} 人，底注 {stake}。进讨论串加入、观战。",
+        "🀄 {host} 开了一桌：{variant}，{seats} 人，底注 {stake}。进子区加入、观战。",
         "🀄 {host} opened a table: {variant}, {seats} seats, stake {stake}. "
         "Join or watch in the thread.",
     ),
@@ -373,7 +375,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{thread} is over. Totals: {changes}",
     ),
     "table.several_here": (
-        "这个频道有 {count} 张牌桌：{threads}。请在牌桌的讨论串里使用这个命令。",
+        "这个频道有 {count} 张牌桌：{threads}。请在牌桌的子区里使用这个命令。",
         "This channel has {count} tables: {threads}. Use the command inside the table's thread.",
     ),
 }

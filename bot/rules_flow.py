@@ -38,15 +38,15 @@ MAX_SELECT = 25  # Discord's limit of options in one select
 # Option names as players know them. An option missing here is still listed, by its name.
 OPTION_LABELS: dict[str, tuple[str, str]] = {
     "allow_seven_pairs": ("七对", "Seven pairs"),
-    "wild_copies": ("百搭/财神张数", "Wild copies"),
+    "wild_copies": ("{wild}张数", "Wild copies"),
     "santan_profile": ("三摊赔付", "Three-claim payments"),
     "earthly_hand": ("地和", "Earthly hand"),
     "dealer_on_draw": ("流局庄家", "Dealer after a draw"),
     "rounds": ("圈数", "Rounds"),
     "reserve_tiles": ("留牌张数", "Reserve tiles"),
-    "flee_penalty": ("逃跑罚分", "Leaving penalty"),
+    "flee_penalty": ("离桌罚分", "Leaving penalty"),
     "remove_suits": ("去掉花色数", "Suits removed"),
-    "multi_win_priority": ("一炮多响优先", "Multi-win priority"),
+    "multi_win_priority": ("多家可胡时的顺序", "Who wins when several can"),
     "all_pungs_bonus": ("对对胡胡数", "All Pungs bonus"),
     "white_pung_tai": ("白板刻算台", "White pung scores tai"),
     "cap": ("封顶", "Cap"),
@@ -55,14 +55,17 @@ OPTION_LABELS: dict[str, tuple[str, str]] = {
 }
 
 VALUE_LABELS: dict[tuple[str, Any], tuple[str, str]] = {
-    ("santan_profile", "five_x"): ("五倍（默认）", "five_x: 5 × score"),
-    ("santan_profile", "two_x"): ("两倍", "two_x: 2 × score"),
-    ("earthly_hand", "first_draw"): ("首摸自摸算地和", "first_draw"),
+    ("santan_profile", "five_x"): ("都付五倍", "everyone pays 5×"),
+    ("santan_profile", "two_x"): (
+        "承包方之间五倍，其余两倍或一倍",
+        "5× between liable parties, else 2× or 1×",
+    ),
+    ("earthly_hand", "first_draw"): ("首摸自摸算地和", "a first-draw self-draw counts"),
     ("earthly_hand", "off"): ("不算", "off"),
-    ("dealer_on_draw", "rotate"): ("轮庄", "rotate"),
-    ("dealer_on_draw", "stay"): ("连庄", "stay"),
+    ("dealer_on_draw", "rotate"): ("轮庄", "the deal passes"),
+    ("dealer_on_draw", "stay"): ("连庄", "the dealer stays"),
     ("multi_win_priority", "from_dealer"): ("从庄家起", "from the dealer"),
-    ("multi_win_priority", "after_discarder"): ("从放炮者下家起", "after the discarder"),
+    ("multi_win_priority", "after_discarder"): ("从放铳者下家起", "after the discarder"),
     ("half_rounding", "up"): ("进位", "round up"),
     ("half_rounding", "exact"): ("精确", "exact"),
     ("wild_copies", 3): ("3 张（翻牌离场）", "3 (indicator leaves play)"),
@@ -80,10 +83,13 @@ class OptionSpec:
     values: tuple[Any, ...] = ()  # bool/choice, or a small int range spelled out
     low: int | None = None
     high: int | None = None
+    wild_name_zh: str = "百搭"  # the rule set's word for its wild (财神 in Taizhou)
 
     def label(self, zh: bool) -> str:
         names = OPTION_LABELS.get(self.name)
-        return (names[0] if zh else names[1]) if names else self.name
+        if names is None:
+            return self.name
+        return names[0].format(wild=self.wild_name_zh) if zh else names[1]
 
     def range_text(self, zh: bool) -> str:
         if self.kind == "int" and self.low is not None:
@@ -93,21 +99,27 @@ class OptionSpec:
 
 def option_specs(variant: str) -> list[OptionSpec]:
     """Every option of ``variant``'s options class, in declaration order."""
-    options_class = RULE_SETS[variant].options_class
+    rules = RULE_SETS[variant]
+    options_class = rules.options_class
+    wild = rules.wild_name_zh or "百搭"
     specs = []
     for field in fields(options_class):
         default = getattr(options_class, field.name)
         choices = options_class.CHOICES.get(field.name)
         if isinstance(default, bool):
-            specs.append(OptionSpec(field.name, "bool", default, (True, False)))
+            specs.append(OptionSpec(field.name, "bool", default, (True, False), wild_name_zh=wild))
         elif choices is not None:
-            specs.append(OptionSpec(field.name, "choice", default, tuple(choices)))
+            specs.append(
+                OptionSpec(field.name, "choice", default, tuple(choices), wild_name_zh=wild)
+            )
         elif isinstance(default, int):
             low, high = options_class.RANGES.get(field.name, (0, 10**6))
             small = tuple(range(low, high + 1)) if high - low < MAX_SELECT else ()
-            specs.append(OptionSpec(field.name, "int", default, small, low, high))
+            specs.append(
+                OptionSpec(field.name, "int", default, small, low, high, wild_name_zh=wild)
+            )
         else:  # a free-form option no rule set has yet: offered by the modal
-            specs.append(OptionSpec(field.name, "text", default))
+            specs.append(OptionSpec(field.name, "text", default, wild_name_zh=wild))
     return specs
 
 

@@ -77,7 +77,7 @@ class TableOptions:
             mechanics = rules.make(option_values)
         except OptionError as error:
             raise TableOptionsError(
-                Text(f"选项无效：{error}", f"Invalid option: {error}")
+                Text(f"选项无效：{error.zh}", f"Invalid option: {error}")
             ) from error
         if self.num_seats not in rules.allowed_seats:
             allowed = "/".join(map(str, rules.allowed_seats))
@@ -91,7 +91,7 @@ class TableOptions:
             mechanics.check_deal(self.num_seats)
         except OptionError as error:
             raise TableOptionsError(
-                Text(f"选项无效：{error}", f"Invalid option: {error}")
+                Text(f"选项无效：{error.zh}", f"Invalid option: {error}")
             ) from error
         stake = self.stake
         if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:

@@ -158,7 +158,7 @@ def hand_text(view: PlayerView, plain: bool = False) -> str:
             notation += f" + {tile_plain(view.drawn)}"
         lines.append(f"    ({notation})")
     if view.melds:
-        lines.append("副露 Melds: " + "  ".join(meld_text(m, plain) for m in view.melds))
+        lines.append("亮牌 Melds: " + "  ".join(meld_text(m, plain) for m in view.melds))
     if view.claim_tile is not None:
         lines.append(f"可以吃碰的牌 Tile on offer: {tile_text(view.claim_tile, plain)}")
     if view.waits:

@@ -18,7 +18,13 @@ class StoreError(Exception):
 
 
 class SettingsError(StoreError, ValueError):
-    """A guild setting with an unknown name or an invalid value."""
+    """A guild setting with an unknown name or an invalid value. Said in Chinese (``zh``)
+    and English (``en``) apart, so an admin reads one language; the message holds both
+    for logs."""
+
+    def __init__(self, zh: str, en: str) -> None:
+        super().__init__(f"{zh} / {en}")
+        self.zh, self.en = zh, en
 
 
 class UnknownGameError(StoreError, KeyError):
@@ -39,13 +45,13 @@ class ActionConflictError(StoreError, ValueError):
 def validate_timezone(name: str) -> ZoneInfo:
     """Return the zone for an IANA name ("Asia/Shanghai", "UTC"), or raise SettingsError."""
     if not isinstance(name, str) or not name or name != name.strip():
-        raise SettingsError(f"时区名称无效 / invalid time zone name: {name!r}")
+        raise SettingsError(f"时区名称无效：{name!r}", f"invalid time zone name: {name!r}")
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError) as error:
         raise SettingsError(
-            f"未知时区 {name!r}，请使用 IANA 名称，例如 Asia/Shanghai / "
-            f"unknown time zone {name!r}; use an IANA name such as Asia/Shanghai"
+            f"未知时区 {name!r}，请使用 IANA 名称，例如 Asia/Shanghai",
+            f"unknown time zone {name!r}; use an IANA name such as Asia/Shanghai",
         ) from error
 
 
@@ -117,51 +123,61 @@ def validate_setting(name: str, value: Any) -> Any:
     """Check one setting and return it normalised (a date for the week, an int for numbers)."""
     if name not in GuildSettings.editable_fields():
         known = ", ".join(GuildSettings.editable_fields())
-        raise SettingsError(f"未知设置 {name!r} / unknown setting {name!r} (known: {known})")
+        raise SettingsError(
+            f"未知设置 {name!r}（可用：{known}）", f"unknown setting {name!r} (known: {known})"
+        )
     if value is None:
         if name in _NULLABLE:
             return None
-        raise SettingsError(f"设置 {name} 不能为空 / setting {name} cannot be empty")
+        raise SettingsError(f"设置 {name} 不能为空", f"setting {name} cannot be empty")
     if name == "timezone":
         validate_timezone(value)
         return value
     if name == "channel_language":
         if value not in CHANNEL_LANGUAGES:
             raise SettingsError(
-                f"未知语言 {value!r} / unknown language {value!r} "
-                f"(one of {', '.join(CHANNEL_LANGUAGES)})"
+                f"未知语言 {value!r}（可选：{', '.join(CHANNEL_LANGUAGES)}）",
+                f"unknown language {value!r} (one of {', '.join(CHANNEL_LANGUAGES)})",
             )
         return value
     if name == "default_variant":
         if value not in RULE_SETS:  # the registry, so a rule set added later is accepted
             raise SettingsError(
-                f"未知玩法 {value!r} / unknown variant {value!r} (one of {', '.join(RULE_SETS)})"
+                f"未知玩法 {value!r}（可选：{', '.join(RULE_SETS)}）",
+                f"unknown variant {value!r} (one of {', '.join(RULE_SETS)})",
             )
         return value
     if name == "preferred_locale":
         if not isinstance(value, str) or not 2 <= len(value) <= 16:
-            raise SettingsError(f"语言代码无效 / invalid locale: {value!r}")
+            raise SettingsError(f"语言代码无效：{value!r}", f"invalid locale: {value!r}")
         return value
     if name == "last_leaderboard_week":
         if isinstance(value, datetime):
-            raise SettingsError("last_leaderboard_week 需要日期 / needs a date, not a datetime")
+            raise SettingsError(
+                "last_leaderboard_week 需要日期",
+                "last_leaderboard_week needs a date, not a datetime",
+            )
         if isinstance(value, str):
             try:
                 value = date.fromisoformat(value)
             except ValueError as error:
-                raise SettingsError(f"日期无效 / invalid date: {value!r}") from error
+                raise SettingsError(f"日期无效：{value!r}", f"invalid date: {value!r}") from error
         if not isinstance(value, date) or value.weekday() != 0:
-            raise SettingsError(f"需要星期一的日期 / must be a Monday date, got {value!r}")
+            raise SettingsError(
+                f"需要星期一的日期，收到 {value!r}", f"must be a Monday date, got {value!r}"
+            )
         return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise SettingsError(
-            f"设置 {name} 需要整数 / setting {name} must be an integer, got {value!r}"
+            f"设置 {name} 需要整数，收到 {value!r}",
+            f"setting {name} must be an integer, got {value!r}",
         )
     low, high = _INT_RANGES[name]
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"{low if low is not None else '-∞'}..{high if high is not None else '∞'}"
         raise SettingsError(
-            f"设置 {name} 超出范围 / setting {name} must be in {bounds}, got {value}"
+            f"设置 {name} 必须在 {bounds} 之间，收到 {value}",
+            f"setting {name} must be in {bounds}, got {value}",
         )
     return value
 

@@ -26,7 +26,7 @@ class SettingsPart(StoreBase):
         """Validate and store setting changes; raises ``SettingsError`` naming the bad one."""
         _check_int("guild_id", guild_id)
         if not changes:
-            raise SettingsError("没有要修改的设置 / no settings to change")
+            raise SettingsError("没有要修改的设置", "no settings to change")
         clean = {name: validate_setting(name, value) for name, value in changes.items()}
         stored = {
             name: value.isoformat() if isinstance(value, date) else value

@@ -98,7 +98,7 @@ UNITS: dict[str, Word] = {
 # How a hand was won, keyed as ``HandResult.win_by`` names it.
 WIN_TYPES: dict[str, Word] = {
     "self_draw": Word("自摸", "self-draw", "自摸", "Self-draw"),
-    "discard": Word("点炮", "on a discard", "點炮", "On discard"),
+    "discard": Word("放铳", "on a discard", "放銃", "On discard"),
     "rob_kong": Word("抢杠胡", "robbing a kong", "搶槓胡", "Robbed kong"),
 }
 

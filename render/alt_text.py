@@ -50,7 +50,7 @@ DESCRIPTION_LIMIT = 1024  # Discord's limit on an attachment's description
 # Words only the descriptions use, (zh-CN, en, zh-TW): the images show these as pictures.
 _WORDS: dict[str, tuple[str, str, str]] = {
     "hand": ("手牌", "Hand", "手牌"),
-    "melds": ("副露", "Melds", "副露"),
+    "melds": ("亮出的牌", "Melds", "亮出的牌"),
     "discards": ("弃牌", "Discards", "棄牌"),
     "hidden": ("手牌{n}张", "{n} tiles in hand", "手牌{n}張"),
     "earlier": ("另有{n}张更早", "{n} earlier", "另有{n}張更早"),

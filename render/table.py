@@ -313,6 +313,8 @@ def _draw_centre(
         status = label("ended", locale)
     elif view.phase in ("claim", "rob_kong", "santan"):
         key = {"claim": "claim_window", "rob_kong": "rob_kong", "santan": "santan"}[view.phase]
+        if key == "claim_window" and rules.discard_wins:
+            key = "claim_window_or_win"
         waiting = " ".join(wind_name(view.seats[s].seat_wind, locale) for s in view.waiting_on)
         status = f"{label(key, locale)} · {label('waiting_on', locale)} {waiting}".strip()
     if status:

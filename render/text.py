@@ -40,7 +40,8 @@ LABELS: dict[str, tuple[str, str, str]] = {
     "dealer": ("庄", "D", "莊"),
     "turn": ("轮到", "Turn", "輪到"),
     "waiting_on": ("等待", "Waiting", "等待"),
-    "claim_window": ("可吃碰杠胡", "Claim", "可吃碰槓胡"),
+    "claim_window": ("可吃碰杠", "Claim", "可吃碰槓"),
+    "claim_window_or_win": ("可吃碰杠胡", "Claim", "可吃碰槓胡"),
     "rob_kong": ("抢杠", "Rob kong", "搶槓"),
     "santan": ("三摊 跟/不跟", "3-claim: go on?", "三攤 跟/不跟"),
     "ended": ("本局结束", "Hand over", "本局結束"),
@@ -64,7 +65,7 @@ LABELS: dict[str, tuple[str, str, str]] = {
         "荒莊，無人胡牌，不結算",
     ),
     "draw_pool": ("番池 +1", "Fan pool +1", "番池 +1"),
-    "invalid_title": ("无效和牌", "Invalid win", "無效和牌"),
+    "invalid_title": ("无效胡牌", "Invalid win", "無效胡牌"),
     "breakdown": ("计分明细", "Breakdown", "計分明細"),
     "payments": ("结算", "Payments", "結算"),
     "pays": ("付", "pays", "付"),
@@ -78,7 +79,7 @@ LABELS: dict[str, tuple[str, str, str]] = {
     "net_points": ("净分", "Net", "淨分"),
     "hands": ("局数", "Hands", "局數"),
     "wins": ("胡牌", "Wins", "胡牌"),
-    "win_rate": ("胜率", "Win %", "勝率"),
+    "win_rate": ("胡牌率", "Win %", "胡牌率"),
     "empty_board": ("暂无记录", "No games yet", "暫無記錄"),
     "discarded_by": ("{name} 打出", "from {name}", "{name} 打出"),
     "claim_offer": ("可以", "You may", "可以"),
@@ -88,7 +89,7 @@ LABELS: dict[str, tuple[str, str, str]] = {
     "stats_title": ("个人记录", "Player stats", "個人記錄"),
     "stats_win_rate": ("胡牌率", "Win rate", "胡牌率"),
     "stats_self_draw": ("自摸率", "Self-draw share", "自摸率"),
-    "stats_deal_in": ("点炮率", "Deal-in rate", "點炮率"),
+    "stats_deal_in": ("放铳率", "Deal-in rate", "放銃率"),
     "stats_mean": ("每局均分", "Mean per hand", "每局均分"),
     "stats_net": ("输赢", "Net", "輸贏"),
     "stats_biggest": ("最大胡牌", "Biggest hand", "最大胡牌"),
@@ -110,9 +111,9 @@ LABELS: dict[str, tuple[str, str, str]] = {
 # (腊 → 臘 as in 腊子; Big5 has 腊 too, so the Traditional test cannot catch that one).
 TRADITIONAL = str.maketrans(
     "财门风杠牌张双单对边连龙碰将头兴湾赢无凤发东万钱红绿台数点会过庄还听额余计岁"
-    "总乐开关坎胜着赔结净尽嵌缺断带场顺独独归圈荡条饼报杂并抢门后补数个实处为捞摊档满许输铳腊写够须",
+    "总乐开关坎胜着赔结净尽嵌缺断带场顺独独归圈荡条饼报杂并抢门后补数个实处为捞摊档满许输铳腊写够须奖励",
     "財門風槓牌張雙單對邊連龍碰將頭興灣贏無鳳發東萬錢紅綠台數點會過莊還聽額餘計歲"
-    "總樂開關坎勝著賠結淨盡嵌缺斷帶場順獨獨歸圈蕩條餅報雜並搶門後補數個實處為撈攤檔滿許輸銃臘寫夠須",
+    "總樂開關坎勝著賠結淨盡嵌缺斷帶場順獨獨歸圈蕩條餅報雜並搶門後補數個實處為撈攤檔滿許輸銃臘寫夠須獎勵",
 )
 
 

@@ -98,18 +98,18 @@ def test_bad_fields_say_what_is_wrong_in_both_languages(
     [
         (
             {"hand": "123m456m789m5555m11m"},
-            "手牌 15 张、副露 0 副，合计 15 张（杠算 3 张）；胡牌是 14 张",
+            "手牌 15 张、亮出的牌 0 副，合计 15 张（杠算 3 张）；胡牌是 14 张",
             "15 tiles in hand and 0 melds make 15 (a kong counting 3); a winning hand has 14",
         ),
         (
             {"hand": "123m456m789m11m", "melds": "555p 666p"},
-            "手牌 11 张、副露 2 副，合计 17 张",
+            "手牌 11 张、亮出的牌 2 副，合计 17 张",
             "11 tiles in hand and 2 melds make 17",
         ),
-        ({"win_tile": "2z"}, "和的那张 2z 也要写在手牌里", "the winning tile 2z must be written"),
+        ({"win_tile": "2z"}, "胡的那张 2z 也要写在手牌里", "the winning tile 2z must be written"),
         (
             {"hand": "123m456m555m11m", "melds": "789p"},
-            "副露 789p 里有 9p：翻出 9p，所以 9p 是百搭（财神），百搭不能吃、碰、杠",
+            "亮出的牌 789p 里有 9p：翻出 9p，所以 9p 是百搭（财神），百搭不能吃、碰、杠",
             "the meld 789p holds 9p, the wild kind (9p is flipped); wilds cannot be melded",
         ),
         (

@@ -59,7 +59,7 @@ async def test_help_in_each_language_with_the_commands_named_as_the_client_lists
         if locale == "en-US":
             assert all(f"`/{name}`" in text for name in GUIDE_COMMANDS)
         else:
-            assert "`/麻将管理 设置`" in text or "`/麻將管理 設置`" in text
+            assert "`/麻将管理 设置`" in text or "`/麻將管理 設定`" in text  # Taiwan: 設定
     assert "`/mjadmin settings` time zone" in h.reply_text(
         await h.command(MANAGER, "help", locale="en-US")
     )

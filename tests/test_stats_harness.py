@@ -246,7 +246,7 @@ async def test_a_player_below_the_top_ten_sees_their_own_place(env: Env) -> None
             assert len(lines) == 1 + 10 + 2, lines
             assert lines[1].startswith("1. ") and lines[10].startswith("10. ")
             assert lines[11] == "…"
-            assert lines[12] == "13. alice **-24** · 12 局/hands · 0 胡/wins"
+            assert lines[12] == "13. alice **-24** · 12 局/hands · 胡 0 次/wins"
             (board,) = [data for r in env.h.replies_to(record) for _n, data in r.files]
             assert board.split(b" ")[2] == b"10"  # the picture: the ten
     record = await env.h.command(BOB, "leaderboard")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import ClassVar
 
@@ -105,8 +106,12 @@ def test_guild_default_variant_comes_from_the_registry() -> None:
         (TableOptions("taizhou", stake=0), "底注"),
         (TableOptions("taizhou", discard_timeout=1), "出牌限时"),
         (TableOptions("taizhou", claim_timeout=1000), "吃碰限时"),
-        (TableOptions("taizhou", options={"cap": 75, "half_rounding": "exact"}), "选项无效"),
-        (TableOptions("jiaxing", options={"cap": 100}), "选项无效"),
+        (
+            TableOptions("taizhou", options={"cap": 75, "half_rounding": "exact"}),
+            "封顶 cap 必须是偶数",
+        ),
+        (TableOptions("jiaxing", options={"cap": 100}), "选项无效：没有选项 'cap'"),
+        (TableOptions("taizhou", options={"cap": 0}), "选项 'cap' 必须在 1 到 100000 之间"),
         # 64 tiles with both suits removed: four hands and the indicator would eat into
         # the 16 kept back. Refused when the table is set up, not when it starts.
         (TableOptions("taizhou", options={"remove_suits": 2}), "牌不够"),
@@ -119,6 +124,8 @@ def test_table_options_validate_refuses_with_a_bilingual_reason(
         request_.validate()
     assert isinstance(caught.value.text, Text)
     assert zh_part in caught.value.text.zh
+    # The Chinese line is Chinese through: no English sentence of the engine's inside it.
+    assert not re.search(r"\b(must|unknown|got|not enough)\b", caught.value.text.zh)
 
 
 def test_the_smallest_tables_that_still_deal() -> None:

@@ -17,7 +17,7 @@ from bot.checks import LEADERBOARD_PERMISSIONS, missing_permissions, require_man
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, msg, say
+from bot.i18n import T, Text, msg, public, say
 from bot.messages import msg_each
 from bot.presenter import SeatInfo
 from data import BOT_KEPT_SETTINGS, SettingsError
@@ -237,7 +237,7 @@ class AdminCog(commands.Cog):
             else:
                 current = await store.get_settings(interaction.guild_id)
         except SettingsError as error:
-            raise UserFacingError(Text(str(error), str(error))) from None
+            raise UserFacingError(Text(error.zh, error.en)) from None
         self.bot.presenter.set_channel_language(interaction.guild_id, current.channel_language)
         lines = []
         for name in current.editable_fields():
@@ -291,10 +291,11 @@ class AdminCog(commands.Cog):
             interaction.guild_id, user.id, amount, interaction.user.id, reason,
             key=f"interaction:{interaction.id}",
         )  # fmt: skip
-        await self.bot.reply(
-            interaction,
-            msg("admin.adjusted", name=user.display_name, delta=amount, balance=balance),
-            ephemeral=False,
+        # Posted in the channel for everyone, so in both languages as other public lines.
+        text = msg("admin.adjusted", name=user.display_name, delta=amount, balance=balance)
+        language = await self.bot.presenter.channel_language(interaction.guild_id)
+        await self.bot.respond(
+            interaction, public(text.keeping(user.display_name), language), ephemeral=False
         )
 
     @admin.command(

@@ -124,7 +124,11 @@ async def leaderboard_message(
 
 
 def _board_line(rank: int, name: str, net: int, hands: int, wins: int) -> str:
-    return f"{rank}. {name} **{net:+d}** · {hands} 局/hands · {wins} 胡/wins"
+    """``3. 老王 **+24** · 12 局/hands · 胡 1 次/win``: wins counted in 次, since a bare
+    胡 after a number reads as Taizhou's point unit."""
+    hands_en = "hand" if hands == 1 else "hands"
+    wins_en = "win" if wins == 1 else "wins"
+    return f"{rank}. {name} **{net:+d}** · {hands} 局/{hands_en} · 胡 {wins} 次/{wins_en}"
 
 
 def _count(number: int, noun: str) -> str:

@@ -62,11 +62,12 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
             "(White), 6z or F (Green), 7z or C (Red), or in Chinese (五万, 东风).",
         ),
         (
-            "手牌下的快捷：自动过、自动胡、摸切。{table ping} 轮到你时私信提醒；超时由 AI "
-            "代打，{table back} 回来。{table status} 看牌桌。",
-            "Shortcuts under the hand: Auto-pass, Auto-win, Auto-discard drawn. {table ping} "
-            "sends a DM when it is your turn; when time runs out an AI plays for you until "
-            "{table back}. {table status} shows the table.",
+            "手牌下的快捷：自动过、自动胡、自动摸打。{table ping} 轮到你时私信提醒；超时自动"
+            "出牌或过（连续三次超时转为电脑托管，{table back} 回来）。{table status} 看牌桌。",
+            "Shortcuts under the hand: Auto-pass, Auto-win, Auto-discard drawn tile. "
+            "{table ping} sends a DM when it is your turn. When time runs out the bot discards "
+            "the drawn tile or passes for you; after three timeouts in a row the computer "
+            "plays for you until {table back}. {table status} shows the table.",
         ),
     ),
     (
@@ -92,7 +93,7 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
 _ADMIN_SECTION: tuple[tuple[str, str], ...] = (
     ("**管理（需要“管理服务器”权限）**", "**Managing (needs Manage Server)**"),
     (
-        "{mjadmin settings} 时区、排行榜频道、出牌和吃碰的时限、默认玩法、起始积分、封顶、频道语言 · "
+        "{mjadmin settings} 时区、排行榜频道、出牌和吃碰的时限、默认玩法、初始积分、封顶、频道语言 · "
         "{mjadmin rules} 新桌的默认规则 · {mjadmin adjust} 调整某人的积分（记入账本） · "
         "{mjadmin tables} 开着的牌桌：在哪、谁在玩、轮到谁",
         "{mjadmin settings} time zone, leaderboard channel, time limits, default rule set, "

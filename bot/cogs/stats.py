@@ -61,7 +61,7 @@ def stats_text(stats: PlayerStats, name: str, scope: Text) -> Text:
     biggest = f"+{stats.biggest.points}" if stats.biggest else "-"
     return Text(
         f"**{name}** · {scope.zh}\n局数 {stats.hands} · 胡牌率 {rate(stats.win_rate)} · "
-        f"自摸率 {rate(stats.self_draw_share)} · 点炮率 {rate(stats.deal_in_rate)} · "
+        f"自摸率 {rate(stats.self_draw_share)} · 放铳率 {rate(stats.deal_in_rate)} · "
         f"每局均分 {mean} · 输赢 {stats.net:+d} · 最大胡牌 {biggest}",
         f"**{name}** · {scope.en}\nHands {stats.hands} · win rate {rate(stats.win_rate)} · "
         f"self-draw share {rate(stats.self_draw_share)} · deal-in rate "

@@ -124,10 +124,10 @@ class TablesCog(commands.Cog):
     @app_commands.describe(
         variant=T("Rule set (default: the server's)", "规则（默认用服务器设置）"),
         seats=T("Number of players", "玩家人数"),
-        stake=T("Points per table unit", "每个单位的积分"),
-        rounds=T("Prevailing-wind rounds to play", "打几圈"),
+        stake=T("Balance points per point of table score", "牌桌上 1 分折合多少积分"),
+        rounds=T("Rounds to play (the deal passes round the table once a round)", "打几圈"),
         discard_timeout=T("Seconds to discard (5-600)", "出牌限时（5-600 秒）"),
-        claim_timeout=T("Seconds to claim (3-300)", "吃碰胡限时（3-300 秒）"),
+        claim_timeout=T("Seconds to claim (3-300)", "吃碰限时（3-300 秒）"),
         ai_fill=T("Fill empty seats with AI at start", "开始时用电脑补满空位"),
         ai_level=T(
             "AI strength for AI seats and autoplay (default: normal)",
@@ -173,14 +173,20 @@ class TablesCog(commands.Cog):
             {**table_facts, "variant": name[0]},
             {**table_facts, "variant": name[1]},
         )
-        thread_title = msg("thread.name", variant=name[0], host=user.display_name)
+        thread_title = msg_each(
+            "thread.name",
+            {"variant": name[0], "host": user.display_name},
+            {"variant": name[1], "host": user.display_name},
+        )
         language = await self.bot.presenter.channel_language(interaction.guild_id)
         host = (user.display_name,)
+        # The channel list shows one name: in the server's table language.
+        title = thread_title.en if language == "en" else thread_title.zh
         place = await open_table_place(
             self.bot,
             interaction,
             Text(in_server_script(starter.zh, language, host), starter.en),
-            in_server_script(thread_title.zh, language, host),
+            in_server_script(title, language, host),
         )
         try:
             table = await manager.create_table(
@@ -283,11 +289,11 @@ class TablesCog(commands.Cog):
         status = table.table_status()
         lobby = table.lobby_info()
         if status is None:
-            players = ", ".join(p.name for p in lobby.players) or "-"
+            players = [p.name for p in lobby.players]
             name = variant_names(lobby.variant)
             text = Text(
-                f"{name[0]} · 等待开始 · 玩家：{players}",
-                f"{name[1]} · waiting to start · players: {players}",
+                f"{name[0]} · 等待开始 · 玩家：{'、'.join(players) or '-'}",
+                f"{name[1]} · waiting to start · players: {', '.join(players) or '-'}",
             ).keeping(*(p.name for p in lobby.players))
             await self.bot.reply(interaction, text)
             return
@@ -400,10 +406,10 @@ class TablesCog(commands.Cog):
         win_tile=T("win_tile", "胡的牌"),
         indicator=T("indicator", "翻牌"),
         variant=T("variant", "玩法"),
-        melds=T("melds", "副露"),
+        melds=T("melds", "亮牌"),
         by=T("by", "方式"),
         seat_wind=T("seat_wind", "门风"),
-        prevailing_wind=T("prevailing_wind", "圈风"),
+        prevailing_wind=T("prevailing_wind", "风圈"),
     )
     @app_commands.describe(
         hand=T(
@@ -415,17 +421,17 @@ class TablesCog(commands.Cog):
         variant=T("Rule set", "规则"),
         melds=T(
             "Exposed melds, e.g. 555m 345p; !1111z = concealed kong",
-            "副露，如 555m 345p；!1111z 为暗杠",
+            "亮出的牌，如 555m 345p；!1111z 为暗杠",
         ),
         by=T("How it was won", "胡牌方式"),
         seat_wind=T("The winner's seat wind", "胡家门风"),
-        prevailing_wind=T("The prevailing wind", "圈风"),
+        prevailing_wind=T("The prevailing wind", "风圈"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
         by=[
             app_commands.Choice(name=T("self-draw", "自摸"), value="self_draw"),
-            app_commands.Choice(name=T("on a discard", "点炮"), value="discard"),
+            app_commands.Choice(name=T("on a discard", "放铳"), value="discard"),
             app_commands.Choice(name=T("robbing a kong", "抢杠"), value="rob_kong"),
         ],
         seat_wind=WIND_CHOICES,
@@ -453,21 +459,26 @@ class TablesCog(commands.Cog):
         except CalculatorError as error:
             raise UserFacingError(error.text) from None
         await self.bot.defer(interaction)
-        names = ["胡家 Winner", "下家 Right", "对家 Opposite", "上家 Left"][: view.num_seats]
+        language = image_locale(str(interaction.locale))
+        names = list(_CALCULATOR_SEATS[language][: view.num_seats])
         presenter = self.bot.presenter
         picture = await presenter.picture(
-            presenter.renderer.result,
-            describe_result,
-            view,
-            result,
-            names,
-            image_locale(str(interaction.locale)),
+            presenter.renderer.result, describe_result, view, result, names, language
         )
         from bot.cogs.calculator import summary
 
         await self.bot.respond(
             interaction, summary(result, interaction.locale), file=picture.file("score.png")
         )
+
+
+# The calculator's seats, named from the winner's place, as the picture draws names: as
+# they are written, so in each of the renderer's languages.
+_CALCULATOR_SEATS = {
+    "zh": ("胡家", "下家", "对家", "上家"),
+    "zh-TW": ("胡家", "下家", "對家", "上家"),
+    "en": ("Winner", "Right", "Opposite", "Left"),
+}
 
 
 def _why(result: Any) -> Text:

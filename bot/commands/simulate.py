@@ -298,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
         rows = [
             ("variant 玩法", f"{stats.variant} ({stats.seats} seats)"),
             ("hands 局数", stats.hands),
-            ("wins 和牌", f"{stats.wins} {dict(stats.wins_by)}"),
+            ("wins 胡牌", f"{stats.wins} {dict(stats.wins_by)}"),
             ("draws 流局", stats.draws),
             ("errors 错误", stats.errors),
             ("seconds 秒", f"{stats.seconds:.2f} ({data['hands_per_second']} hands/s)"),

@@ -119,8 +119,8 @@ def _check_typed_hand(
     size = len(concealed) + 3 * len(meld_list)
     if size != 14:
         raise CaseInputError(
-            f"手牌 {len(concealed)} 张、副露 {len(meld_list)} 副，合计 {size} 张（杠算 3 张）；"
-            "胡牌是 14 张，和的那张也写在手牌里",
+            f"手牌 {len(concealed)} 张、亮出的牌 {len(meld_list)} 副，合计 {size} 张（杠算 3 张）；"
+            "胡牌是 14 张，胡的那张也写在手牌里",
             f"{len(concealed)} tiles in hand and {len(meld_list)} "
             f"meld{'' if len(meld_list) == 1 else 's'} make {size} "
             "(a kong counting 3); a winning hand has 14, the winning tile written in the hand",
@@ -129,14 +129,14 @@ def _check_typed_hand(
         if flipped in kinds:
             shown = format_tiles(kinds, sort=False)
             raise CaseInputError(
-                f"副露 {shown} 里有 {kind_str(flipped)}：翻出 {kind_str(flipped)}，"
+                f"亮出的牌 {shown} 里有 {kind_str(flipped)}：翻出 {kind_str(flipped)}，"
                 f"所以 {kind_str(flipped)} 是百搭（财神），百搭不能吃、碰、杠",
                 f"the meld {shown} holds {kind_str(flipped)}, the wild kind "
                 f"({kind_str(flipped)} is flipped); wilds cannot be melded",
             )
     if win not in concealed:
         raise CaseInputError(
-            f"和的那张 {kind_str(win)} 也要写在手牌里",
+            f"胡的那张 {kind_str(win)} 也要写在手牌里",
             f"the winning tile {kind_str(win)} must be written in the hand too",
         )
     for kind, count in enumerate(to_counts(used)):

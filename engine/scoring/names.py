@@ -26,7 +26,7 @@ PAYMENT_REASONS: dict[str, tuple[str, str]] = {
 
 INVALID_REASONS: dict[str, tuple[str, str]] = {
     "discard_win": ("嘉兴台头胡只能自摸", "Jiaxing wins only by self-draw"),
-    "not_a_winning_hand": ("不成和牌", "not four sets and a pair"),
+    "not_a_winning_hand": ("不是四副一将", "not four sets and a pair"),
     "no_qualifying_type": (
         "不满足清一色、混一色、全老头、对对和",
         "no qualifying hand type (Full/Half Flush, All Honors, All Pungs)",

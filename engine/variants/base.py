@@ -100,9 +100,11 @@ class Variant:
         dealt = 13 * seats + 1 + (0 if int(self.options.wild_copies) == 4 else 1)
         if tiles - dealt < self.reserve():
             raise OptionError(
-                f"牌不够 / not enough tiles: {tiles} tiles, {dealt} dealt and "
+                f"not enough tiles: {tiles} tiles, {dealt} dealt and "
                 f"{self.reserve()} kept in reserve with {seats} seats "
-                "(use fewer seats, fewer removed suits or a smaller reserve_tiles)"
+                "(use fewer seats, fewer removed suits or a smaller reserve_tiles)",
+                f"牌不够：共 {tiles} 张，{seats} 人发 {dealt} 张，还要留 {self.reserve()} 张"
+                "（请减少人数、少去掉花色或减少留牌张数）",
             )
 
     def win_order(self, discarder: int, dealer: int, seats: int) -> list[int]:

@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 
 class OptionError(ValueError):
-    """An unknown option name or a value outside its allowed set."""
+    """An unknown option name or a value outside its allowed set. The message is English
+    (what a log or the CLI prints); ``zh`` says the same in Chinese for the host who set
+    the table up."""
+
+    def __init__(self, message: str, zh: str = "") -> None:
+        super().__init__(message)
+        self.zh = zh or message
 
 
 @dataclass(frozen=True)
@@ -42,20 +48,34 @@ class RuleOptions:
         for key, value in data.items():
             if key not in names:
                 known = ", ".join(sorted(names))
-                raise OptionError(f"unknown option {key!r} (known: {known})")
+                raise OptionError(
+                    f"unknown option {key!r} (known: {known})", f"没有选项 {key!r}（可用：{known}）"
+                )
             default = getattr(cls, key, None)
             if isinstance(default, bool):
                 if not isinstance(value, bool):
-                    raise OptionError(f"option {key!r} must be true or false, got {value!r}")
+                    raise OptionError(
+                        f"option {key!r} must be true or false, got {value!r}",
+                        f"选项 {key!r} 只能是 true 或 false，收到 {value!r}",
+                    )
             elif isinstance(default, int):
                 if isinstance(value, bool) or not isinstance(value, int):
-                    raise OptionError(f"option {key!r} must be an integer, got {value!r}")
+                    raise OptionError(
+                        f"option {key!r} must be an integer, got {value!r}",
+                        f"选项 {key!r} 需要整数，收到 {value!r}",
+                    )
                 low, high = cls.RANGES.get(key, (0, 10**6))
                 if not low <= value <= high:
-                    raise OptionError(f"option {key!r} must be in {low}..{high}, got {value}")
+                    raise OptionError(
+                        f"option {key!r} must be in {low}..{high}, got {value}",
+                        f"选项 {key!r} 必须在 {low} 到 {high} 之间，收到 {value}",
+                    )
             if key in cls.CHOICES and value not in cls.CHOICES[key]:
                 allowed = ", ".join(map(str, cls.CHOICES[key]))
-                raise OptionError(f"option {key!r} must be one of {allowed}, got {value!r}")
+                raise OptionError(
+                    f"option {key!r} must be one of {allowed}, got {value!r}",
+                    f"选项 {key!r} 只能是 {allowed} 之一，收到 {value!r}",
+                )
             kwargs[key] = value
         return cls(**kwargs)
 
@@ -86,7 +106,10 @@ def make_options(variant: str, data: dict[str, Any] | None = None) -> RuleOption
     from . import RULE_SETS
 
     if variant not in RULE_SETS:
-        raise OptionError(f"unknown variant {variant!r} ({', '.join(RULE_SETS)})")
+        known = ", ".join(RULE_SETS)
+        raise OptionError(
+            f"unknown variant {variant!r} ({known})", f"没有玩法 {variant!r}（可用：{known}）"
+        )
     return RULE_SETS[variant].options_class.from_dict(data)
 
 

@@ -25,5 +25,5 @@ ITEM_NAMES: dict[str, tuple[str, str]] = {
     "last_tile": ("海底捞月", "Last Tile"),
     "heavenly_hand": ("天和", "Heavenly Hand"),
     "earthly_hand": ("地和", "Earthly Hand"),
-    "carried_fan": ("带番", "Carried Bonus Fan"),
+    "carried_fan": ("番池", "Carried Bonus Fan"),
 }

@@ -52,7 +52,9 @@ class TaizhouOptions(RuleOptions):
             raise OptionError(
                 f"option 'cap' must be even with half_rounding 'exact' (got cap {self.cap}): "
                 "half of an odd limit is not a whole unit; use an even cap or "
-                "half_rounding 'up'"
+                "half_rounding 'up'",
+                f"闲家减半取整选「精确」时封顶 cap 必须是偶数（现在是 {self.cap}）："
+                "奇数封顶的一半不是整数；请用偶数封顶，或取整选「进位」",
             )
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
@@ -86,14 +88,14 @@ class Taizhou(Variant):
     options: TaizhouOptions
 
     rules_text_zh: ClassVar[str] = (
-        "**台州麻将**（2–4 人，可点炮）\n"
+        "**台州麻将**（2–4 人，可放铳胡）\n"
         "• 翻开一张定财神，同种其余三张为财神；白板可替代财神那张牌，也可还原为白板。\n"
-        "• 四副一将即可胡，自摸或点炮；一炮只一人胡，从庄家起按顺序优先；过胡后摸牌前不能再胡同一张。\n"
-        "• 胡数：明刻 2/4、暗刻 4/8、明杠 8/16、暗杠 16/32（么九字牌取大数）；门风/中发白对 2。"
-        "胡家另加：自摸 2、嵌档 2（自摸 4）、单吊门风或中发白 2、对对胡 4、胡牌 10。\n"
+        "• 四副一将即可胡，自摸或放铳；一炮只一人胡，从庄家起按顺序优先；过胡后，自己摸牌或吃碰之前不能再胡同一种牌。\n"
+        "• 胡数：明刻 2/4、暗刻 4/8、明杠 8/16、暗杠 16/32（幺九字牌取大数）；门风/中发白对 2。"
+        "胡家另加：自摸 2、嵌档 2（自摸 4）、单吊门风或中发白 2、对对胡 4、胡家奖励 10。\n"
         "• 台（每台翻倍）：门风刻、中、发 各1台，清一色 3台，混一色 1台。封顶 100（腊子）。\n"
         "• 庄闲之间全额，闲闲之间一半；未胡者之间按胡数差互算。\n"
-        "• 全包：清一色吃碰同一家三次；碰了两种箭牌再点第三种；听牌时点生箭牌（3台以上或清一色听牌免包）。\n"
+        "• 全包：清一色吃碰同一家三次；碰了中发白其中两种再放铳第三种；听牌时放铳生张中发白（3台以上或清一色听牌免包）。\n"
         "• 最后留 16 张不摸；摸完最后一张再打一张，只能胡不能吃碰杠。"
     )
     rules_text_en: ClassVar[str] = (
@@ -102,9 +104,9 @@ class Taizhou(Variant):
         "wild's own kind or stay White.\n"
         "• Any four sets and a pair wins, by self-draw or on a discard; one winner per "
         "discard, priority from the dealer; a skipped win locks that tile until your next "
-        "draw.\n"
-        "• Points (胡): exposed/concealed pung 2/4, exposed/concealed kong 8/16 (double for "
-        "terminals and honors); seat-wind or dragon pair 2. Winner adds self-draw 2, closed "
+        "draw or claim.\n"
+        "• Points (胡): exposed pung 2, concealed pung 4, exposed kong 8, concealed kong 16 "
+        "(double for terminals and honors); seat-wind or dragon pair 2. Winner adds self-draw 2, closed "
         "wait 2 (4 on self-draw), single wait on seat wind/dragon 2, all pungs 4, win 10.\n"
         "• Tai (each doubles): seat-wind, Red, Green pung 1 each; Full Flush 3; Half Flush 1. "
         "Limit 100.\n"

@@ -18,7 +18,7 @@ ITEM_NAMES: dict[str, tuple[str, str]] = {
     "closed_wait": ("嵌档", "Closed Wait"),
     "single_wait": ("单吊", "Single Wait"),
     "all_pungs": ("对对胡", "All Pungs"),
-    "win_bonus": ("胡牌", "Winning Bonus"),
+    "win_bonus": ("胡家奖励", "Winning Bonus"),
     "seat_wind": ("门风", "Seat Wind"),
     "red_pung": ("红中", "Red Dragon Pung"),
     "green_pung": ("发财", "Green Dragon Pung"),
