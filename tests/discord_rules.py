@@ -16,6 +16,7 @@ Discord accepts, the gap is an explicit allowance in :func:`_spec` with its reas
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -40,6 +41,9 @@ MAX_UPLOAD = 10 * 1024 * 1024  # the interaction's attachment_size_limit for an 
 MAX_COMMAND_OPTIONS = 25
 MAX_DESCRIPTION = 100
 MAX_CHOICES = 25
+MAX_CHOICE_VALUE = 100  # a string choice's value (documented; the spec allows 6,000)
+MAX_COMMAND_SIZE = 8000  # names, descriptions and values of a command, counted together
+MAX_EMBED_TOTAL = 6000  # the characters of all a message's embeds together
 NAME_PATTERN = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
 
 SUPPRESS_EMBEDS = 1 << 2
@@ -313,6 +317,9 @@ def message_violations(
     embeds = body.get("embeds") or []
     if len(embeds) > MAX_EMBEDS:
         bad("embeds", f"at most {MAX_EMBEDS} embeds (got {len(embeds)})")
+    embed_total = sum(_embed_size(embed) for embed in embeds if isinstance(embed, dict))
+    if embed_total > MAX_EMBED_TOTAL:
+        bad("embeds", f"embeds total at most {MAX_EMBED_TOTAL} characters (got {embed_total})")
     flags = body.get("flags") or 0
     if isinstance(flags, int) and flags & ~allowed_flags:
         bad(
@@ -333,10 +340,22 @@ def message_violations(
             )
     if total > MAX_UPLOAD:
         bad("files", f"the files total at most {MAX_UPLOAD} bytes (got {total})")
-    if creating and not (content or embeds or components or files or body.get("sticker_ids")
+    # Content of only whitespace counts as none (Discord strips it: 50006).
+    has_content = isinstance(content, str) and content.strip()
+    if creating and not (has_content or embeds or components or files or body.get("sticker_ids")
                          or body.get("poll")):  # fmt: skip
         bad("content", "cannot send an empty message (no content, embeds, components or files)")
     return found
+
+
+def _embed_size(embed: dict[str, Any]) -> int:
+    """The characters Discord counts toward the 6,000 of a message's embeds."""
+    size = len(embed.get("title") or "") + len(embed.get("description") or "")
+    size += len((embed.get("footer") or {}).get("text") or "")
+    size += len((embed.get("author") or {}).get("name") or "")
+    for field in embed.get("fields") or []:
+        size += len(field.get("name") or "") + len(field.get("value") or "")
+    return size
 
 
 def _component_violations(
@@ -384,6 +403,29 @@ def _component_violations(
                 found.append(Violation(route, item_where + ".options",
                                        f"a select has at most {MAX_SELECT_OPTIONS} options "
                                        f"(got {len(options)})"))  # fmt: skip
+            if isinstance(options, list):
+                found.extend(_select_violations(route, item_where, item, options))
+    return found
+
+
+def _select_violations(
+    route: str, where: str, select: dict[str, Any], options: list[Any]
+) -> list[Violation]:
+    """A string select's options against each other and its value counts."""
+    found: list[Violation] = []
+    values = [option.get("value") for option in options if isinstance(option, dict)]
+    if len(values) != len(set(values)):
+        found.append(Violation(route, where + ".options",
+                               "option values must be unique "
+                               "(SELECT_COMPONENT_OPTION_VALUE_DUPLICATED)"))  # fmt: skip
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if isinstance(low, int) and low > len(options):
+        found.append(Violation(route, where + ".min_values",
+                               f"min_values {low} is more than the {len(options)} options"))  # fmt: skip
+    defaults = sum(1 for option in options if isinstance(option, dict) and option.get("default"))
+    if isinstance(high, int) and defaults > high:
+        found.append(Violation(route, where + ".options",
+                               f"{defaults} default options but max_values is {high}"))  # fmt: skip
     return found
 
 
@@ -392,7 +434,21 @@ def autocomplete_violations(route: str, data: dict[str, Any] | None) -> list[Vio
     if len(choices) > MAX_CHOICES:
         return [Violation(route, "data.choices",
                           f"at most {MAX_CHOICES} autocomplete choices (got {len(choices)})")]  # fmt: skip
-    return []
+    return _choice_value_violations(route, "data.choices", choices)
+
+
+def _choice_value_violations(route: str, where: str, choices: list[Any]) -> list[Violation]:
+    return [
+        Violation(
+            route,
+            f"{where}.{index}.value",
+            f"a choice's value is at most {MAX_CHOICE_VALUE} characters",
+        )
+        for index, choice in enumerate(choices)
+        if isinstance(choice, dict)
+        and isinstance(choice.get("value"), str)
+        and len(choice["value"]) > MAX_CHOICE_VALUE
+    ]
 
 
 def command_violations(route: str, commands: Any) -> list[Violation]:
@@ -402,7 +458,28 @@ def command_violations(route: str, commands: Any) -> list[Violation]:
         if isinstance(command, dict):
             chat_input = command.get("type", 1) == 1
             found.extend(_named_violations(route, f"{index}", command, chat_input))
+            size = _command_size(command)
+            if size > MAX_COMMAND_SIZE:
+                found.append(Violation(route, f"{index}",
+                                       f"a command's names, descriptions and values total at "
+                                       f"most {MAX_COMMAND_SIZE} characters (got {size})"))  # fmt: skip
     return found
+
+
+def _longest(item: dict[str, Any], field: str) -> int:
+    """A field's size as Discord counts it: its longest localization or itself."""
+    forms = [item.get(field) or "", *((item.get(f"{field}_localizations") or {}).values())]
+    return max(len(str(form)) for form in forms)
+
+
+def _command_size(item: dict[str, Any]) -> int:
+    size = _longest(item, "name") + _longest(item, "description")
+    if isinstance(item.get("value"), str):
+        size += len(item["value"])
+    for child in [*(item.get("options") or []), *(item.get("choices") or [])]:
+        if isinstance(child, dict):
+            size += _command_size(child)
+    return size
 
 
 def _named_violations(
@@ -421,7 +498,25 @@ def _named_violations(
     if isinstance(description, str) and len(description) > MAX_DESCRIPTION:
         found.append(Violation(route, where + ".description",
                                f"description is at most {MAX_DESCRIPTION} characters"))  # fmt: skip
+    for field in ("name_localizations", "description_localizations"):
+        for locale, text in (item.get(field) or {}).items():
+            if locale not in _locales():
+                found.append(Violation(route, f"{where}.{field}",
+                                       f"{locale!r} is not a locale Discord has"))  # fmt: skip
+            elif (
+                field == "name_localizations"
+                and check_name
+                and isinstance(text, str)
+                and (not NAME_PATTERN.match(text) or text != text.lower())
+            ):
+                found.append(Violation(route, f"{where}.{field}.{locale}",
+                                       f"localized name {text!r} must match the name pattern "
+                                       "and be lowercase"))  # fmt: skip
     options = item.get("options") or []
+    required = [bool(o.get("required")) for o in options if isinstance(o, dict)]
+    if any(later and not earlier for earlier, later in itertools.pairwise(required)):
+        found.append(Violation(route, where + ".options",
+                               "required options must come before optional ones"))  # fmt: skip
     if len(options) > MAX_COMMAND_OPTIONS:
         found.append(Violation(route, where + ".options",
                                f"at most {MAX_COMMAND_OPTIONS} options (got {len(options)})"))  # fmt: skip
@@ -435,7 +530,20 @@ def _named_violations(
             if len(choices) > MAX_CHOICES:
                 found.append(Violation(route, f"{where}.options.{index}.choices",
                                        f"at most {MAX_CHOICES} choices"))  # fmt: skip
+            if choices and option.get("autocomplete"):
+                found.append(Violation(route, f"{where}.options.{index}",
+                                       "an option has choices or autocomplete, not both"))  # fmt: skip
+            found.extend(
+                _choice_value_violations(route, f"{where}.options.{index}.choices", choices)
+            )
     return found
+
+
+@functools.cache
+def _locales() -> frozenset[str]:
+    """The locales Discord has (the spec's ``AvailableLocalesEnum``)."""
+    schema = _spec()["components"]["schemas"]["AvailableLocalesEnum"]
+    return frozenset(member["const"] for member in schema["oneOf"])
 
 
 def form_errors(violations: list[Violation]) -> dict[str, Any]:

@@ -400,6 +400,63 @@ def test_the_hand_written_command_rules_hold_where_the_schema_is_silent() -> Non
     assert command_violations("PUT", [command(name="点数"), command(name="मेज़")]) == []
 
 
+def test_rules_the_schema_leaves_to_the_documentation() -> None:
+    """What Discord refuses although the spec's schemas allow it (each found missing in
+    an audit of the fake): a select's option values and counts, a choice value over 100,
+    localized names, option order, choices beside autocomplete, a command's 8,000
+    characters, embeds' 6,000 and content of whitespace only."""
+    from discord_rules import autocomplete_violations, command_violations, message_violations
+
+    def message(body: dict[str, Any]) -> list[str]:
+        violations = message_violations("POST", body, [], allowed_flags=0, creating=True)
+        return [v.rule for v in violations]
+
+    def select(options: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+        menu = {"type": 3, "custom_id": "s", "options": options, **fields}
+        return {"content": "x", "components": [{"type": 1, "components": [menu]}]}
+
+    def option(value: str, **fields: Any) -> dict[str, Any]:
+        return {"label": value, "value": value, **fields}
+
+    assert message(select([option("a"), option("b")])) == []
+    assert any("unique" in rule for rule in message(select([option("a"), option("a")])))
+    two_defaults = select([option("a", default=True), option("b", default=True)])
+    assert any("max_values is 1" in rule for rule in message(two_defaults))
+    assert (
+        message(select([option("a", default=True), option("b", default=True)], max_values=2)) == []
+    )
+    assert any("min_values 3" in rule for rule in message(select([option("a")], min_values=3)))
+    assert any("empty message" in rule for rule in message({"content": " \n "}))
+    embeds = [{"description": "d" * 4000}, {"description": "d" * 2001}]
+    assert any("embeds total" in rule for rule in message({"embeds": embeds}))
+
+    def rules(commands: list[dict[str, Any]]) -> list[str]:
+        return [v.rule for v in command_violations("PUT", commands)]
+
+    assert rules([command(name_localizations={"zh-CN": "牌桌", "zh-TW": "牌桌"})]) == []
+    assert any(
+        "not a locale" in rule for rule in rules([command(name_localizations={"zh": "牌桌"})])
+    )
+    assert any("lowercase" in rule for rule in rules([command(name_localizations={"fr": "Table"})]))
+    assert any(
+        "name pattern" in rule for rule in rules([command(name_localizations={"zh-CN": "牌 桌"})])
+    )
+    out_of_order = command(options=[string_option("a"), string_option("b", required=True)])
+    assert any("required options" in rule for rule in rules([out_of_order]))
+    both = string_option("a", autocomplete=True, choices=[{"name": "x", "value": "x"}])
+    assert any("not both" in rule for rule in rules([command(options=[both])]))
+    long_value = string_option("a", choices=[{"name": "x", "value": "v" * 101}])
+    assert any("value is at most 100" in rule for rule in rules([command(options=[long_value])]))
+    # 25 options of 100-character descriptions, each with 25 choices: far over 8,000.
+    choices = [{"name": f"c{i}" * 30, "value": f"v{i}"} for i in range(25)]
+    big = command(
+        options=[string_option(f"o{i}", description="d" * 100, choices=choices) for i in range(25)]
+    )
+    assert any("8000" in rule for rule in rules([big]))
+    answer = {"choices": [{"name": "x", "value": "v" * 101}]}
+    assert any("at most 100" in v.rule for v in autocomplete_violations("POST", answer))
+
+
 # ---------------------------------------------------------------------- threads
 
 
