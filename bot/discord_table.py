@@ -15,7 +15,7 @@ from bot.discord_retry import retry_discord
 from bot.discord_review import rematch_view, replay_card_view
 from bot.discord_views import lobby_view, table_view
 from bot.i18n import MESSAGES, in_readers_script, in_server_script, msg, public
-from bot.lines import changes_message, move_line, rule_set_name
+from bot.lines import carried_fan_text, changes_message, move_line, rule_set_name
 from bot.presenter import LobbyInfo, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
 from engine.types import HandResult
@@ -166,6 +166,9 @@ class TableMessages(PresenterCore):
         lines.append(f"🀄 **{title.zh}** · {title_en.en}")
         if status is not None and phase == "running":
             lines.append(f"{status.hand_label.zh} · {status.hand_label.en}")
+            bonus = carried_fan_text(status.public)
+            if bonus is not None:
+                lines.append(f"-# {bonus.zh} · {bonus.en}")
             if record.last_line:
                 lines.append(record.last_line)
             lines.append(_status_line(status))

@@ -46,6 +46,22 @@ def rule_set_name(variant: str) -> Text:
     return Text(rules.name_zh, rules.name_en)
 
 
+def carried_fan_text(public: PublicView) -> Text | None:
+    """What this hand added to the carried pool as it started (Jiaxing: 老头黄 Honor Wild,
+    包子 Dice Doubles, 百搭连庄 Repeat Wild), named as players call them; None when
+    nothing did. The table shows the pool; this says why it grew."""
+    names = get_rules(public.variant).carried_fan_bonus_names
+    bonuses = [names.get(key, (key, key)) for key in public.carried_fan_bonuses]
+    if not bonuses:
+        return None
+    zh = "、".join(f"{chinese} +1" for chinese, _english in bonuses)
+    en = ", ".join(f"{english} +1" for _chinese, english in bonuses)
+    return Text(
+        f"本局番池加番：{zh}（番池 {public.carried_fan}）",
+        f"Added to the fan pool this hand: {en} (pool {public.carried_fan})",
+    )
+
+
 def wild_name(variant: str) -> Text:
     """What the rule set calls its wild (百搭, 财神)."""
     rules = get_rules(variant)

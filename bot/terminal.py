@@ -33,6 +33,7 @@ from engine.views import PlayerView, PublicView
 from engine.words import ACTIONS, WINDS
 
 from .lines import (
+    carried_fan_text,
     changes_text,
     event_line,
     hand_label,
@@ -112,6 +113,9 @@ def table_text(
         + f"余牌 Tiles left {public.tiles_left}"
         + (f"   番池 Carried fan {public.carried_fan}" if public.carried_fan else ""),
     ]
+    bonus = carried_fan_text(public)
+    if bonus is not None:
+        lines.append(f"{bonus.zh} · {bonus.en}")
     for seat_view in public.seats:
         seat = seat_view.seat
         marks = []

@@ -1190,6 +1190,7 @@ class Round:
             last_discard=self.last_discard,
             turn_id=self.turn_id if turn_id is None else turn_id,
             result=self.result,
+            carried_fan_bonuses=tuple(self.carried_fan_bonuses),
         )
         _UNBUILT_ROUND.__set__(view, self)
         unbuilt = self._unbuilt_views

@@ -93,6 +93,8 @@ class PublicView:
     seats: tuple[SeatView, ...]
     turn_id: int  # increases with every accepted action; stale clicks name an old one
     result: HandResult | None = None
+    # What added to the carried pool as this hand started (Jiaxing's 老头黄, 包子, 百搭连庄)
+    carried_fan_bonuses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,7 +233,14 @@ def _header(view: PublicView, locale: str) -> str:
         facts.append(f"{label('indicator', locale)} {tile_text(view.indicator, locale)}")
     facts.append(f"{label('tiles_left', locale)} {view.tiles_left}")
     if rules.has_carried_fan:
-        facts.append(f"{label('pool', locale)} {view.carried_fan}")
+        pool = f"{label('pool', locale)} {view.carried_fan}"
+        bonuses = [rules.carried_fan_bonus_names[key] for key in view.carried_fan_bonuses]
+        if bonuses:  # why it grew as this hand started: 包子 +1 …
+            if _zh(locale):
+                pool += f"（{'、'.join(f'{chinese(zh, locale)} +1' for zh, _en in bonuses)}）"
+            else:
+                pool += f" ({', '.join(f'{en} +1' for _zh, en in bonuses)})"
+        facts.append(pool)
     facts.append(f"{label('dice', locale)} {view.dice[0]} {view.dice[1]}")
     return _list(facts, locale)
 

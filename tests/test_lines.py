@@ -14,6 +14,7 @@ from typing import ClassVar
 import pytest
 
 from bot.lines import (
+    carried_fan_text,
     changes_text,
     event_line,
     hand_label,
@@ -122,3 +123,25 @@ def test_the_text_layer_imports_neither_discord_nor_pil() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_the_table_says_what_added_to_the_carried_pool_as_a_hand_starts() -> None:
+    """RULES.md §1, carried bonus fan: Honor-Wild 老头黄 and Dice Doubles 包子 each add 1
+    at the start of the hand (seed 28: the wild is North, the dice 6 6); the pool counts
+    both, and the line names them as players do."""
+    from engine.match import Match
+    from render.alt_text import describe_table
+
+    public = Match("jiaxing", seed=28).public_view()
+    assert public.carried_fan_bonuses == ("honor_wild", "dice_doubles")
+    assert public.carried_fan == 2
+    text = carried_fan_text(public)
+    assert text is not None
+    assert text.zh == "本局番池加番：老头黄 +1、包子 +1（番池 2）"
+    assert text.en == "Added to the fan pool this hand: Honor Wild +1, Dice Doubles +1 (pool 2)"
+    assert "番池 2（老头黄 +1、包子 +1）" in describe_table(public, None, "zh")
+    assert "Fan pool 2 (Honor Wild +1, Dice Doubles +1)" in describe_table(public, None, "en")
+    assert "老頭黃 +1" in describe_table(public, None, "zh-TW")
+    # Nothing to say in a hand that added nothing, nor in Taizhou (no pool).
+    assert carried_fan_text(Match("jiaxing", seed=0).public_view()) is None
+    assert carried_fan_text(Match("taizhou", seed=28).public_view()) is None

@@ -72,6 +72,8 @@ class Variant:
 
     # Each scoring item's stable key -> (zh-CN, English) name, in display order.
     item_names: ClassVar[dict[str, tuple[str, str]]] = {}
+    # What adds to the carried pool at a hand's start (``Round.carried_fan_bonuses``).
+    carried_fan_bonus_names: ClassVar[dict[str, tuple[str, str]]] = {}
     options_class: ClassVar[type[RuleOptions]] = RuleOptions
 
     # AI policy: the share of the remaining wall a seat can expect to draw before the

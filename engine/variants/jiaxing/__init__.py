@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..base import AIProfile, Variant, is_chinese_locale
 from ..options import RuleOptions
-from .names import ITEM_NAMES
+from .names import CARRIED_FAN_BONUS_NAMES, ITEM_NAMES
 from .scoring import score_jiaxing
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ class Jiaxing(Variant):
     has_prevailing_wind: ClassVar[bool] = True
     has_carried_fan: ClassVar[bool] = True
     item_names: ClassVar[dict[str, tuple[str, str]]] = ITEM_NAMES
+    carried_fan_bonus_names: ClassVar[dict[str, tuple[str, str]]] = CARRIED_FAN_BONUS_NAMES
     options_class: ClassVar[type[RuleOptions]] = JiaxingOptions
     # Jiaxing hands often run long (self-draw only, strict hand types), and a ready hand
     # wins by self-draw only.

@@ -7,6 +7,14 @@ award it.
 
 from __future__ import annotations
 
+# What adds a fan to the carried pool when a hand starts (RULES.md §1): the round's key
+# -> (zh-CN, English). The pool's own item is "carried_fan" above.
+CARRIED_FAN_BONUS_NAMES: dict[str, tuple[str, str]] = {
+    "honor_wild": ("老头黄", "Honor Wild"),  # the wild kind is an honor
+    "dice_doubles": ("包子", "Dice Doubles"),  # both dice show the same number
+    "repeat_wild": ("百搭连庄", "Repeat Wild"),  # the same wild kind as the hand before
+}
+
 # key -> (zh-CN, English), in display order
 ITEM_NAMES: dict[str, tuple[str, str]] = {
     "full_flush": ("清一色", "Full Flush"),
