@@ -33,6 +33,7 @@ from bot.cogs.play import PlayCog
 from bot.cogs.review import ReviewCog
 from bot.cogs.stats import StatsCog
 from bot.cogs.tables import TablesCog
+from bot.discord_core import DISCORD_CONTENT_LIMIT
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_review import REVIEW_ITEMS
 from bot.discord_views import DYNAMIC_ITEMS
@@ -53,9 +54,6 @@ LEADERBOARD_CHECK_SECONDS = 600.0
 # thread Create Public Threads, Send Messages in Threads and Manage Threads (to archive a
 # finished table's thread) (see README.md and bot.discord_threads).
 INVITE_PERMISSIONS = 1024 | 2048 | 32768 | 65536 | (1 << 34) | (1 << 35) | (1 << 38)
-
-
-DISCORD_CONTENT_LIMIT = 2000  # characters of message content Discord accepts
 
 
 def fit(content: str, limit: int = DISCORD_CONTENT_LIMIT) -> str:

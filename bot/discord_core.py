@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
+DISCORD_CONTENT_LIMIT = 2000  # characters of message content Discord accepts
 
 
 class Renderer:

@@ -10,7 +10,7 @@ both languages, since a channel has no single locale.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import discord
 from discord import app_commands
@@ -74,7 +74,7 @@ def is_chinese(locale: discord.Locale | str | None) -> bool:
 def say(text: Text, locale: discord.Locale | str | None) -> str:
     """The text for one reader: Chinese for Chinese locales (Traditional characters for
     zh-TW), English for everyone else."""
-    return chinese_for(text, locale) if is_chinese(locale) else text.en
+    return chinese_for(text, locale) if is_chinese(locale) else with_user_text(text.en, text.keep)
 
 
 def public(text: Text, language: str = "zh") -> str:
@@ -88,7 +88,9 @@ def in_server_script(content: str, language: str, keep: Iterable[str] = ()) -> s
     """A channel's composed text (Chinese and English side by side) in its server's
     script: Traditional characters where the server's preferred language, which its
     table pictures are drawn in, is zh-TW; ``keep`` (names) as written."""
-    return zh_tw(content, tuple(keep)) if language == "zh-TW" else content
+    if language == "zh-TW":
+        return zh_tw(content, tuple(keep))
+    return with_user_text(content, keep)
 
 
 # Simplified → Traditional (as Taiwan writes it) for the characters of the bot's own
@@ -125,17 +127,62 @@ def _traditional_words(text: str) -> str:
 
 def zh_tw(text: str, keep: tuple[str, ...] = ()) -> str:
     """A Simplified message of the bot in Traditional characters (zh-TW readers), with
-    each of ``keep`` (player names, what a user typed) left exactly as written."""
+    each of ``keep`` (player names, what a user typed) left as written, escaped as
+    ``with_user_text`` does."""
+    return with_user_text(text, keep, _traditional_words)
+
+
+# Every ASCII character Discord's markdown reads (emphasis, spoilers, code, quotes,
+# headings, lists, masked links, mentions, custom emoji, autolinks). A backslash before
+# ASCII punctuation shows the character itself, so escaping one that would not have
+# been read costs nothing.
+_MARKDOWN_CHARACTERS = re.compile(r"([\\*_~|`>#\[\]()<@:!.-])")
+
+
+def escape_user_text(span: str) -> str:
+    """A display name or typed text as Discord shows it literally: ``[x](https://…)``
+    makes no link under the bot's name, ``**`` no bold, ``@everyone`` and ``<@&id>`` no
+    highlighted mention (nothing pings anyway: every message allows no mentions)."""
+    return _MARKDOWN_CHARACTERS.sub(r"\\\1", span)
+
+
+# Discord's own tokens in the bot's text: mentions (<@id>, <#id>, <@&id>), timestamps
+# (<t:…:R>), custom emoji and command mentions (</table create:id>).
+_DISCORD_TOKEN = re.compile(r"<[@#:/a-zA-Z][^<>\n]*>")
+
+
+def _span_pattern(span: str) -> str:
+    """The pattern that finds ``span`` in a line: anywhere when it holds a letter or a
+    digit, else only with whitespace (or the line's edge) on both sides."""
+    if any(char.isalnum() for char in span):
+        return re.escape(span)
+    return rf"(?<!\S){re.escape(span)}(?!\S)"
+
+
+def with_user_text(
+    text: str, keep: Iterable[str], convert: Callable[[str], str] = lambda part: part
+) -> str:
+    """``text`` as Discord content: the bot's own words through ``convert`` (Traditional
+    characters for zh-TW), each of ``keep`` (names, what a user typed) escaped instead,
+    so a name is neither converted nor read as markdown.
+
+    A name is found by its text, so two guards keep the bot's own markup whole: nothing
+    inside a ``<…>`` token (a mention, a timestamp) is touched, and a name of punctuation
+    only ("-", "**") counts only standing apart (it could otherwise be the ``-#`` or
+    ``**`` of the bot's own lines; alone it can make no link or mention)."""
     spans = sorted({span for span in keep if span}, key=len, reverse=True)
     if not spans:
-        return _traditional_words(text)
-    pattern = re.compile("|".join(re.escape(span) for span in spans))
+        return convert(text)
+    pattern = re.compile("|".join(_span_pattern(span) for span in spans))
+    tokens = [match.span() for match in _DISCORD_TOKEN.finditer(text)]
     pieces: list[str] = []
     start = 0
     for quoted in pattern.finditer(text):
-        pieces += [_traditional_words(text[start : quoted.start()]), quoted.group()]
+        if any(low < quoted.end() and quoted.start() < high for low, high in tokens):
+            continue  # inside <@id> or <t:…:R>: the bot's markup, left as it is
+        pieces += [convert(text[start : quoted.start()]), escape_user_text(quoted.group())]
         start = quoted.end()
-    pieces.append(_traditional_words(text[start:]))
+    pieces.append(convert(text[start:]))
     return "".join(pieces)
 
 
@@ -143,7 +190,7 @@ def chinese_for(text: Text, locale: discord.Locale | str | None) -> str:
     """``text``'s Chinese as a Chinese reader reads it: Traditional for zh-TW."""
     if locale is not None and is_traditional(str(locale)):
         return zh_tw(text.zh, text.keep)
-    return text.zh
+    return with_user_text(text.zh, text.keep)
 
 
 def in_readers_script(view: discord.ui.View, locale: discord.Locale | str | None) -> None:
@@ -180,10 +227,12 @@ def for_reader(text: Text, locale: str | None, *, bold: bool = False) -> str:
     if language == "zh-TW":
         line = chinese_for(text, locale)
         return f"**{line}**" if bold else line
+    english = with_user_text(text.en, text.keep)
     if language == "en":
-        return f"**{text.en}**" if bold else text.en
-    head = f"**{text.zh}**" if bold else text.zh
-    return head if text.zh == text.en or not text.en else f"{head} · {text.en}"
+        return f"**{english}**" if bold else english
+    chinese = chinese_for(text, locale)
+    head = f"**{chinese}**" if bold else chinese
+    return head if text.zh == text.en or not text.en else f"{head} · {english}"
 
 
 def label_for(key: str, locale: str | None) -> str:

@@ -201,6 +201,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "history.draw": ("流局", "draw"),
     "history.won_by": ("{name} 胡", "{name} won"),
     "history.hand_line": ("第 {hand} 局", "Hand {hand}"),
+    "history.more_hands": ("…另有 {count} 局", "… {count} more"),
+    "history.earlier_hands": (
+        "更早的 {count} 局没有列出（/replay 可以按局数打开任何一局）",
+        "{count} earlier hands not listed (/replay opens any hand by its number)",
+    ),
     "history.you": ("你", "you"),
     "history.total": ("合计 {points}", "total {points}"),
     "review.not_yours": (

@@ -63,7 +63,7 @@ async def test_balance_lists_matches_adjustments_and_penalties_newest_first(h: H
     assert lines[1] == "Latest changes:"
     assert lines[2].endswith("· Penalty for leaving a match · **-40** → 1,720 · `bbbb2222`")
     assert lines[3].endswith("· Jiaxing · 1 hand, 0 won · **-20** → 1,760 · `bbbb2222`")
-    assert "Adjustment by 管理员老张说: “欢迎红包 \\*\\*bold\\*\\* @\u200beveryone”" in lines[4]
+    assert "Adjustment by 管理员老张说: “欢迎红包 \\*\\*bold\\*\\* \\@everyone”" in lines[4]
     assert lines[4].endswith("**+500** → 1,780")
     assert lines[5].endswith(
         "· Taizhou · 2 hands, 2 won · **+280** (capped from +330) → 1,280 · `aaaa1111`"

@@ -188,8 +188,8 @@ class EconomyCog(commands.Cog):
         elif line.kind == "adjustment":
             by = await self.bot.name_of(guild, line.by_user) if line.by_user is not None else "?"
             if reasons:
-                reason = discord.utils.escape_mentions(discord.utils.escape_markdown(line.reason))
-                what = msg("balance.adjustment_why", name=by, typed=f"“{reason}”")
+                # Escaped with the names when the line is said (``typed`` is user text).
+                what = msg("balance.adjustment_why", name=by, typed=f"“{line.reason}”")
             else:
                 what = msg("balance.adjustment", name=by)
         elif line.kind == "penalty":

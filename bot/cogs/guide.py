@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import is_manager
+from bot.discord_core import DISCORD_CONTENT_LIMIT
 from bot.i18n import MESSAGES, T, Text, is_chinese, say
 
 if TYPE_CHECKING:
@@ -112,22 +113,29 @@ _BUTTONS = {
 }  # fmt: skip
 
 
-def guide_text(
+def guide_messages(
     mention: dict[str, str], *, manager: bool, locale: discord.Locale | str | None
-) -> str:
-    """The guide for one reader: ``mention`` maps each command's qualified name to how
-    it is written for them (a mention, or its name)."""
+) -> list[str]:
+    """The guide for one reader, as messages Discord accepts: whole sections packed into
+    messages of at most 2,000 characters (command mentions, ``</table create:ID>``, make
+    a manager's English guide longer than one). ``mention`` maps each command's
+    qualified name to how it is written for them (a mention, or its name)."""
     sections = _SECTIONS + ((_ADMIN_SECTION,) if manager else ())
     fields = dict(mention)
     for field, keys in _BUTTONS.items():
         labels = [MESSAGES[key] for key in keys]
         both = Text("、".join(zh for zh, _en in labels), ", ".join(en for _zh, en in labels))
         fields[field] = say(both, locale)
-    blocks = []
+    messages: list[str] = []
     for section in sections:
         lines = [say(Text(zh, en), locale) for zh, en in section]
-        blocks.append("\n".join(line.format_map(fields) for line in lines))
-    return "\n\n".join(blocks)
+        block = "\n".join(line.format_map(fields) for line in lines)
+        joined = f"{messages[-1]}\n\n{block}" if messages else block
+        if messages and len(joined) <= DISCORD_CONTENT_LIMIT:
+            messages[-1] = joined
+        else:
+            messages.append(block)
+    return messages
 
 
 def _used_commands() -> list[str]:
@@ -162,8 +170,8 @@ class GuideCog(commands.Cog):
         ids = await self.bot.command_ids()
         locale = interaction.locale
         mention = {name: self._written(name, ids, locale) for name in GUIDE_COMMANDS}
-        text = guide_text(mention, manager=is_manager(interaction), locale=locale)
-        await self.bot.respond(interaction, text)
+        for text in guide_messages(mention, manager=is_manager(interaction), locale=locale):
+            await self.bot.respond(interaction, text)  # the second one is a follow-up
 
     def _written(self, name: str, ids: dict[str, int], locale: Any) -> str:
         """``</table create:ID>`` when the command's id is known (Discord shows it in the

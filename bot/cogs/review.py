@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.discord_ack import AckGuard
-from bot.discord_core import discord_file
+from bot.discord_core import DISCORD_CONTENT_LIMIT, discord_file
 from bot.discord_review import (
     HISTORY_TTL,
     HistoryMatchSelect,
@@ -34,11 +34,11 @@ from bot.discord_review import (
 )
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, image_locale, in_readers_script, msg, say
+from bot.i18n import T, Text, escape_user_text, image_locale, in_readers_script, msg, say
 from bot.rematch import Rematches
 from bot.replays import LoadedHand, ReplayLookupError, find_game, load_hand
 from bot.session import SessionError
-from data.history import MatchSummary
+from data.history import HandSummary, MatchSummary
 from engine.replay import HandReplay
 from render.alt_text import describe_replay_frame
 from render.replay import render_replay_animation, render_replay_frame
@@ -50,7 +50,8 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 5
 ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's upload limit for bots
-CONTENT_LIMIT = 2000
+MAX_MENU_OPTIONS = 25  # a select menu's options
+_EARLIER_NOTE_ROOM = 80  # "-# 更早的 N 局…" above a match's hands
 
 
 def _minutes(bot: Any) -> int:
@@ -95,10 +96,12 @@ class ReviewCog(commands.Cog):
         lock = guard.lock if isinstance(guard, AckGuard) else contextlib.nullcontext()
         async with lock:
             if interaction.response.is_done():
-                await interaction.followup.send(content[:CONTENT_LIMIT], ephemeral=True, **extra)
+                await interaction.followup.send(
+                    content[:DISCORD_CONTENT_LIMIT], ephemeral=True, **extra
+                )
             else:
                 await interaction.response.send_message(
-                    content[:CONTENT_LIMIT], ephemeral=True, **extra
+                    content[:DISCORD_CONTENT_LIMIT], ephemeral=True, **extra
                 )
         if isinstance(guard, AckGuard):
             guard.done()
@@ -120,11 +123,11 @@ class ReviewCog(commands.Cog):
         async with lock:
             if interaction.response.is_done():
                 await interaction.edit_original_response(
-                    content=content[:CONTENT_LIMIT], view=view, **extra
+                    content=content[:DISCORD_CONTENT_LIMIT], view=view, **extra
                 )
             else:
                 await interaction.response.edit_message(
-                    content=content[:CONTENT_LIMIT], view=view, **extra
+                    content=content[:DISCORD_CONTENT_LIMIT], view=view, **extra
                 )
         if isinstance(guard, AckGuard):
             guard.done()
@@ -201,8 +204,11 @@ class ReviewCog(commands.Cog):
         pages = max(1, -(-result.total // PAGE_SIZE))
         name = await self.bot.name_of(interaction.guild, target)
         lines = [f"**{say(msg('history.title', name=name, page=page + 1, pages=pages), locale)}**"]
+        # Each match gets an equal share of the message, so every match the menu below
+        # offers is listed (a long match lists its first hands and how many more).
+        share = (DISCORD_CONTENT_LIMIT - len(lines[0])) // max(1, len(result.matches)) - 1
         for match in result.matches:
-            lines.append(self._match_line(match, target, locale))
+            lines.append(self._match_line(match, target, locale, share))
         issued = _minutes(self.bot)
         view = discord.ui.View(timeout=None)
         if result.matches:
@@ -237,11 +243,12 @@ class ReviewCog(commands.Cog):
 
     @staticmethod
     def _fit(lines: list[str]) -> str:
-        """Whole lines up to Discord's limit (a long history drops its last matches' tail)."""
+        """Whole lines up to Discord's limit: a safety net, since the pages size their
+        lines to fit (an option the menu offers is listed)."""
         kept: list[str] = []
         used = 0
         for line in lines:
-            if used + len(line) + 1 > CONTENT_LIMIT:
+            if used + len(line) + 1 > DISCORD_CONTENT_LIMIT:
                 break
             kept.append(line)
             used += len(line) + 1
@@ -276,11 +283,13 @@ class ReviewCog(commands.Cog):
         mine = hand.points[seat] if seat is not None and seat < len(hand.points) else 0
         return f"{label} {outcome} **{mine:+d}**"
 
-    def _match_line(self, match: MatchSummary, target: int, locale: Any) -> str:
+    def _match_line(self, match: MatchSummary, target: int, locale: Any, room: int) -> str:
+        """The match in at most ``room`` characters: when, rule set, opponents, total,
+        then its hands (as many as fit, and how many more)."""
         when = int((match.finished_at or match.created_at).timestamp())
         seat = match.seat_of(target)
         opponents = ", ".join(
-            self._seat_name(match, record.get("seat"), target, locale)
+            escape_user_text(self._seat_name(match, record.get("seat"), target, locale))
             for record in match.seats
             if record.get("seat") != seat
         )
@@ -290,7 +299,8 @@ class ReviewCog(commands.Cog):
             f"<t:{when}:f> · {self._variant(match.variant, locale)} · vs {opponents} · "
             f"**{total}**{status} · `{match.game_id}`"
         )
-        hands = " · ".join(self._hand_text(match, hand, target, locale) for hand in match.hands)
+        texts = [self._hand_text(match, hand, target, locale) for hand in match.hands]
+        hands = _join_within(texts, room - len(head) - 4, locale)
         return f"{head}\n-# {hands}" if hands else head
 
     async def _check_owner(
@@ -339,13 +349,7 @@ class ReviewCog(commands.Cog):
                 raise ReplayLookupError(msg("replay.no_game", game=game_id[:40]))
             locale = interaction.locale
             seat = match.seat_of(target)
-            lines = [f"**{self._match_label(match, locale)}**"]
-            for hand in match.hands:
-                points = " · ".join(
-                    f"{self._seat_name(match, s, target, locale)} {value:+d}"
-                    for s, value in enumerate(hand.points)
-                )
-                lines.append(f"{self._hand_text(match, hand, target, locale)} — {points}")
+            content, shown = self._match_detail(match, target, locale)
             view = discord.ui.View(timeout=None)
             options = [
                 discord.SelectOption(
@@ -357,17 +361,44 @@ class ReviewCog(commands.Cog):
                         else None
                     ),
                 )
-                for hand in match.hands
-            ][-25:]
+                for hand in shown
+            ]
             view.add_item(
                 MatchHandSelect(
                     owner, match.game_id, options, say(msg("history.pick_hand"), locale)
                 )
             )
             view.add_item(HistoryPageButton(owner, target, None, 0, _minutes(self.bot), "b"))
-            await self._edit(interaction, self._fit(lines), view=view)
+            await self._edit(interaction, content, view=view)
 
         await self._guarded(interaction, work())
+
+    def _match_detail(
+        self, match: MatchSummary, target: int, locale: Any
+    ) -> tuple[str, list[HandSummary]]:
+        """A match's hands, one line each with every seat's points, and the hands listed:
+        the latest that fit (at most a menu's 25), listed and offered alike; earlier ones
+        are named by count (/replay opens any hand by its number)."""
+        title = f"**{self._match_label(match, locale)}**"
+        room = DISCORD_CONTENT_LIMIT - len(title) - _EARLIER_NOTE_ROOM
+        shown: list[tuple[HandSummary, str]] = []
+        for hand in reversed(match.hands):
+            points = " · ".join(
+                f"{escape_user_text(self._seat_name(match, s, target, locale))} {value:+d}"
+                for s, value in enumerate(hand.points)
+            )
+            line = f"{self._hand_text(match, hand, target, locale)} — {points}"
+            room -= len(line) + 1
+            if len(shown) == MAX_MENU_OPTIONS or room < 0:
+                break
+            shown.append((hand, line))
+        shown.reverse()
+        lines = [title]
+        if len(shown) < len(match.hands):
+            earlier = len(match.hands) - len(shown)
+            lines.append(f"-# {say(msg('history.earlier_hands', count=earlier), locale)}")
+        lines += [line for _hand, line in shown]
+        return self._fit(lines), [hand for hand, _line in shown]
 
     # ------------------------------------------------------------------ /replay
 
@@ -524,3 +555,18 @@ class ReviewCog(commands.Cog):
             await self._refuse(interaction, text)
 
         await self._guarded(interaction, work())
+
+
+def _join_within(texts: list[str], room: int, locale: Any) -> str:
+    """``texts`` joined by " · ", as many from the start as fit in ``room`` characters
+    with "… N more" after them when some do not."""
+    kept: list[str] = []
+    used = 0
+    for index, text in enumerate(texts):
+        more = say(msg("history.more_hands", count=len(texts) - index), locale)
+        last = index == len(texts) - 1
+        if used + len(text) + 3 + (0 if last else len(more) + 3) > room:
+            return " · ".join([*kept, more])
+        kept.append(text)
+        used += len(text) + 3
+    return " · ".join(kept)

@@ -1,0 +1,165 @@
+"""What users wrote (display names, typed text) as Discord shows it, and answers that
+outgrow one message: a name is shown literally (no masked link, bold or highlighted
+mention under the bot's name), the bot's own words around it are still converted for
+zh-TW readers, and the guide and the match history keep every part they offer."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from discord_harness import ADMIN_PERMISSIONS, DEFAULT_PERMISSIONS, Harness, offline_bot, option
+
+from bot.cogs.guide import GUIDE_COMMANDS
+from bot.cogs.review import ReviewCog
+from bot.i18n import escape_user_text, for_reader, public, say, with_user_text
+from bot.messages import msg
+from data.history import HandSummary, MatchSummary
+
+PLAYER = 810_000_000_000_000_001
+MANAGER = 810_000_000_000_000_002
+MARKED = 810_000_000_000_000_003
+# Display names a real server allows (32 characters at most).
+LINK = "[Free Nitro](https://evil.co/x)"
+MARKS = "**Bob||`# ~~>"
+PING = "@everyone <@&900000000000000001>"
+USERS = {
+    PLAYER: (LINK, DEFAULT_PERMISSIONS),
+    MANAGER: ("Manager", ADMIN_PERMISSIONS),
+    MARKED: (MARKS, DEFAULT_PERMISSIONS),
+}
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    async with offline_bot(tmp_path, USERS, seed=71) as harness:
+        yield harness
+
+
+def test_a_name_is_escaped_character_by_character() -> None:
+    assert escape_user_text(LINK) == r"\[Free Nitro\]\(https\://evil\.co/x\)"
+    assert escape_user_text(MARKS) == r"\*\*Bob\|\|\`\# \~\~\>"
+    assert escape_user_text(PING) == r"\@everyone \<\@&900000000000000001\>"
+    assert escape_user_text("老王 Wang") == "老王 Wang"  # nothing to escape: unchanged
+
+
+def test_every_way_a_line_reaches_discord_escapes_the_names_it_keeps() -> None:
+    text = msg("result.win", name=LINK)
+    escaped = escape_user_text(LINK)
+    for line in (
+        public(text, "zh"),
+        public(text, "zh-TW"),
+        public(text, "en"),
+        say(text, "zh-CN"),
+        say(text, "zh-TW"),
+        say(text, "en-US"),
+        for_reader(text, None),
+        for_reader(text, "zh-TW"),
+        for_reader(text, "en-US", bold=True),
+    ):
+        assert escaped in line and LINK not in line, line
+
+
+def test_a_name_never_breaks_the_bots_own_markup() -> None:
+    # A name of punctuation only counts where it stands apart: the bot's "-#" and "**"
+    # stay; nothing inside a mention or a timestamp is touched.
+    line = "-# 老王 **+8** · - · <@810000000000000001> <t:1796068800:R>"
+    keep = ["-", "**", "0", "t:1", "810000000000000001"]
+    assert (
+        with_user_text(line, keep)
+        == r"-# 老王 **+8** · \- · <@810000000000000001> <t:1796068800:R>"
+    )
+    assert with_user_text("胡家 ** 胡", ["**"]) == r"胡家 \*\* 胡"
+
+
+def test_zh_tw_converts_the_bots_words_but_not_a_chinese_name() -> None:
+    name = "张*三"
+    line = say(msg("session.autoplay_off", name=name), "zh-TW")
+    assert line == r"张\*三 回來了"  # 来 → 來 in the bot's words; the name as written
+
+
+async def test_names_in_public_and_private_answers_are_shown_literally(h: Harness) -> None:
+    balance = h.reply_text(
+        await h.command(PLAYER, "balance", [option("user", str(MARKED), kind=6)])
+    )
+    assert escape_user_text(MARKS) in balance and MARKS not in balance
+    adjusted = await h.command(
+        MANAGER,
+        "mjadmin adjust",
+        [option("user", str(PLAYER), kind=6), option("amount", 5), option("reason", "x")],
+    )
+    announcement = h.reply_text(adjusted)
+    assert LINK not in announcement
+    # Posted for the channel: both languages, as the other public lines.
+    assert f"已调整 {escape_user_text(LINK)} 的余额 +5" in announcement
+    assert f"Adjusted {escape_user_text(LINK)}'s balance by +5" in announcement
+
+
+async def test_a_managers_guide_with_command_mentions_comes_whole_in_two_messages(
+    h: Harness,
+) -> None:
+    await h.bot.tree.sync()  # as in production: the command ids are known, so mentions
+    h.bot._command_ids = None
+    for locale in ("en-US", "zh-CN", "zh-TW"):
+        record = await h.command(MANAGER, "help", locale=locale)
+        replies = [request.payload or {} for request in h.replies_to(record)]
+        contents = [body.get("data", body).get("content", "") for body in replies]
+        assert all(0 < len(content) <= 2000 for content in contents), locale
+        assert not any(content.endswith("…") for content in contents)  # nothing was cut
+        whole = "\n".join(contents)
+        for name in GUIDE_COMMANDS:
+            assert f"</{name}:" in whole, (locale, name)
+    english = await h.command(MANAGER, "help", locale="en-US")
+    assert len(h.replies_to(english)) == 2  # the answer, then the admin section
+    assert not h.remote.violations
+
+
+def _match(game_id: str, hands: int) -> MatchSummary:
+    """A finished Taizhou match of three people with 32-character names and an AI."""
+    when = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
+    people = [
+        {"seat": seat, "name": name * 32, "user_id": 100 + seat, "is_ai": False}
+        for seat, name in enumerate("ＡＢＣ")
+    ]
+    seats = (*people, {"seat": 3, "name": "电脑", "user_id": None, "is_ai": True})
+    played = tuple(
+        HandSummary(number, (number + 1) % 4, (3, -1, -1, -1), when) for number in range(hands)
+    )
+    return MatchSummary(game_id, 1, "taizhou", "finished", 1, seats, when, when, played)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_a_history_page_lists_every_match_its_menu_offers(locale: str) -> None:
+    cog = ReviewCog.__new__(ReviewCog)
+    title = "**" + "Ａ" * 32 + " · page 1/3**"
+    share = (2000 - len(title)) // 5 - 1  # as the page divides itself among five matches
+    lines = [cog._match_line(_match(f"g{i:011d}", 6), 100, locale, share) for i in range(5)]
+    page = ReviewCog._fit([title, *lines])
+    assert all(f"`g{i:011d}`" in page for i in range(5))
+    # One long match (eight rounds with many repeated deals: 80 hands) still shows, with
+    # its first hands and how many more.
+    long_line = cog._match_line(_match("abcdef123456", 80), 100, locale, 2000 - len(title))
+    page = ReviewCog._fit([title, long_line])
+    assert "`abcdef123456`" in page and len(page) <= 2000
+    more = "… " if locale == "en-US" else "…另有 "
+    assert more in page
+    assert page.count("Hand " if locale == "en-US" else "第 ") < 80
+
+
+@pytest.mark.parametrize("hands", [6, 80])
+def test_a_matchs_hands_listed_are_the_hands_its_menu_offers(hands: int) -> None:
+    cog = ReviewCog.__new__(ReviewCog)
+    match = _match("abcdef123456", hands)
+    content, shown = cog._match_detail(match, 100, "en-US")
+    assert len(content) <= 2000 and 0 < len(shown) <= 25
+    assert [hand.hand_number for hand in shown] == [
+        hand.hand_number for hand in match.hands[-len(shown) :]
+    ]  # the latest hands
+    listed = [line for line in content.splitlines() if line.startswith("Hand ")]
+    assert len(listed) == len(shown)
+    assert all(f"Hand {hand.hand_number + 1} " in content for hand in shown)
+    earlier = hands - len(shown)
+    assert (f"{earlier} earlier hands not listed" in content) == (earlier > 0)
+    assert hands == 6 or earlier > 0
