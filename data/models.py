@@ -175,8 +175,12 @@ def validate_setting(name: str, value: Any) -> Any:
     low, high = _INT_RANGES[name]
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"{low if low is not None else '-∞'}..{high if high is not None else '∞'}"
+        if low is not None and high is not None:
+            allowed = f"{low} 到 {high} 之间"
+        else:
+            allowed = f"不小于 {low}" if low is not None else f"不大于 {high}"
         raise SettingsError(
-            f"设置 {name} 必须在 {bounds} 之间，收到 {value}",
+            f"设置 {name} 超出范围：必须{allowed}，收到 {value}",
             f"setting {name} must be in {bounds}, got {value}",
         )
     return value
