@@ -382,8 +382,10 @@ class RulesModal(ui.Modal):
         def words(chinese: str, english: str) -> str:
             return say(Text(chinese, english), locale)  # zh-TW: Traditional
 
-        super().__init__(title=words(f"更多规则 · {spec.label(True)}", f"More rules · {spec.label(False)}"),
-                         custom_id=f"mj:r:{table.table_id}:m:{spec.name}")  # fmt: skip
+        # Discord refuses a modal title over 45 characters (an unlabelled option shows
+        # its raw name, up to 40).
+        title = words(f"更多规则 · {spec.label(True)}", f"More rules · {spec.label(False)}")
+        super().__init__(title=title[:45], custom_id=f"mj:r:{table.table_id}:m:{spec.name}")
         self.table_id = table.table_id
         self.option = spec.name
         current = table.options.get(spec.name, spec.default)

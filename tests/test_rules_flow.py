@@ -252,3 +252,17 @@ def test_the_rule_pickers_read_in_english_for_an_english_host(variant: str) -> N
         texts += [f"{option.label} {option.description or ''}" for option in select.options]
     assert len(texts) > 20
     assert not [text for text in texts if CJK.search(text)]
+
+
+def test_the_modal_title_fits_discord_for_an_option_without_a_label() -> None:
+    """An option the panel has no label for shows its raw name (up to 40 characters);
+    the modal's title stays within Discord's 45."""
+    from types import SimpleNamespace
+
+    from bot.rules_flow import OptionSpec, RulesModal
+
+    spec = OptionSpec("an_option_with_a_very_long_raw_name_here", "int", 3, low=0, high=99)
+    table = SimpleNamespace(table_id="t1", options={})
+    for locale in ("zh-CN", "en-US"):
+        modal = RulesModal(table, spec, locale)  # type: ignore[arg-type]
+        assert 0 < len(modal.title) <= 45
