@@ -418,11 +418,12 @@ def prompt_text(prompt: PrivatePrompt, prefix: str = "hand") -> Text:
     claims = [ACTIONS[kind] for kind in offered_claims(view)]
     zh = {
         "tile": f"{kind_str(view.claim_tile)} {name_zh(view.claim_tile)}",
-        "verbs": "、".join(action.zh for action in claims),
+        "verbs": "、".join(action.zh for action in claims) or "吃碰杠",
     }
+    english = [action.short or action.en for action in claims] or ["claim"]
     en = {
         "tile": name_en(view.claim_tile),
-        "verbs": " or ".join(action.short or action.en for action in claims) or "claim",
+        "verbs": " or ".join([", ".join(english[:-1]), english[-1]] if english[1:] else english),
     }
     return msg_each(f"{prefix}.{key}", zh, en)
 

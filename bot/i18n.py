@@ -87,7 +87,8 @@ def public(text: Text, language: str = "zh") -> str:
 def in_server_script(content: str, language: str, keep: Iterable[str] = ()) -> str:
     """A channel's composed text (Chinese and English side by side) in its server's
     script: Traditional characters where the server's preferred language, which its
-    table pictures are drawn in, is zh-TW; ``keep`` (names) as written."""
+    table pictures are drawn in, is zh-TW; ``keep`` (names) as written, escaped as
+    ``with_user_text`` does."""
     if language == "zh-TW":
         return zh_tw(content, tuple(keep))
     return with_user_text(content, keep)

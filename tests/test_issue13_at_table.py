@@ -187,7 +187,8 @@ async def test_auto_pass_means_no_claim_prompt_and_no_wait(env: Env) -> None:
     assert (await env.store.get_user_prefs(ALICE)).get("auto_pass") == "always"
     seat = table.seat_of(ALICE)
     assert seat is not None and table.match is not None
-    claim_headline = MESSAGES["hand.claim"][0].split("：")[0]
+    # The bold line above a hand that asks for a claim: "**可以碰、杠：…" (its verbs vary).
+    claim_headline = "**" + MESSAGES["hand.claim"][0].split("{")[0]
     start = len(h.remote.requests)
     passes = 0
     for _ in range(120):

@@ -202,3 +202,22 @@ def test_every_image_follows_the_locale(locale: str) -> None:
         assert simplified != other
         with Image.open(io.BytesIO(other)) as image:
             assert image.width > 0
+
+
+def test_the_claim_line_and_alert_offer_only_the_claims_the_seat_has() -> None:
+    """The line above a hand and the DM alert say which claims this seat may make, in
+    each language with its own tile name: a Jiaxing pung is never offered as 吃碰杠胡
+    (no discard wins there), and an English reader reads 7 Bamboo, not 七条."""
+    from bot.discord_views import prompt_headline, prompt_text
+    from bot.presenter import PrivatePrompt
+
+    view = sample_claim_view("jiaxing")
+    prompt = PrivatePrompt("t1", 1, view.seat, view, "claim", None, 1, "jiaxing")
+    assert prompt_headline(prompt, "zh-CN") == "**可以碰：7s 七条** · You may pung 7 Bamboo"
+    assert prompt_headline(prompt, "en-US") == "**You may pung 7 Bamboo**"
+    alert = prompt_text(prompt, "alert")
+    assert (alert.zh, alert.en) == ("🔔 可以碰：7s 七条", "🔔 You may pung 7 Bamboo")
+    more = replace(prompt, view=replace(view, legal=(Action(WIN, 0), Action(KONG, 0), *view.legal)))
+    assert prompt_text(more).zh == "可以胡、杠、碰：7s 七条"
+    assert prompt_text(more).en == "You may win, kong or pung 7 Bamboo"
+    assert prompt_text(replace(prompt, kind="turn")).zh == "轮到你了"
