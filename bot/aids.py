@@ -27,7 +27,7 @@ def aids_text(aids: LearnerAids, stake: int) -> Text:
             zh = f"{tile}{name_zh(wait.tile)} 剩{wait.unseen}张 自摸{self_zh}"
             en = f"{tile} {name_en(wait.tile)}: {wait.unseen} unseen, self-draw {self_en}"
             if wait.discard_units is not None:
-                zh += f" 放铳{wait.discard_units * stake:+d}"
+                zh += f" 捉冲{wait.discard_units * stake:+d}"
                 en += f", on a discard {wait.discard_units * stake:+d}"
             zh_parts.append(zh)
             en_parts.append(en)

@@ -91,7 +91,7 @@ def item_unit(item: ScoreItem) -> Word:
 
 def win_by_text(result: HandResult, names: Sequence[str] | None = None) -> str:
     """How the hand was won, and from whom when it was not a self-draw, bilingual
-    inline: ``放铳 on a discard ← B``."""
+    inline: ``捉冲 on a discard ← B``."""
     word = WIN_TYPES.get(result.win_by or "") or Word(result.win_by or "", result.win_by or "")
     if result.win_by != "self_draw" and result.from_seat is not None:
         return f"{word.both()} ← {_name(names, result.from_seat)}"

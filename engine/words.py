@@ -95,10 +95,11 @@ UNITS: dict[str, Word] = {
     "type": Word("台", "tai", "台"),  # a qualifying hand type counts in tai
 }
 
-# How a hand was won, keyed as ``HandResult.win_by`` names it.
+# How a hand was won, keyed as ``HandResult.win_by`` names it: the winner's side (捉冲,
+# the Taizhou seed's word, wins on a discard; the discarder's 放铳 is a payment's reason).
 WIN_TYPES: dict[str, Word] = {
     "self_draw": Word("自摸", "self-draw", "自摸", "Self-draw"),
-    "discard": Word("放铳", "on a discard", "放銃", "On discard"),
+    "discard": Word("捉冲", "on a discard", "捉衝", "On discard"),
     "rob_kong": Word("抢杠胡", "robbing a kong", "搶槓胡", "Robbed kong"),
 }
 

@@ -108,7 +108,7 @@ def test_move_and_event_lines() -> None:
 def test_result_pieces() -> None:
     names = ["A", "B", "C"]
     won = HandResult("taizhou", True, 0, 3, [8, -4, -4], win_by="discard", from_seat=2)
-    assert win_by_text(won, names) == "放铳 on a discard ← C"
+    assert win_by_text(won, names) == "捉冲 on a discard ← C"
     assert win_by_text(replace(won, win_by="self_draw"), names) == "自摸 self-draw"
     assert payment_line(Payment(1, 0, 4, "win"), names) == "B → A: 4 (胡牌 win)"
     assert changes_text(names, [8, -4, -4]) == "A +8, B -4, C -4"

@@ -243,7 +243,7 @@ def test_result_names_payments_and_units_in_both_languages() -> None:
     pooled = dataclasses.replace(result, carried_fan_used=1)
     assert "用番池 carried fan used 1" in result_text(pooled, ["A", "B"], [4, -4], plain=True)
     on_discard = dataclasses.replace(result, win_by="discard", from_seat=1)
-    assert "(放铳 on a discard ← B)" in result_text(on_discard, ["A", "B"], [4, -4], plain=True)
+    assert "(捉冲 on a discard ← B)" in result_text(on_discard, ["A", "B"], [4, -4], plain=True)
 
 
 def test_a_discarded_wild_is_marked_in_the_move_log() -> None:

@@ -431,7 +431,7 @@ class TablesCog(commands.Cog):
         variant=VARIANT_CHOICES,
         by=[
             app_commands.Choice(name=T("self-draw", "自摸"), value="self_draw"),
-            app_commands.Choice(name=T("on a discard", "放铳"), value="discard"),
+            app_commands.Choice(name=T("on a discard", "捉冲"), value="discard"),
             app_commands.Choice(name=T("robbing a kong", "抢杠"), value="rob_kong"),
         ],
         seat_wind=WIND_CHOICES,
