@@ -18,6 +18,12 @@ the GIF ``/replay`` sends (target ≤ 2), with its frame count and size; and
 ``replay_export_long_s`` the same for a hand played to the last tile (the longest).
 ``png_deflate`` says which deflate wrote the PNGs (``isal``, a dependency, or ``zlib``
 where it is missing, several milliseconds slower a frame).
+
+``emoji_board_cold_ms``: the first leaderboard of ten 32-emoji names in a fresh process
+(after importing and a warm-up hand), where each name must be shortened to fit: emoji
+are drawn from a bitmap font and scaled, and every other table's images wait for it
+(the renderer draws under one lock). It took seconds before emoji were cached per
+glyph and ``fit_text`` bisected.
 """
 
 from __future__ import annotations
@@ -60,6 +66,20 @@ print((done - started) * 1000, (done - ready) * 1000)
 """
 
 
+EMOJI_BOARD_SCRIPT = """
+import sys, time
+sys.path.insert(0, {root!r})
+from render import render_hand, render_leaderboard
+from render.samples import sample_player_view
+render_hand(sample_player_view("jiaxing"))
+pool = "😀😃😄😁😆😅😂🤣😊😇🙂🙃😉😌😍🥰😘😗😙😚😋😛😝😜🤪🤨🧐🤓😎🥸🤩🥳"
+rows = [(i + 1, (pool[i:] + pool[:i])[:32], 100 - i, 10, 1) for i in range(10)]
+started = time.perf_counter()
+render_leaderboard(rows, locale="en")
+print((time.perf_counter() - started) * 1000)
+"""
+
+
 def _median_ms(render: Callable[[], bytes], repeat: int) -> tuple[float, int]:
     data = render()  # warm the sprite and text caches
     times = []
@@ -70,16 +90,17 @@ def _median_ms(render: Callable[[], bytes], repeat: int) -> tuple[float, int]:
     return statistics.median(times), len(data)
 
 
+def _fresh_process(script: str) -> str:
+    """What ``script`` prints, run in a new interpreter (nothing cached yet)."""
+    command = [sys.executable, "-c", script.format(root=str(ROOT))]
+    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
 def _cold_ms(runs: int = 3) -> tuple[float, float]:
     """Median (whole first render incl. imports, first render after imports) in ms."""
     totals, renders = [], []
     for _ in range(runs):
-        output = subprocess.run(
-            [sys.executable, "-c", COLD_SCRIPT.format(root=str(ROOT))],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.split()
+        output = _fresh_process(COLD_SCRIPT).split()
         totals.append(float(output[0]))
         renders.append(float(output[1]))
     return statistics.median(totals), statistics.median(renders)
@@ -150,8 +171,13 @@ def main(argv: list[str] | None = None) -> int:
     cold_total, cold_render = _cold_ms()
     report["cold_ms"] = round(cold_total, 1)
     report["cold_render_ms"] = round(cold_render, 1)
+    emoji_board = statistics.median(
+        float(_fresh_process(EMOJI_BOARD_SCRIPT).split()[0]) for _ in range(3)
+    )
+    report["emoji_board_cold_ms"] = round(emoji_board, 1)
     print(f"cold start: {cold_total:.0f} ms to the first hand PNG in a fresh process")
     print(f"            ({cold_render:.0f} ms of it rendering, the rest imports and fonts)")
+    print(f"a board of ten 32-emoji names, first time: {emoji_board:.0f} ms")
     if args.json:
         print(json.dumps(report))
     return 0

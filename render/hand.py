@@ -133,19 +133,9 @@ def compose_hand(
     canvas = Image.new("RGB", (HAND_WIDTH, height), FELT)
     draw = ImageDraw.Draw(canvas)
 
-    # Header: name, seat wind, dealer, rule set and hand number; indicator and wild at right.
+    # Header: indicator, wild and tiles left at the right, drawn first so the left side
+    # (seat wind, dealer, name, turn, rule set and hand number) knows where it must stop.
     draw.rectangle((0, 0, HAND_WIDTH, header_h), fill=PANEL_DARK)
-    x: float = layout.margin
-    x += badge(draw, canvas, x, 14, wind_name(seat_view.seat_wind, locale), PANEL_EDGE, 24) + 8
-    if seat_view.is_dealer:
-        x += badge(draw, canvas, x, 14, label("dealer", locale), RED_BADGE, 24) + 8
-    name = fit_text(seat_name(names, view.seat, locale), 26, 300)
-    x += draw_text(canvas, name, x + 4, 12, 26) + 16
-    if public.current_seat == view.seat:
-        x += badge(draw, canvas, x, 14, label("turn", locale), HIGHLIGHT, 22, (40, 30, 10)) + 10
-    title = f"{rule_set_name(rules, locale)} · {label('hand_no', locale, n=public.hand_number + 1)}"
-    draw_text(canvas, title, x, 18, 20, MUTED)
-
     right = HAND_WIDTH - layout.margin
     small = 36
     small_top = (header_h - tile_height(small)) // 2
@@ -161,15 +151,26 @@ def compose_hand(
     right -= (
         draw_text(canvas, label("indicator", locale), right - 8, 18, 20, MUTED, anchor="r") + 22
     )
-    draw_text(
-        canvas,
-        f"{label('tiles_left', locale)} {public.tiles_left}",
-        right,
-        18,
-        20,
-        MUTED,
-        anchor="r",
-    )
+    tiles_left = f"{label('tiles_left', locale)} {public.tiles_left}"
+    right -= draw_text(canvas, tiles_left, right, 18, 20, MUTED, anchor="r") + 20
+
+    x: float = layout.margin
+    x += badge(draw, canvas, x, 14, wind_name(seat_view.seat_wind, locale), PANEL_EDGE, 24) + 8
+    if seat_view.is_dealer:
+        x += badge(draw, canvas, x, 14, label("dealer", locale), RED_BADGE, 24) + 8
+    turn = label("turn", locale) if public.current_seat == view.seat else ""
+    turn_w = max(32, text_width(turn, 22) + 14) + 10 if turn else 0
+    name_room = min(300, int(right - x - 20 - turn_w))
+    name = fit_text(seat_name(names, view.seat, locale), 26, max(40, name_room))
+    x += draw_text(canvas, name, x + 4, 12, 26) + 16
+    if turn:
+        x += badge(draw, canvas, x, 14, turn, HIGHLIGHT, 22, (40, 30, 10)) + 10
+    hand_no = label("hand_no", locale, n=public.hand_number + 1)
+    title = f"{rule_set_name(rules, locale)} · {hand_no}"
+    if text_width(title, 20) > right - x:
+        title = hand_no  # the rule set's name gives way first: the table says it too
+    if text_width(title, 20) <= right - x:
+        draw_text(canvas, title, x, 18, 20, MUTED)
 
     if claims:
         _draw_prompt(canvas, draw, view, claims, names, locale, header_h, layout, rules)

@@ -267,17 +267,8 @@ def _run_sprite(
 def _emoji_run(text: str, size: int, height: int) -> Image.Image:
     """Colour emoji drawn at the bitmap font's native size, then scaled to the text size
     (about one em, centred on the line box)."""
-    font = _font(EMOJI_PATH, size)
     target = max(1, round(size * 1.05))
-    sprites: list[Image.Image] = []
-    for char in text:
-        left, top, right, bottom = (int(edge) for edge in font.getbbox(char))
-        glyph = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-        ImageDraw.Draw(glyph).text((-left, -top), char, font=font, embedded_color=True)
-        scale = target / max(glyph.height, 1)
-        sprites.append(
-            glyph.resize((max(1, round(glyph.width * scale)), target), Image.Resampling.LANCZOS)
-        )
+    sprites = [_emoji_glyph(char, target) for char in text]
     gap = max(1, size // 24)
     width = sum(sprite.width for sprite in sprites) + gap * (len(sprites) + 1)
     canvas = Image.new("RGBA", (width, height), (0, 0, 0, 0))
@@ -286,6 +277,19 @@ def _emoji_run(text: str, size: int, height: int) -> Image.Image:
         canvas.paste(sprite, (x, max(0, (height - target) // 2)), sprite)
         x += sprite.width + gap
     return canvas
+
+
+@lru_cache(maxsize=2048)
+def _emoji_glyph(char: str, height: int) -> Image.Image:
+    """One emoji scaled to ``height`` pixels. Why cached: drawing the 109 px bitmap and
+    resampling it costs a few milliseconds, and a name of 32 emoji is drawn again for
+    every width ``fit_text`` tries (seconds for a board of such names, under DRAW_LOCK)."""
+    font = _font(EMOJI_PATH, height)
+    left, top, right, bottom = (int(edge) for edge in font.getbbox(char))
+    glyph = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+    ImageDraw.Draw(glyph).text((-left, -top), char, font=font, embedded_color=True)
+    scale = height / max(glyph.height, 1)
+    return glyph.resize((max(1, round(glyph.width * scale)), height), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=4096)
@@ -327,9 +331,16 @@ def text_width(text: str, size: int) -> int:
 
 
 def fit_text(text: str, size: int, max_width: int) -> str:
-    """Shorten ``text`` with an ellipsis until it fits ``max_width`` pixels."""
+    """Shorten ``text`` with an ellipsis until it fits ``max_width`` pixels: the longest
+    prefix that fits, found by bisection (a width is measured by drawing, so trying one
+    character fewer at a time drew a 32-character name up to 32 times)."""
     if text_width(text, size) <= max_width:
         return text
-    while len(text) > 1 and text_width(text + "…", size) > max_width:
-        text = text[:-1]
-    return text + "…"
+    fits, too_long = 1, len(text)  # a one-character prefix is the shortest we give
+    while too_long - fits > 1:
+        middle = (fits + too_long) // 2
+        if text_width(text[:middle] + "…", size) <= max_width:
+            fits = middle
+        else:
+            too_long = middle
+    return text[:fits] + "…"

@@ -8,6 +8,7 @@ changes is that tile, so the changed box is the tile as drawn.
 from __future__ import annotations
 
 import io
+import itertools
 from dataclasses import replace
 
 import pytest
@@ -221,3 +222,43 @@ def test_the_claim_line_and_alert_offer_only_the_claims_the_seat_has() -> None:
     assert prompt_text(more).zh == "可以胡、杠、碰：7s 七条"
     assert prompt_text(more).en == "You may win, kong or pung 7 Bamboo"
     assert prompt_text(replace(prompt, kind="turn")).zh == "轮到你了"
+
+
+@pytest.mark.parametrize("locale", ["en", "zh", "zh-TW"])
+@pytest.mark.parametrize("name", ["Bob the Builder", "W" * 32, "老" * 32])
+def test_the_hand_header_never_draws_one_text_over_another(
+    monkeypatch: pytest.MonkeyPatch, locale: str, name: str
+) -> None:
+    """The header's left side (name, turn, rule set and hand number) stops where the
+    right side (tiles left, indicator, wild) begins: an English title ran under "Tiles
+    left" for a name as ordinary as "Bob the Builder"."""
+    boxes: list[tuple[float, float, str]] = []
+    original = hand.draw_text
+
+    def recording(
+        canvas: Image.Image,
+        text: str,
+        x: float,
+        y: float,
+        size: int,
+        *args: object,
+        **kwargs: object,
+    ) -> int:
+        width = original(canvas, text, x, y, size, *args, **kwargs)  # type: ignore[arg-type]
+        if y <= 20:  # the header's lines
+            anchor = kwargs.get("anchor", "l")
+            left = x - width if anchor == "r" else x - width / 2 if anchor == "m" else x
+            boxes.append((left, left + width, text))
+        return width
+
+    monkeypatch.setattr(hand, "draw_text", recording)
+    view = sample_player_view("jiaxing")
+    view = replace(view, public=replace(view.public, hand_number=11, tiles_left=103))
+    render_hand(view, names=[name, "Alice", "老王", "小明"], locale=locale)
+    assert len(boxes) >= 4  # name, title, tiles left, indicator (and wild)
+    boxes.sort()
+    for (_l1, right1, text1), (left2, _r2, text2) in itertools.pairwise(boxes):
+        assert right1 <= left2, (text1, text2)
+    assert any(
+        text.endswith("12") or "12" in text for _l, _r, text in boxes
+    )  # the hand number stays

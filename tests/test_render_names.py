@@ -124,3 +124,23 @@ def test_week_dates_take_the_first_day() -> None:
 
     assert week_dates(date(2026, 11, 23), "en") == "Nov 23–29"
     assert text.safe_text(iso_week_dates(2026, 53, "zh")) == iso_week_dates(2026, 53, "zh")
+
+
+@pytest.mark.parametrize(
+    "name", ["Bob the Builder", "W" * 32, "老" * 32, "😀😃😄😁" * 8, "Ａ😀b老" * 8]
+)
+@pytest.mark.parametrize("room", [30, 80, 200, 450])
+def test_fit_text_keeps_the_longest_prefix_that_fits(name: str, room: int) -> None:
+    """The bisection finds what shortening one character at a time found: the longest
+    prefix that fits with its ellipsis (one character at least)."""
+    from render.text import fit_text, text_width
+
+    fitted = fit_text(name, 22, room)
+    if text_width(name, 22) <= room:
+        assert fitted == name
+        return
+    prefix = fitted.removesuffix("…")
+    assert fitted.endswith("…") and name.startswith(prefix) and prefix
+    assert len(prefix) == 1 or text_width(fitted, 22) <= room
+    longer = name[: len(prefix) + 1] + "…"
+    assert text_width(longer, 22) > room
