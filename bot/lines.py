@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.scoring.names import PAYMENT_REASONS
+from engine.scoring.names import PAYMENT_REASONS, payment_multiple
 from engine.tiles import parse_tile
 from engine.types import CONTINUE, HandResult, Meld, Payment, ScoreItem
 from engine.variants import get_rules
@@ -147,10 +147,16 @@ def event_line(
     return None
 
 
-def payment_line(payment: Payment, names: Sequence[str] | None = None) -> str:
-    """``A → B: 8 (胡牌 win)``."""
+def payment_line(
+    payment: Payment, names: Sequence[str] | None = None, result: HandResult | None = None
+) -> str:
+    """``A → B: 8 (胡牌 win)``; ``(三摊 three-claim liability ×5)`` where the payment is a
+    multiple of ``result``'s score."""
     zh, en = PAYMENT_REASONS.get(payment.reason, (payment.reason, payment.reason))
     reason = zh if zh == en else f"{zh} {en}"
+    multiple = payment_multiple(payment, result) if result is not None else None
+    if multiple is not None:
+        reason += f" ×{multiple}"
     payer, payee = _name(names, payment.payer), _name(names, payment.payee)
     return f"{payer} → {payee}: {payment.amount} ({reason})"
 

@@ -232,7 +232,7 @@ def result_text(
             summary.append(f"用番池 carried fan used {result.carried_fan_used}")
         lines.append("    " + "; ".join(summary))
         for payment in result.payments:
-            lines.append(f"    {payment_line(payment, names)}")
+            lines.append(f"    {payment_line(payment, names, result)}")
     lines.append("    输赢 Points: " + changes_text(names, points))
     if balance is not None:
         lines.append("    本场累计 Match so far: " + changes_text(names, balance))

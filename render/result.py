@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.scoring.names import PAYMENT_REASONS, invalid_reason_text
+from engine.scoring.names import PAYMENT_REASONS, invalid_reason_text, payment_multiple
 from engine.types import HandResult, ScoreItem
 from engine.variants import get_rules
 from engine.views import PublicView
@@ -36,15 +36,18 @@ from .layout import (
     seat_name,
     signed,
 )
-from .text import chinese, fit_text, label, rule_set_name, wind_name
+from .text import chinese, fit_text, label, rule_set_name, text_width, wind_name
 from .tiles import tile_height, tile_sprite
 
 
 def item_value(item: ScoreItem, locale: str) -> str:
+    """``+4胡`` (an item adds to the score), but the limit 腊子 reads ``100胡`` without a
+    sign: it is what the total was capped to, not points on top of the others."""
     word = UNITS.get(item.unit)
     unit = word.text(locale, short=True) if word is not None else item.unit
     spacer = "" if locale.startswith("zh") else " "
-    text = f"+{item.value}{spacer}{unit}"
+    sign = "" if item.key == "limit" else "+"
+    text = f"{sign}{item.value}{spacer}{unit}"
     if item.count > 1:
         text += f" ×{item.count}"
     return text
@@ -111,8 +114,16 @@ def compose_result(
     def seat_label(seat: int) -> str:
         return f"{wind_name(view.seats[seat].seat_wind, locale)} {seat_name(names, seat, locale)}"
 
-    # Title.
+    # Title: the rule set and hand number at the right, drawn first so the winner, how
+    # they won and from whom stop short of it (long names are cut, not drawn over it).
     draw.rectangle((0, 0, width, 64), fill=PANEL_DARK)
+    hand_title = (
+        f"{rule_set_name(rules, locale)} · {label('hand_no', locale, n=view.hand_number + 1)}"
+    )
+    right = (
+        width - margin - draw_text(canvas, hand_title, width - margin, 22, 18, MUTED, anchor="r")
+    )
+    right -= 20
     x: float = margin
     if winner is None:
         key = "draw_title" if result.valid else "invalid_title"
@@ -122,19 +133,20 @@ def compose_result(
     else:
         win_type = WIN_TYPES.get(result.win_by or "")
         how = win_type.text(locale, short=True) if win_type else label("winner", locale)
-        x += draw_text(canvas, fit_text(seat_label(winner), 32, 520), x, 10, 32, CREAM) + 16
-        x += badge(draw, canvas, x, 14, how, RED_BADGE, 22) + 12
+        from_text = ""
         if result.from_seat is not None and result.win_by != "self_draw":
-            draw_text(canvas, f"← {seat_label(result.from_seat)}", x, 20, 20, MUTED)
-    draw_text(
-        canvas,
-        f"{rule_set_name(rules, locale)} · {label('hand_no', locale, n=view.hand_number + 1)}",
-        width - margin,
-        22,
-        18,
-        MUTED,
-        anchor="r",
-    )
+            from_text = f"← {seat_label(result.from_seat)}"
+        badge_w = max(32, text_width(how, 22) + 14) + 12
+        # The winner's name first; the discarder gets what is left (at least a few letters).
+        from_room = min(text_width(from_text, 20), 220) if from_text else 0
+        name_room = min(520, int(right - x - 16 - badge_w - from_room))
+        x += draw_text(
+            canvas, fit_text(seat_label(winner), 32, max(80, name_room)), x, 10, 32, CREAM
+        )
+        x += 16
+        x += badge(draw, canvas, x, 14, how, RED_BADGE, 22) + 12
+        if from_text and right - x >= 60:
+            draw_text(canvas, fit_text(from_text, 20, int(right - x)), x, 20, 20, MUTED)
     y = 84
 
     if winner is None:
@@ -205,18 +217,26 @@ def compose_result(
         y += 36
         col = (width - 2 * margin) / len(result.totals)
         for seat, value in enumerate(result.totals):
-            draw_text(canvas, f"{seat_label(seat)}: {value}", margin + seat * col, y, 19, CREAM)
+            room = int(col - text_width(f": {value}", 19) - 12)
+            entry = f"{fit_text(seat_label(seat), 19, room)}: {value}"
+            draw_text(canvas, entry, margin + seat * col, y, 19, CREAM)
         y += 40
 
     if payments:
         _section_title(canvas, label("payments", locale), "Payments", zh, margin, y)
         y += 40
         for payment in payments:
-            line = f"{seat_label(payment.payer)}  →  {seat_label(payment.payee)}"
-            draw_text(canvas, fit_text(line, 20, 700), margin, y, 20, CREAM)
-            reason = _payment_reason(payment.reason, locale)
+            reason = _payment_reason(payment.reason, locale, payment_multiple(payment, result))
+            reason_left = width - margin - 110 - text_width(reason, 17) - 16
             draw_text(canvas, reason, width - margin - 110, y + 2, 17, MUTED, anchor="r")
             draw_text(canvas, str(payment.amount), width - margin, y, 20, CREAM, anchor="r")
+            # Payer and payee each keep part of the room: a long payer no longer hides
+            # whom it pays.
+            arrow = "  →  "
+            half = int((reason_left - margin - text_width(arrow, 20)) / 2)
+            payer = fit_text(seat_label(payment.payer), 20, half)
+            payee = fit_text(seat_label(payment.payee), 20, half)
+            draw_text(canvas, f"{payer}{arrow}{payee}", margin, y, 20, CREAM)
             y += 30
 
     # Net change per seat.
@@ -239,10 +259,12 @@ def _section_title(
     draw_text(canvas, title + ("" if not zh else f"  {english}"), x, y, 22, GOLD)
 
 
-def _payment_reason(reason: str, locale: str) -> str:
-    """The scoring module's name for a payment reason, else the raw key."""
+def _payment_reason(reason: str, locale: str, multiple: int | None = None) -> str:
+    """The scoring module's name for a payment reason, else the raw key; with the
+    multiple of the score it pays ("三摊 ×5") where the reason pays one."""
     zh, en = PAYMENT_REASONS.get(reason, (reason, reason))
-    return chinese(zh, locale) if locale.startswith("zh") else en
+    name = chinese(zh, locale) if locale.startswith("zh") else en
+    return f"{name} ×{multiple}" if multiple is not None else name
 
 
 def invalid_reason(reason: str | None, locale: str, variant: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import io
+import itertools
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -462,3 +463,63 @@ def test_a_new_rule_set_renders_from_its_flags_alone(monkeypatch: pytest.MonkeyP
     assert any("Round wind S" in text for text in drawn)  # has_prevailing_wind
     assert "Fan pool" not in drawn  # no carried pool
     assert render_hand(sample_player_view("south_round")).startswith(PNG_SIGNATURE)
+
+
+@pytest.mark.parametrize("variant", ["taizhou", "jiaxing"])
+@pytest.mark.parametrize("locale", ["en", "zh"])
+def test_the_result_card_never_draws_one_text_over_another(
+    monkeypatch: pytest.MonkeyPatch, variant: str, locale: str
+) -> None:
+    """Long names are cut where the card's columns meet: the title's winner and
+    discarder before the rule set and hand number, each seat's score in its column, a
+    payment's payer and payee before its reason (both kept: the payee used to fall off
+    the end), the net change per seat."""
+    from render import result as result_module
+
+    boxes: list[tuple[float, float, float, str]] = []
+    original = result_module.draw_text
+
+    def recording(
+        canvas: Image.Image,
+        text: str,
+        x: float,
+        y: float,
+        size: int,
+        *args: object,
+        **kwargs: object,
+    ) -> int:
+        width = original(canvas, text, x, y, size, *args, **kwargs)  # type: ignore[arg-type]
+        anchor = kwargs.get("anchor", "l")
+        left = x - width if anchor == "r" else x - width / 2 if anchor == "m" else x
+        boxes.append((y, left, left + width, text))
+        return width
+
+    monkeypatch.setattr(result_module, "draw_text", recording)
+    ended, result, win_tile = sample_win_result(variant)
+    discard = replace(result, win_by="discard", from_seat=2)
+    names = ["W" * 32, "M" * 32, "老" * 32, "Ｗ" * 32]
+    result_module.render_result(ended, discard, names=names, locale=locale, win_tile=win_tile)
+    rows: dict[int, list[tuple[float, float, str]]] = {}
+    for y, left, right, text in boxes:
+        rows.setdefault(round(y / 8), []).append((left, right, text))  # one line, ±4 px
+    for line in rows.values():
+        line.sort()
+        for (_l1, right1, text1), (left2, _r2, text2) in itertools.pairwise(line):
+            assert right1 <= left2 + 1, (text1, text2)
+    payments = [text for _y, _l, _r, text in boxes if "→" in text]
+    assert payments and all(text.count("…") <= 2 and "→" in text for text in payments)
+    assert all(not text.endswith("→") for text in payments)  # the payee is there
+
+
+def test_a_payment_that_is_a_multiple_of_the_score_says_so() -> None:
+    """RULES.md §1: a robbed kong's maker pays 3×, three-claim liability 5× (or 2×)."""
+    from engine.scoring.names import payment_multiple
+    from engine.types import Payment
+
+    _ended, result, _tile = sample_win_result("jiaxing")
+    score = result.score
+    assert score > 0
+    assert payment_multiple(Payment(1, 0, 5 * score, "santan"), result) == 5
+    assert payment_multiple(Payment(1, 0, 3 * score, "rob_kong"), result) == 3
+    assert payment_multiple(Payment(1, 0, score, "win"), result) is None
+    assert payment_multiple(Payment(1, 0, score, "santan"), result) is None  # 1×: nothing to say

@@ -8,6 +8,8 @@ and every glyph it needs can be collected from here.
 
 from __future__ import annotations
 
+from ..types import HandResult, Payment
+
 # Words used around the items (units, payment reasons, headings) by the explain output.
 UNIT_NAMES: dict[str, tuple[str, str]] = {
     "tai": ("台", "tai"),
@@ -23,6 +25,17 @@ PAYMENT_REASONS: dict[str, tuple[str, str]] = {
     "limit": ("腊子", "limit"),
     "settlement": ("互算", "settlement between non-winners"),
 }
+
+
+def payment_multiple(payment: Payment, result: HandResult) -> int | None:
+    """How many times the hand's score a payment is, where its reason pays a multiple
+    (Jiaxing: a robbed kong 3×, three-claim liability 5× or 2×, RULES.md §1), so a card
+    can say "三摊 ×5" beside an amount its score line does not explain; else None."""
+    if payment.reason not in ("rob_kong", "santan") or result.score <= 0:
+        return None
+    multiple, rest = divmod(payment.amount, result.score)
+    return multiple if rest == 0 and multiple > 1 else None
+
 
 INVALID_REASONS: dict[str, tuple[str, str]] = {
     "discard_win": ("嘉兴台头胡只能自摸", "Jiaxing wins only by self-draw"),
