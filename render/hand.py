@@ -261,7 +261,12 @@ def offered_claims(view: PlayerView) -> tuple[str, ...]:
 
 
 def _claim_source(public: PublicView, claim_tile: int) -> int | None:
-    """Who put the offered tile on the table: the discarder, or the seat adding a kong."""
+    """Who put the offered tile on the table: the seat adding a kong (its exposed pung of
+    the tile, still a pung while the kong may be robbed), or the discarder."""
+    if public.phase == "rob_kong":
+        for seat_view in public.seats:
+            if any(m.type == PUNG and m.kind == claim_tile for m in seat_view.melds):
+                return seat_view.seat
     if public.last_discard is not None and public.last_discard[1] == claim_tile:
         return public.last_discard[0]
     return public.current_seat
@@ -313,6 +318,8 @@ def claim_headline(
     if view.claim_tile is None or not claims:
         return "", ""
     verbs = " / ".join(word(ACTIONS[kind], locale, short=True) for kind in claims)
+    if view.public.phase == "rob_kong":  # the one claim there: a win by robbing the kong
+        verbs = label("rob_kong", locale)
     if not locale.lower().startswith("zh"):
         verbs = verbs.title()
     if locale.lower().startswith("zh"):
@@ -401,15 +408,19 @@ def _draw_seat_strip(
     layout: _HandLayout,
 ) -> None:
     rules, wild = get_rules(public.variant), public.wild
-    is_turn = public.current_seat == seat_view.seat or seat_view.seat in public.waiting_on
+    # Its turn, or (a claim, a robbed kong, 三摊) the table waits for its answer.
+    is_turn = public.current_seat == seat_view.seat
+    is_waited_on = seat_view.seat in public.waiting_on
     draw.rectangle((0, top, HAND_WIDTH, top + block_h - 6), fill=PANEL_DARK)
-    if is_turn:
+    if is_turn or is_waited_on:
         draw.rectangle((0, top, 8, top + block_h - 6), fill=HIGHLIGHT)
     x: float = layout.margin
     fill = RED_BADGE if seat_view.is_dealer else PANEL_EDGE
     x += badge(draw, canvas, x, top + 8, wind_name(seat_view.seat_wind, locale), fill, 20) + 6
     if is_turn:
         badge(draw, canvas, x, top + 8, label("turn", locale), HIGHLIGHT, 18, (40, 30, 10))
+    elif is_waited_on:
+        badge(draw, canvas, x, top + 8, label("waiting_on", locale), PANEL_EDGE, 18)
     name = fit_text(seat_name(names, seat_view.seat, locale), 20, layout.name_column - 8)
     draw_text(canvas, name, layout.margin, top + 42, 20, CREAM)
     left = layout.margin + layout.name_column

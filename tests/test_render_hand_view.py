@@ -262,3 +262,54 @@ def test_the_hand_header_never_draws_one_text_over_another(
     assert any(
         text.endswith("12") or "12" in text for _l, _r, text in boxes
     )  # the hand number stays
+
+
+def test_a_rob_kong_prompt_says_rob_the_kong_and_whose_kong() -> None:
+    """In a rob-kong window the tile comes from the seat adding to its exposed pung, not
+    from the last discard (someone else's, earlier): the prompt says 抢杠 and names it."""
+    view = sample_claim_view("jiaxing")
+    tile = view.claim_tile
+    assert tile is not None
+    public = view.public
+    maker = 3
+    seats = tuple(
+        replace(s, melds=(*s.melds, Meld(PUNG, (tile,) * 3, from_seat=1))) if s.seat == maker else s
+        for s in public.seats
+    )
+    other = next(k for k in range(27) if k != tile)
+    robbing = replace(
+        view,
+        public=replace(
+            public,
+            phase="rob_kong",
+            seats=seats,
+            last_discard=(2, other),
+            current_seat=None,
+            waiting_on=(0,),
+        ),
+        legal=(Action(WIN, 0), Action(PASS, 0)),
+    )
+    headline, who = hand.claim_headline(robbing, SAMPLE_NAMES, "zh")
+    assert headline.startswith("抢杠 ") and who == SAMPLE_NAMES[maker]
+    assert hand.claim_headline(robbing, SAMPLE_NAMES, "en")[0].startswith("Rob Kong 7 Bamboo ← ")
+
+
+def test_the_table_strip_says_waiting_not_turn_for_seats_asked_to_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a claim window nobody has the turn: the seats the table waits for are marked
+    等待 / Waiting (the table image says so too), not 轮到 / Turn."""
+    badges: list[str] = []
+    original = hand.badge
+
+    def recording(
+        draw: object, canvas: object, x: float, y: float, text: str, *args: object
+    ) -> int:
+        badges.append(text)
+        return original(draw, canvas, x, y, text, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand, "badge", recording)
+    view = sample_claim_view("jiaxing")
+    waiting = replace(view, public=replace(view.public, current_seat=None, waiting_on=(0, 2, 3)))
+    render_hand(waiting, names=SAMPLE_NAMES, locale="en")
+    assert badges.count("Waiting") == 2 and "Turn" not in badges  # seats 2 and 3 in the strip
