@@ -27,7 +27,7 @@ from engine.types import Meld
 from engine.variants import Variant
 
 from .png import encode_palette_png
-from .text import Color, label, text_sprite, text_width
+from .text import INVISIBLE, Color, label, text_sprite, text_width
 from .tiles import MARKERS, WHITE_MARKER, back_sprite, tile_height, tile_sprite
 
 FELT = (22, 78, 58)
@@ -307,8 +307,12 @@ def draw_text(
 
 
 def seat_name(names: Sequence[str] | None, seat: int, locale: str) -> str:
+    """The seat's name as drawn, or "座位 N" / "Seat N" where it would draw nothing (no
+    name, or only spaces and invisible characters: a header of a bare wind badge)."""
     if names is not None and seat < len(names) and names[seat]:
-        return str(names[seat])
+        name = str(names[seat])
+        if any(not char.isspace() and ord(char) not in INVISIBLE for char in name):
+            return name
     return label("seat", locale, n=seat + 1)
 
 
@@ -341,7 +345,8 @@ def badge(
 
 
 def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
+    """``+8``, ``-4``, ``0``; thousands grouped (``-123,456``) as the balances are."""
+    return f"{value:+,}" if value else "0"
 
 
 def net_color(value: int) -> Color:

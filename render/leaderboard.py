@@ -113,10 +113,10 @@ def compose_leaderboard(
             draw_text(canvas, str(rank), col_rank, cy - 17, 24, (40, 30, 10), anchor="m")
         else:
             draw_text(canvas, str(rank), col_rank, cy - 17, 24, CREAM, anchor="m")
-        draw_text(
-            canvas, fit_text(name, 26, col_net - col_name - 110), col_name, cy - 19, 26, CREAM
-        )
-        draw_text(canvas, signed(net), col_net, cy - 19, 26, net_color(net), anchor="r")
+        # The net first: a seven-digit one takes room the name gives up.
+        net_w = draw_text(canvas, signed(net), col_net, cy - 19, 26, net_color(net), anchor="r")
+        name_room = min(col_net - col_name - 110, col_net - net_w - 16 - col_name)
+        draw_text(canvas, fit_text(name, 26, name_room), col_name, cy - 19, 26, CREAM)
         draw_text(canvas, str(hands), col_hands, cy - 16, 22, CREAM, anchor="r")
         draw_text(canvas, str(wins), col_wins, cy - 16, 22, CREAM, anchor="r")
         draw_text(canvas, win_rate(wins, hands), col_rate, cy - 16, 22, MUTED, anchor="r")

@@ -15,7 +15,18 @@ from PIL import Image, ImageDraw
 
 from engine.variants import RULE_SETS
 
-from .layout import CREAM, FELT, GOLD, MUTED, PANEL, PANEL_DARK, draw_text, encode_png, net_color
+from .layout import (
+    CREAM,
+    FELT,
+    GOLD,
+    MUTED,
+    PANEL,
+    PANEL_DARK,
+    draw_text,
+    encode_png,
+    net_color,
+    signed,
+)
 from .text import chinese, fit_text, label
 
 WIDTH = 900
@@ -51,7 +62,7 @@ def card_figures(stats: Any) -> dict[str, str]:
         "stats_self_draw": percent(stats.self_draw_share),
         "stats_deal_in": percent(stats.deal_in_rate),
         "stats_mean": mean_text(stats.mean_points),
-        "stats_net": f"{stats.net:+d}",
+        "stats_net": signed(stats.net),
     }
 
 

@@ -191,7 +191,11 @@ EMOJI_PATH = FONT_DIR / "MahjongBotEmoji.ttf"
 FALLBACK_CHAIN: tuple[Path, ...] = (UI_FONT_PATH, NAMES_CJK_PATH, NAMES_LATIN_PATH, EMOJI_PATH)
 EMOJI_NATIVE_SIZE = 109  # the colour bitmap strike: the only size FreeType opens it at
 # Selectors and joiners have no glyph of their own: dropped rather than drawn as "?".
-_INVISIBLE = frozenset({0x200B, 0x200C, 0x200D, 0xFE0E, 0xFE0F})
+# With them the blank fillers Discord users take for an "empty" name (Hangul fillers,
+# the word joiner, a soft hyphen), which draw nothing either.
+INVISIBLE = frozenset(
+    {0x200B, 0x200C, 0x200D, 0xFE0E, 0xFE0F, 0x2060, 0x00AD, 0x115F, 0x1160, 0x3164, 0xFFA0}
+)
 
 
 def font_for(char: str) -> Path | None:
@@ -210,7 +214,7 @@ def text_runs(text: str) -> list[tuple[Path, str]]:
     ui_codepoints = font_codepoints(UI_FONT_PATH)
     for char in unicodedata.normalize("NFC", text):
         code = ord(char)
-        if code in _INVISIBLE:
+        if code in INVISIBLE:
             continue
         path = UI_FONT_PATH if code in ui_codepoints or char == "\n" else font_for(char)
         if path is None:

@@ -523,3 +523,43 @@ def test_a_payment_that_is_a_multiple_of_the_score_says_so() -> None:
     assert payment_multiple(Payment(1, 0, 3 * score, "rob_kong"), result) == 3
     assert payment_multiple(Payment(1, 0, score, "win"), result) is None
     assert payment_multiple(Payment(1, 0, score, "santan"), result) is None  # 1×: nothing to say
+
+
+def test_a_seven_digit_net_takes_room_from_the_name_on_the_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nets are grouped by thousands (-1,234,567, as balances are) and the name is cut
+    short of them: a 32-letter name ran into a seven-digit net."""
+    from render import leaderboard as board
+
+    boxes: list[tuple[float, float, float, str]] = []
+    original = board.draw_text
+
+    def recording(
+        canvas: Image.Image,
+        text: str,
+        x: float,
+        y: float,
+        size: int,
+        *args: object,
+        **kwargs: object,
+    ) -> int:
+        width = original(canvas, text, x, y, size, *args, **kwargs)  # type: ignore[arg-type]
+        left = (
+            x - width
+            if kwargs.get("anchor") == "r"
+            else x - width / 2
+            if kwargs.get("anchor") == "m"
+            else x
+        )
+        boxes.append((y, left, left + width, text))
+        return width
+
+    monkeypatch.setattr(board, "draw_text", recording)
+    rows = [(1, "W" * 32, 1_234_567, 10, 1), (2, "老" * 32, -1_234_567, 10, 0)]
+    render_leaderboard(rows, locale="en")
+    nets = [box for box in boxes if box[3] in ("+1,234,567", "-1,234,567")]
+    assert len(nets) == 2
+    for y, net_left, _right, _text in nets:
+        names = [box for box in boxes if box[0] == y and box[3].endswith("…")]
+        assert names and all(right <= net_left for _y, _l, right, _t in names)

@@ -144,3 +144,15 @@ def test_fit_text_keeps_the_longest_prefix_that_fits(name: str, room: int) -> No
     assert len(prefix) == 1 or text_width(fitted, 22) <= room
     longer = name[: len(prefix) + 1] + "…"
     assert text_width(longer, 22) > room
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\u200b\u200b", "\u3164", "\u3164 \u3164", "\u2060"])
+def test_a_name_that_would_draw_nothing_is_the_seat_number(blank: str) -> None:
+    """A name of spaces or invisible characters (Discord users make "empty" names with
+    Hangul fillers) would leave a header of a bare wind badge: it reads 座位 N / Seat N."""
+    from render.layout import seat_name
+
+    assert seat_name([blank, "Bob"], 0, "zh") == text.label("seat", "zh", n=1)
+    assert seat_name([blank, "Bob"], 0, "en") == text.label("seat", "en", n=1)
+    assert seat_name([blank, "Bob"], 1, "en") == "Bob"
+    assert seat_name(["\u3164Bob"], 0, "en") == "\u3164Bob"  # a visible letter: kept

@@ -28,9 +28,10 @@ def test_figures_follow_the_definitions() -> None:
         "stats_self_draw": f"{100 * 38 / 61:.0f}%",
         "stats_deal_in": f"{100 * 17 / 130:.0f}%",  # Taizhou hands only
         "stats_mean": f"{stats.net / 212:+.1f}",
-        "stats_net": f"{stats.net:+d}",
+        "stats_net": f"{stats.net:+,}",
     }
-    assert set(card_figures(empty_stats()).values()) == {"0", "-", "+0"}
+    # Nothing played: a net of 0 reads 0 (no sign), as on the board and the result card.
+    assert set(card_figures(empty_stats()).values()) == {"0", "-"}
 
 
 def test_card_renders_in_every_locale_full_and_empty() -> None:
