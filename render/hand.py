@@ -213,15 +213,17 @@ def compose_hand(
 
     # Lower row: melds at left, then waits / the tile on offer / skipped wins at right.
     bottom = lower_top + lower_h
-    info: list[tuple[str, tuple[int, ...], Color]] = []
+    # Each block: caption, the tiles it may show, how many there are in all, colour.
+    info: list[tuple[str, tuple[int, ...], int, Color]] = []
     if view.claim_tile is not None and not claims:
-        info.append((label("claim_tile", locale), (view.claim_tile,), HIGHLIGHT))
+        info.append((label("claim_tile", locale), (view.claim_tile,), 1, HIGHLIGHT))
     if view.waits and show_legal:
-        info.append((label("waits", locale), tuple(view.waits)[:9], GOLD))
+        info.append((label("waits", locale), tuple(view.waits)[:9], len(view.waits), GOLD))
     if view.skipped_win:
-        info.append((label("skipped_win", locale), tuple(view.skipped_win)[:5], MINUS))
+        skipped = tuple(view.skipped_win)
+        info.append((label("skipped_win", locale), skipped[:5], len(skipped), MINUS))
     per = layout.small_tile + 2
-    info_w = sum(max(len(k) * per, text_width(c, 18)) + 24 for c, k, _ in info)
+    info_w = sum(max(len(k) * per, text_width(c, 18)) + 24 for c, k, _n, _ in info)
     meld_entries = [meld_layout(m, view.seat, public.num_seats, own=True) for m in view.melds]
     meld_room = HAND_WIDTH - 2 * layout.margin - info_w
     meld_w = fit_meld_width(meld_entries, meld_room, layout.meld_tile, 16)
@@ -229,9 +231,11 @@ def compose_hand(
     for entries in meld_entries:
         x = draw_meld(canvas, entries, x, bottom, meld_w) + 16
     right = HAND_WIDTH - layout.margin
-    for caption, kinds, color in reversed(info):
+    for caption, kinds, total, color in reversed(info):
         row_room = right - x - 20
         shown = kinds[: max(1, int(row_room // per))]
+        if len(shown) < total:  # say how many more there are: a wait list cut short
+            caption = f"{caption} +{total - len(shown)}"  # read as complete misleads
         block_w = max(len(shown) * per, text_width(caption, 18))
         left = right - block_w
         draw_text(canvas, caption, left, bottom - small_h - 30, 18, color)

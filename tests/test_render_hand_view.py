@@ -313,3 +313,27 @@ def test_the_table_strip_says_waiting_not_turn_for_seats_asked_to_claim(
     waiting = replace(view, public=replace(view.public, current_seat=None, waiting_on=(0, 2, 3)))
     render_hand(waiting, names=SAMPLE_NAMES, locale="en")
     assert badges.count("Waiting") == 2 and "Turn" not in badges  # seats 2 and 3 in the strip
+
+
+def test_a_wait_list_cut_short_says_how_many_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand (with wilds) can wait on a dozen kinds; the image shows nine at most, and
+    fewer beside four melds: the caption then says how many it left out (听牌 +N), since
+    a list read as complete tells the player wrong waits."""
+    from render.samples import sample_waiting_view
+
+    captions: list[str] = []
+    original = hand.draw_text
+
+    def recording(canvas: Image.Image, text: str, *args: object, **kwargs: object) -> int:
+        captions.append(text)
+        return original(canvas, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand, "draw_text", recording)
+    view = sample_waiting_view("jiaxing")
+    waits = tuple(range(12))
+    render_hand(replace(view, waits=waits), names=SAMPLE_NAMES, locale="en")
+    cut = [text for text in captions if text.startswith("Waits +")]
+    assert len(cut) == 1 and int(cut[0].split("+")[1]) >= 3  # 12 waits, 9 drawn at most
+    captions.clear()
+    render_hand(replace(view, waits=waits[:2]), names=SAMPLE_NAMES, locale="en")
+    assert not any(text.startswith("Waits +") for text in captions)
