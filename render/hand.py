@@ -425,6 +425,14 @@ def _draw_seat_strip(
         badge(draw, canvas, x, top + 8, label("turn", locale), HIGHLIGHT, 18, (40, 30, 10))
     elif is_waited_on:
         badge(draw, canvas, x, top + 8, label("waiting_on", locale), PANEL_EDGE, 18)
+    elif seat_view.folded:  # 三摊: it chose not to go on, and pays nothing
+        badge(draw, canvas, x, top + 8, label("folded", locale), PANEL_EDGE, 18, MINUS)
+    elif seat_view.liable_with:  # 三摊: liable to these seats, as the table image says
+        partners = " ".join(
+            wind_name(public.seats[other].seat_wind, locale) for other in seat_view.liable_with
+        )
+        text = f"{label('liable', locale)} {partners}"
+        badge(draw, canvas, x, top + 8, text, PANEL_EDGE, 18, MINUS)
     name = fit_text(seat_name(names, seat_view.seat, locale), 20, layout.name_column - 8)
     draw_text(canvas, name, layout.margin, top + 42, 20, CREAM)
     left = layout.margin + layout.name_column

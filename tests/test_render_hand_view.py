@@ -337,3 +337,28 @@ def test_a_wait_list_cut_short_says_how_many_more(monkeypatch: pytest.MonkeyPatc
     captions.clear()
     render_hand(replace(view, waits=waits[:2]), names=SAMPLE_NAMES, locale="en")
     assert not any(text.startswith("Waits +") for text in captions)
+
+
+def test_the_table_strip_shows_who_folded_and_who_is_liable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Jiaxing 三摊 (RULES.md §1): the table image marks folded players and liable pairs;
+    the strip under a hand now does too, so a player sees it on their own screen."""
+    badges: list[str] = []
+    original = hand.badge
+
+    def recording(
+        draw: object, canvas: object, x: float, y: float, text: str, *args: object
+    ) -> int:
+        badges.append(text)
+        return original(draw, canvas, x, y, text, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand, "badge", recording)
+    view = sample_player_view("jiaxing")
+    seats = list(view.public.seats)
+    seats[1] = replace(seats[1], folded=True)
+    seats[2] = replace(seats[2], liable_with=(0,))
+    seats[3] = replace(seats[3], liable_with=(0, 1))
+    public = replace(view.public, seats=tuple(seats), current_seat=0)
+    render_hand(replace(view, public=public), names=SAMPLE_NAMES, locale="en")
+    assert {"Folded", "Liable E", "Liable E S"} <= set(badges)
