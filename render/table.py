@@ -158,10 +158,15 @@ def _draw_seat(
             wind_name(view.seats[s].seat_wind, locale) for s in seat_view.liable_with
         )
         liable = f"{label('liable', locale)} {partners}"
-    # A side panel says it in the header line, left of the state: below the header the
-    # seat's tiles may run the panel's whole width (14 face up in a replay).
-    liable_w = text_width(liable, 16) + 8 if liable and side else 0
+    # Said in the header line, left of the state: below the header the seat's tiles may
+    # run the panel's whole width (14 face up in a replay). The name gives way to it,
+    # down to 60 px; past that the partners go and 承包 alone stays.
+    liable_w = text_width(liable, 16) + 8 if liable else 0
     name_room = x1 - pad - x - score_w - state_w - liable_w - 16
+    if liable and name_room < 60:
+        liable = label("liable", locale)
+        name_room += liable_w - (text_width(liable, 16) + 8)
+        liable_w = text_width(liable, 16) + 8
     draw_text(canvas, fit_text(name, 22, int(name_room)), x + 2, header_y + 2, 22)
     draw_text(
         canvas, score_text, x1 - pad, header_y + 2, 22, net_color(seat_view.score), anchor="r"
@@ -229,8 +234,6 @@ def _draw_seat(
         for meld in melds:
             entries = meld_layout(meld, seat_view.seat, view.num_seats, own=own)
             meld_x = draw_meld(canvas, entries, meld_x, row_top + meld_h, meld_w) + 10
-    if liable and not side:  # the middle of the header line, free on a wide panel
-        draw_text(canvas, liable, (x0 + x1) / 2, header_y + 4, 16, MINUS, anchor="m")
     return river_box, toward
 
 

@@ -563,3 +563,54 @@ def test_a_seven_digit_net_takes_room_from_the_name_on_the_board(
     for y, net_left, _right, _text in nets:
         names = [box for box in boxes if box[0] == y and box[3].endswith("…")]
         assert names and all(right <= net_left for _y, _l, right, _t in names)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_seat_header_never_draws_one_text_over_another(
+    monkeypatch: pytest.MonkeyPatch, seats: int
+) -> None:
+    """A seat's header line holds its name, its score, its state and (三摊) whom it is
+    liable with: on a wide panel the liable text sat in the middle over a long name, on
+    a side panel with a big score the name had no room left and overlapped it."""
+    from render import table as table_module
+
+    boxes: list[tuple[float, float, float, str]] = []
+    original = table_module.draw_text
+
+    def recording(
+        canvas: Image.Image,
+        text: str,
+        x: float,
+        y: float,
+        size: int,
+        *args: object,
+        **kwargs: object,
+    ) -> int:
+        width = original(canvas, text, x, y, size, *args, **kwargs)  # type: ignore[arg-type]
+        left = (
+            x - width
+            if kwargs.get("anchor") == "r"
+            else x - width / 2
+            if kwargs.get("anchor") == "m"
+            else x
+        )
+        boxes.append((y, left, left + width, text))
+        return width
+
+    monkeypatch.setattr(table_module, "draw_text", recording)
+    public = sample_public_view("taizhou" if seats < 4 else "jiaxing", seats)
+    partners = [(1,), (0,), (), ()]
+    views = tuple(
+        replace(s, liable_with=partners[s.seat], score=-123_456 if s.seat % 2 else 98_765)
+        for s in public.seats
+    )
+    names = ["W" * 32, "老" * 32, "M" * 32, "Ｗ" * 32][:seats]
+    render_table(replace(public, seats=views), names=names, locale="en")
+    rows: dict[int, list[tuple[float, float, str]]] = {}
+    for y, left, right, text in boxes:
+        rows.setdefault(round(y / 10), []).append((left, right, text))
+    for line in rows.values():
+        line.sort()
+        for (_l1, right1, text1), (left2, _r2, text2) in itertools.pairwise(line):
+            assert right1 <= left2 + 1, (text1, text2)
+    assert any(text.startswith("Liable") for _y, _l, _r, text in boxes)
