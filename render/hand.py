@@ -141,7 +141,7 @@ def compose_hand(
     small_top = (header_h - tile_height(small)) // 2
     if wild is not None:
         right -= small
-        wild_marker = marker_for(wild, rules, wild)
+        wild_marker = marker_for(wild, rules, wild, locale)
         paste(canvas, tile_sprite(wild, small, wild_marker), right, small_top)
         right -= (
             draw_text(canvas, wild_label(rules, locale), right - 8, 18, 20, GOLD, anchor="r") + 22
@@ -188,7 +188,7 @@ def compose_hand(
         positions.append((view.drawn, x + len(tiles) * tile_w + layout.gap))
     for kind, tile_x in positions:
         dimmed = show_legal and must_discard and kind not in legal_discards
-        marker = marker_for(kind, rules, wild)
+        marker = marker_for(kind, rules, wild, locale)
         sprite = tile_sprite(kind, tile_w, marker, dimmed=dimmed)
         top = hand_top - (18 if kind in lifted else 0)
         if kind in lifted:
@@ -240,7 +240,7 @@ def compose_hand(
         left = right - block_w
         draw_text(canvas, caption, left, bottom - small_h - 30, 18, color)
         for i, kind in enumerate(shown):
-            sprite = tile_sprite(kind, layout.small_tile, marker_for(kind, rules, wild))
+            sprite = tile_sprite(kind, layout.small_tile, marker_for(kind, rules, wild, locale))
             paste(canvas, sprite, left + i * per, bottom - small_h)
         right = left - 24
 
@@ -294,7 +294,7 @@ def _draw_prompt(
     draw.rectangle((0, top, HAND_WIDTH, top + tile_h + 24), fill=PANEL)
     x = layout.margin
     sprite = tile_sprite(
-        view.claim_tile, layout.prompt_tile, marker_for(view.claim_tile, rules, public.wild)
+        view.claim_tile, layout.prompt_tile, marker_for(view.claim_tile, rules, public.wild, locale)
     )
     draw.rounded_rectangle(
         (x - 3, top + 9, x + layout.prompt_tile + 2, top + 14 + tile_h),
@@ -446,7 +446,9 @@ def _draw_seat_strip(
             draw_meld(canvas, cast(_MeldEntries, payload), x, y + tile_h, TABLE_TILE)
         elif kind == "discard":
             tile, claimed, is_last = cast(tuple[int, bool, bool], payload)
-            sprite = tile_sprite(tile, TABLE_TILE, marker_for(tile, rules, wild), dimmed=claimed)
+            sprite = tile_sprite(
+                tile, TABLE_TILE, marker_for(tile, rules, wild, locale), dimmed=claimed
+            )
             paste(canvas, sprite, x, y)
             if is_last:
                 draw.rounded_rectangle(

@@ -27,7 +27,7 @@ from engine.types import Meld
 from engine.variants import Variant
 
 from .png import encode_palette_png
-from .text import INVISIBLE, Color, label, text_sprite, text_width
+from .text import INVISIBLE, Color, chinese, label, text_sprite, text_width
 from .tiles import MARKERS, WHITE_MARKER, back_sprite, tile_height, tile_sprite
 
 FELT = (22, 78, 58)
@@ -316,11 +316,12 @@ def seat_name(names: Sequence[str] | None, seat: int, locale: str) -> str:
     return label("seat", locale, n=seat + 1)
 
 
-def marker_for(kind: int, rules: type[Variant], wild: int | None) -> str | None:
+def marker_for(kind: int, rules: type[Variant], wild: int | None, locale: str = "zh") -> str | None:
     """Which marker a tile carries: the wild kind (tagged with the rule set's name for
-    its wild), or a White that may stand in for the wild where the rule set says so."""
+    its wild, in Traditional characters on a zh-TW image: 財神), or a White that may
+    stand in for the wild where the rule set says so."""
     if wild is not None and kind == wild:
-        return rules.wild_name_zh or None
+        return chinese(rules.wild_name_zh, locale) or None
     if rules.white_substitutes_wild and kind == WHITE and wild is not None and wild != WHITE:
         return WHITE_MARKER
     return None

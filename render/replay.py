@@ -86,7 +86,7 @@ def _caption(
         for kind in tiles:
             paste(
                 canvas,
-                tile_sprite(kind, CAPTION_TILE, marker_for(kind, rules, public.wild)),
+                tile_sprite(kind, CAPTION_TILE, marker_for(kind, rules, public.wild, locale)),
                 x,
                 tile_y,
             )

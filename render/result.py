@@ -173,13 +173,15 @@ def compose_result(
         concealed.sort()
         x = float(margin)
         for kind in concealed:
-            paste(canvas, tile_sprite(kind, tile_w, marker_for(kind, rules, view.wild)), x, y)
+            paste(
+                canvas, tile_sprite(kind, tile_w, marker_for(kind, rules, view.wild, locale)), x, y
+            )
             x += tile_w
         if apart is not None:
             x += 12
             paste(
                 canvas,
-                tile_sprite(apart, tile_w, marker_for(apart, rules, view.wild)),
+                tile_sprite(apart, tile_w, marker_for(apart, rules, view.wild, locale)),
                 x,
                 y,
             )

@@ -76,6 +76,7 @@ def _draw_river(
     wild: int | None,
     last_discard: tuple[int, int] | None,
     tile_w: int,
+    locale: str,
 ) -> None:
     """Discards in rows of six, the first row nearest the table's centre (``toward``)."""
     x0, y0, x1, y1 = box
@@ -91,7 +92,10 @@ def _draw_river(
         x = left + block * (6 * tile_w + 10) + col * tile_w
         y = y0 + row * tile_h if toward == "down" else y1 - (row + 1) * tile_h
         sprite = tile_sprite(
-            discard.tile, tile_w, marker_for(discard.tile, rules, wild), dimmed=discard.claimed
+            discard.tile,
+            tile_w,
+            marker_for(discard.tile, rules, wild, locale),
+            dimmed=discard.claimed,
         )
         paste(canvas, sprite, x, y)
         is_last = (
@@ -187,11 +191,11 @@ def _draw_seat(
     own = revealed is not None
     if revealed is not None:
         rules = get_rules(view.variant)
-        faces = [tile_sprite(kind, back_w, marker_for(kind, rules, view.wild))
+        faces = [tile_sprite(kind, back_w, marker_for(kind, rules, view.wild, locale))
                  for kind in revealed.concealed]  # fmt: skip
         if revealed.drawn is not None:
             faces.append(tile_sprite(revealed.drawn, back_w,
-                                     marker_for(revealed.drawn, rules, view.wild)))  # fmt: skip
+                                     marker_for(revealed.drawn, rules, view.wild, locale)))  # fmt: skip
         count = len(faces)
 
     def hidden(index: int) -> Image.Image:
@@ -281,7 +285,7 @@ def _draw_centre(
     slots: list[tuple[str, int, str | None]] = [(label("indicator", locale), view.indicator, None)]
     if view.wild is not None:
         slots.append(
-            (wild_label(rules, locale), view.wild, marker_for(view.wild, rules, view.wild))
+            (wild_label(rules, locale), view.wild, marker_for(view.wild, rules, view.wild, locale))
         )
     span = 120
     start = cx - span * (len(slots) - 1) / 2
@@ -416,6 +420,7 @@ def compose_table(
             wild=view.wild,
             last_discard=view.last_discard,
             tile_w=river_w,
+            locale=locale,
         )
     centre_left = side_w + gap if "left" in occupied else gap + 160
     centre_right = size - side_w - gap if "right" in occupied else size - gap - 160

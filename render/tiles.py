@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from engine.variants import RULE_SETS
 
-from .text import DRAW_LOCK, face_font, ui_font
+from .text import DRAW_LOCK, face_font, traditional, ui_font
 
 MASTER_WIDTH = 288
 MASTER_HEIGHT = 384
@@ -45,9 +45,10 @@ WHITE_TAG = "代"
 
 
 def wild_markers() -> tuple[str, ...]:
-    """Every rule set's name for its wild, in registry order: the wild markers."""
-    names = (rules.wild_name_zh for rules in RULE_SETS.values() if rules.wild_name_zh)
-    return tuple(dict.fromkeys(names))
+    """Every rule set's name for its wild, in registry order, in Simplified and (zh-TW
+    images) Traditional characters: the wild markers."""
+    names = [rules.wild_name_zh for rules in RULE_SETS.values() if rules.wild_name_zh]
+    return tuple(dict.fromkeys([*names, *(traditional(name) for name in names)]))
 
 
 # Every marker a face can carry (``None`` is a plain face).

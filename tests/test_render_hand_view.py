@@ -362,3 +362,24 @@ def test_the_table_strip_shows_who_folded_and_who_is_liable(
     public = replace(view.public, seats=tuple(seats), current_seat=0)
     render_hand(replace(view, public=public), names=SAMPLE_NAMES, locale="en")
     assert {"Folded", "Liable E", "Liable E S"} <= set(badges)
+
+
+@pytest.mark.parametrize(("locale", "tag"), [("zh", "财神"), ("zh-TW", "財神"), ("en", "财神")])
+def test_the_wild_tiles_tag_is_in_the_images_script(
+    monkeypatch: pytest.MonkeyPatch, locale: str, tag: str
+) -> None:
+    """A zh-TW image tagged Taizhou's wild tiles 财神 in Simplified beside its own 財神
+    label; the tag follows the image's script (English images keep the Chinese word)."""
+    markers: list[str | None] = []
+    original = hand.tile_sprite
+
+    def recording(
+        kind: int, width: int, marker: str | None = None, **kwargs: object
+    ) -> Image.Image:
+        markers.append(marker)
+        return original(kind, width, marker, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand, "tile_sprite", recording)
+    render_hand(sample_player_view("taizhou"), names=SAMPLE_NAMES, locale=locale)
+    assert tag in markers
+    assert ({"财神", "財神"} - {tag}).isdisjoint(markers)
