@@ -389,7 +389,8 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
 
     def _auto_action(self, seat: int) -> Action | None:
         """What a human seat's shortcuts play now without asking, or None to ask them.
-        A win is never passed: it is offered unless auto-win takes it."""
+        A win is never passed: it is offered unless auto-win takes it; a drawn wild is
+        never discarded by auto-discard."""
         info = self._seats[seat]
         match = self.match
         if info.is_ai or info.user_id is None or match is None:
@@ -406,7 +407,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             return next((action for action in legal if action.type == "pass"), None)
         if phase == "turn" and toggles.tsumogiri:
             drawn = match.round.drawn[seat]
-            if drawn is not None:
+            # A drawn wild (百搭, 财神) is the best tile of the wall: never thrown for the
+            # player unasked; they are asked as without the shortcut.
+            if drawn is not None and drawn != match.round.wild:
                 discard = Action("discard", seat, tile=drawn)
                 if discard in legal:
                     return discard

@@ -32,6 +32,7 @@ from bot.session import FakeClock, TableSession
 from data import Store
 from engine.match import Match
 from engine.tiles import kind_str
+from engine.types import Action
 
 ALICE = 800_000_000_000_000_001
 BOB = 800_000_000_000_000_002
@@ -256,30 +257,68 @@ async def test_auto_win_takes_the_win_without_offering_it(env: Env) -> None:
 
 async def test_tsumogiri_discards_the_drawn_tile_without_a_click(env: Env) -> None:
     """With auto-pass and tsumogiri on, a whole match plays itself: each of her discards
-    is the tile she just drew, and she never times out."""
+    is the tile she just drew, and she never times out; but a drawn wild is not thrown
+    for her: she is asked, as without the shortcut."""
     h = env.h
     table = await open_table(env, ALICE)
     for setting in ("ap_hand", "ap_always", "tg_on"):
         await press(env, ALICE, setting)
     prefs = await env.store.get_user_prefs(ALICE)
     assert prefs.get("tsumogiri") is True
-    for _ in range(400):
+    seat = table.seat_of(ALICE)
+    assert seat is not None and table.match is not None
+    asked_on_a_wild = 0
+    for _ in range(600):
         if table.status != "running":
             break
-        await h.advance(1)
+        if asked(table, ALICE) == "turn":  # only a drawn wild (or a win) asks her
+            round_ = table.match.round
+            wins = any(a.type == "win" for a in table.match.legal_actions(seat))
+            assert round_.drawn[seat] == round_.wild or wins
+            asked_on_a_wild += not wins
+            hand = h.latest_dm(ALICE)
+            move = choose_move(hand) if hand is not None else None
+            assert move is not None
+            await h.click(ALICE, hand, move[0], move[1])  # type: ignore[arg-type]
+        else:
+            await h.advance(1)
     assert table.status == "finished" and table.match is not None
-    seat = table.seat_of(ALICE)
-    assert seat is not None
     replay = Match(table.variant, table.options, table.seed, seats=table.num_seats)
-    checked = 0
+    checked = wild_draws = 0
     for action in table.match.actions:
         drawn = replay.round.drawn[seat]
         if action.seat == seat and action.type == "discard" and drawn is not None:
-            assert action.tile == drawn
-            checked += 1
+            if drawn == replay.round.wild:
+                wild_draws += 1
+            else:
+                assert action.tile == drawn
+                checked += 1
         replay.apply(action)
-    assert checked > 10
+    assert checked > 10 and asked_on_a_wild >= wild_draws
     assert table._timeouts.get(seat, 0) == 0 and not table.seats[seat].autoplay
+
+
+async def test_tsumogiri_never_throws_a_drawn_wild(env: Env) -> None:
+    """A drawn 财神 is the best tile of the wall: auto-discard leaves it to the player
+    (she is asked, as without the shortcut); any other drawn tile goes at once."""
+    table = await open_table(env, ALICE)
+    seat = table.seat_of(ALICE)
+    assert seat is not None and table.match is not None
+    await until_asked(env, table, ALICE)
+    round_ = table.match.round
+    assert asked(table, ALICE) == "turn" and round_.drawn[seat] is not None
+    assert (await table.set_toggle(ALICE, "tsumogiri", True)).ok
+    drawn, wild = round_.drawn[seat], round_.wild
+    assert drawn is not None and wild is not None
+    if drawn != wild:
+        assert table._auto_action(seat) == Action("discard", seat, tile=drawn)
+    # The same turn with the wild drawn instead (the hand holds it in the drawn tile's place).
+    round_.hands[seat][drawn] -= 1
+    round_.hands[seat][wild] += 1
+    round_.drawn[seat] = wild
+    round_._win_cache.clear()
+    if not any(a.type == "win" for a in table.match.legal_actions(seat)):
+        assert table._auto_action(seat) is None
 
 
 # ---------------------------------------------------------------------- autoplay
