@@ -70,6 +70,8 @@ _SUIT_MASKS = (MAN_KINDS, PIN_KINDS, SOU_KINDS)
 _FAR = 13  # caps the "infeasible" marker of restricted shanten (a 14-tile hand is < 13)
 # Weight of one unit of "danger" (a probability-like 0..1) against target value units.
 _FEED_LIABILITY_COST = 2.0  # Jiaxing: handing an opponent its third claim from us
+_READY_IGNORES_LIABILITY = True  # ...unless we can be ready (the paired runs toggle it)
+_WHITE_LAST_IN_TIES = True  # see ``_best_discard`` (the paired runs toggle it)
 _FULL_LIABILITY_COST = 4.0  # Taizhou: paying the whole table for a liable discard
 # Typical improving tiles at shanten 0, 1, 2, 3+ (later steps of a plan use these).
 _TYPICAL_OUTS = (6.0, 14.0, 22.0, 28.0)
@@ -528,7 +530,14 @@ def _danger(view: PlayerView, table: _Table, kind: int, tenpai_after: bool) -> f
                 claimable += 0.25
             want = _suit_interest(seat_view)[kind // 9] if kind < 27 else 0.5
             cost += _FEED_COST * want * claimable
-            if me not in seat_view.liable_with and _claims_from(melds, me) == 2:
+            # A ready hand does not fear the liability: 三摊 multiplies every payment of
+            # the hand, its own win's too, and breaking the hand to keep the tile cost
+            # more than it saved (measured: docs/ai_hard.md, "三摊 and a ready hand").
+            if (
+                me not in seat_view.liable_with
+                and _claims_from(melds, me) == 2
+                and not (tenpai_after and _READY_IGNORES_LIABILITY)
+            ):
                 cost += _FEED_LIABILITY_COST * want * min(1.0, claimable * 2)
             continue
         # Full liability (全包, Taizhou) and dealing in where discards win.
@@ -1124,12 +1133,22 @@ def _best_discard(
     tenpai_now = min(min(v) for v in per_kind.values()) <= 0
     dangers = {k: _danger(view, table, k, tenpai_now) for k in candidates}
     shortlist = _shortlist(candidates, rough, dangers)
+    if WHITE in shortlist and _WHITE_LAST_IN_TIES and _white_stands_in(view, table):
+        # ``normal`` values a White as White, but it may also stand for the wild's kind
+        # (Taizhou 白板代): of two discards that look as good, it is the one to keep.
+        shortlist = [kind for kind in shortlist if kind != WHITE] + [WHITE]
     values: dict[int, float] = {}
     for kind in shortlist:
         counts[kind] -= 1
         values[kind] = _hand_value(counts, wilds, table, per_kind[kind], precise=True)
         counts[kind] += 1
     return _least_costly(shortlist, values, dangers)
+
+
+def _white_stands_in(view: PlayerView, table: _Table) -> bool:
+    """Whether a held White may be read as the wild's kind in this hand."""
+    rules = get_rules(view.public.variant)
+    return rules.white_substitutes_wild and table.wild is not None and table.wild != WHITE
 
 
 def _shortlist(

@@ -332,3 +332,56 @@ def test_bad_level_and_nothing_to_decide() -> None:
         AIPlayer("grandmaster")
     with pytest.raises(AIError):
         choose_action(round_.player_view(1))
+
+
+def test_a_ready_hand_is_not_broken_for_fear_of_a_third_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Jiaxing 三摊 (RULES.md §1): the right player has chowed twice from us, and 8s is
+    the one tile that leaves us ready (a dots half flush on 1z or the 百搭). Liability
+    multiplies every payment of the hand, our own win's too: a ready AI throws the 8s.
+    An audit found the AI breaking ready hands here (paired over fresh deals, staying
+    ready scored better); with the old weighing ``hard`` kept the 8s and broke the hand."""
+    import engine.ai as ai
+
+    round_ = stage(
+        "jiaxing",
+        ["123p789p11z5p6m8s", "79s1235m5m", "1133557799m22s4z", "224478m3366s1p3z9p"],
+        wild="6m",
+        drawn="5p",
+        melds={
+            0: [meld("chow", "456p", from_seat=3)],
+            1: [meld("chow", "456s", from_seat=0), meld("chow", "678s", from_seat=0)],
+        },
+    )
+    view = round_.player_view(0)
+    for level in ("normal", "hard"):
+        for seed in range(3):
+            action = choose_action(view, level, random.Random(seed))
+            assert (action.type, action.tile) == (DISCARD, parse_tile("8s")), (level, seed)
+    monkeypatch.setattr(ai, "_READY_IGNORES_LIABILITY", False)  # the weighing before
+    before = [choose_action(view, "hard", random.Random(seed)).tile for seed in range(3)]
+    assert parse_tile("8s") not in before
+
+
+def test_normal_keeps_the_white_that_stands_for_the_wilds_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Taizhou 白板代 (RULES.md §2): with 6p wild a White may be read as 6p, completing
+    5-6-7p; throwing the Red leaves the hand ready. ``normal`` values a White as White,
+    so the two looked alike and it threw the White (ties went to the lower kind)."""
+    import engine.ai as ai
+
+    round_ = stage(
+        "taizhou",
+        ["123m55m5p7p123s5z66z7z", "111999m444s789s1z", "222888m444p888p2z", "333777m22s33s999s"],
+        wild="6p",
+        drawn="7z",
+    )
+    view = round_.player_view(0)
+    for level in ("normal", "hard"):
+        for seed in range(3):
+            action = choose_action(view, level, random.Random(seed))
+            assert (action.type, action.tile) == (DISCARD, parse_tile("7z")), (level, seed)
+    monkeypatch.setattr(ai, "_WHITE_LAST_IN_TIES", False)  # the tie-break before
+    assert choose_action(view, "normal", random.Random(0)).tile == parse_tile("5z")

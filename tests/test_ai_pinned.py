@@ -29,11 +29,11 @@ _TIMING_KEYS = ("seconds", "hands_per_second", "decisions_per_second")
 
 SIMULATE_DIGESTS = {
     "jiaxing": "ef3a8f2c49fbad1999799432236354878307f8fa1941d9db04885e2880be69a7",
-    "taizhou": "6e935f165657df42493a34beb0d918239223106236c203fa974f7f6f1ed01fa1",
+    "taizhou": "57411dc869457c6a5881a6ce7a2c7d4050b03d9d86215773526682bd4deb14c7",
 }
 TABLE_DIGESTS = {
     "jiaxing": "2a44261ff567d0081e506d825c88c8ca5541624e049f9809c6cb258dc029f93a",
-    "taizhou": "c900a918139851727bba14c7476623bdaa097351a710d476a74b97108b67b7c5",
+    "taizhou": "8e90b06c0b9fac4bb9106d83d2c0dff8f84b1fa2f8c48fbd6b35377e0b3fd9aa",
 }
 
 
