@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import inspect
 import io
-import itertools
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -45,6 +44,7 @@ from render.tiles import (
     tile_height,
     tile_sprite,
 )
+from tests.drawn_text import assert_apart, record_texts
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ONE_MB = 1024 * 1024
@@ -476,38 +476,14 @@ def test_the_result_card_never_draws_one_text_over_another(
     the end), the net change per seat."""
     from render import result as result_module
 
-    boxes: list[tuple[float, float, float, str]] = []
-    original = result_module.draw_text
-
-    def recording(
-        canvas: Image.Image,
-        text: str,
-        x: float,
-        y: float,
-        size: int,
-        *args: object,
-        **kwargs: object,
-    ) -> int:
-        width = original(canvas, text, x, y, size, *args, **kwargs)  # type: ignore[arg-type]
-        anchor = kwargs.get("anchor", "l")
-        left = x - width if anchor == "r" else x - width / 2 if anchor == "m" else x
-        boxes.append((y, left, left + width, text))
-        return width
-
-    monkeypatch.setattr(result_module, "draw_text", recording)
+    drawn = record_texts(monkeypatch, result_module)
     ended, result, win_tile = sample_win_result(variant)
     discard = replace(result, win_by="discard", from_seat=2)
     names = ["W" * 32, "M" * 32, "老" * 32, "Ｗ" * 32]
     result_module.render_result(ended, discard, names=names, locale=locale, win_tile=win_tile)
-    rows: dict[int, list[tuple[float, float, str]]] = {}
-    for y, left, right, text in boxes:
-        rows.setdefault(round(y / 8), []).append((left, right, text))  # one line, ±4 px
-    for line in rows.values():
-        line.sort()
-        for (_l1, right1, text1), (left2, _r2, text2) in itertools.pairwise(line):
-            assert right1 <= left2 + 1, (text1, text2)
-    payments = [text for _y, _l, _r, text in boxes if "→" in text]
-    assert payments and all(text.count("…") <= 2 and "→" in text for text in payments)
+    assert_apart(drawn)
+    payments = [text.text for text in drawn if "→" in text.text]
+    assert payments and all(text.count("…") <= 2 for text in payments)
     assert all(not text.endswith("→") for text in payments)  # the payee is there
 
 
@@ -532,37 +508,14 @@ def test_a_seven_digit_net_takes_room_from_the_name_on_the_board(
     short of them: a 32-letter name ran into a seven-digit net."""
     from render import leaderboard as board
 
-    boxes: list[tuple[float, float, float, str]] = []
-    original = board.draw_text
-
-    def recording(
-        canvas: Image.Image,
-        text: str,
-        x: float,
-        y: float,
-        size: int,
-        *args: object,
-        **kwargs: object,
-    ) -> int:
-        width = original(canvas, text, x, y, size, *args, **kwargs)  # type: ignore[arg-type]
-        left = (
-            x - width
-            if kwargs.get("anchor") == "r"
-            else x - width / 2
-            if kwargs.get("anchor") == "m"
-            else x
-        )
-        boxes.append((y, left, left + width, text))
-        return width
-
-    monkeypatch.setattr(board, "draw_text", recording)
+    drawn = record_texts(monkeypatch, board)
     rows = [(1, "W" * 32, 1_234_567, 10, 1), (2, "老" * 32, -1_234_567, 10, 0)]
     render_leaderboard(rows, locale="en")
-    nets = [box for box in boxes if box[3] in ("+1,234,567", "-1,234,567")]
+    nets = [text for text in drawn if text.text in ("+1,234,567", "-1,234,567")]
     assert len(nets) == 2
-    for y, net_left, _right, _text in nets:
-        names = [box for box in boxes if box[0] == y and box[3].endswith("…")]
-        assert names and all(right <= net_left for _y, _l, right, _t in names)
+    for net in nets:
+        names = [text for text in drawn if text.y == net.y and text.text.endswith("…")]
+        assert names and all(name.right <= net.left for name in names)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -574,30 +527,7 @@ def test_a_seat_header_never_draws_one_text_over_another(
     a side panel with a big score the name had no room left and overlapped it."""
     from render import table as table_module
 
-    boxes: list[tuple[float, float, float, str]] = []
-    original = table_module.draw_text
-
-    def recording(
-        canvas: Image.Image,
-        text: str,
-        x: float,
-        y: float,
-        size: int,
-        *args: object,
-        **kwargs: object,
-    ) -> int:
-        width = original(canvas, text, x, y, size, *args, **kwargs)  # type: ignore[arg-type]
-        left = (
-            x - width
-            if kwargs.get("anchor") == "r"
-            else x - width / 2
-            if kwargs.get("anchor") == "m"
-            else x
-        )
-        boxes.append((y, left, left + width, text))
-        return width
-
-    monkeypatch.setattr(table_module, "draw_text", recording)
+    drawn = record_texts(monkeypatch, table_module)
     public = sample_public_view("taizhou" if seats < 4 else "jiaxing", seats)
     partners = [(1,), (0,), (), ()]
     views = tuple(
@@ -606,11 +536,5 @@ def test_a_seat_header_never_draws_one_text_over_another(
     )
     names = ["W" * 32, "老" * 32, "M" * 32, "Ｗ" * 32][:seats]
     render_table(replace(public, seats=views), names=names, locale="en")
-    rows: dict[int, list[tuple[float, float, str]]] = {}
-    for y, left, right, text in boxes:
-        rows.setdefault(round(y / 10), []).append((left, right, text))
-    for line in rows.values():
-        line.sort()
-        for (_l1, right1, text1), (left2, _r2, text2) in itertools.pairwise(line):
-            assert right1 <= left2 + 1, (text1, text2)
-    assert any(text.startswith("Liable") for _y, _l, _r, text in boxes)
+    assert_apart(drawn, line_height=10)
+    assert any(text.text.startswith("Liable") for text in drawn)

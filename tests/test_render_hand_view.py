@@ -8,7 +8,6 @@ changes is that tile, so the changed box is the tile as drawn.
 from __future__ import annotations
 
 import io
-import itertools
 from dataclasses import replace
 
 import pytest
@@ -28,6 +27,7 @@ from render.samples import (
     sample_public_view,
     sample_win_result,
 )
+from tests.drawn_text import assert_apart, record_calls, record_texts
 
 PHONE_WIDTH = 400  # the hand image shown on a phone: Discord scales it to the screen
 MIN_TILE_ON_PHONE = 16  # px: a tile face (numerals, dots) stays legible from here
@@ -232,36 +232,14 @@ def test_the_hand_header_never_draws_one_text_over_another(
     """The header's left side (name, turn, rule set and hand number) stops where the
     right side (tiles left, indicator, wild) begins: an English title ran under "Tiles
     left" for a name as ordinary as "Bob the Builder"."""
-    boxes: list[tuple[float, float, str]] = []
-    original = hand.draw_text
-
-    def recording(
-        canvas: Image.Image,
-        text: str,
-        x: float,
-        y: float,
-        size: int,
-        *args: object,
-        **kwargs: object,
-    ) -> int:
-        width = original(canvas, text, x, y, size, *args, **kwargs)  # type: ignore[arg-type]
-        if y <= 20:  # the header's lines
-            anchor = kwargs.get("anchor", "l")
-            left = x - width if anchor == "r" else x - width / 2 if anchor == "m" else x
-            boxes.append((left, left + width, text))
-        return width
-
-    monkeypatch.setattr(hand, "draw_text", recording)
+    drawn = record_texts(monkeypatch, hand)
     view = sample_player_view("jiaxing")
     view = replace(view, public=replace(view.public, hand_number=11, tiles_left=103))
     render_hand(view, names=[name, "Alice", "老王", "小明"], locale=locale)
-    assert len(boxes) >= 4  # name, title, tiles left, indicator (and wild)
-    boxes.sort()
-    for (_l1, right1, text1), (left2, _r2, text2) in itertools.pairwise(boxes):
-        assert right1 <= left2, (text1, text2)
-    assert any(
-        text.endswith("12") or "12" in text for _l, _r, text in boxes
-    )  # the hand number stays
+    header = [text for text in drawn if text.y <= 20]  # the header's two lines as one
+    assert len(header) >= 4  # name, title, tiles left, indicator (and wild)
+    assert_apart([replace(text, y=0) for text in header])
+    assert any("12" in text.text for text in header)  # the hand number stays
 
 
 def test_a_rob_kong_prompt_says_rob_the_kong_and_whose_kong() -> None:
@@ -299,16 +277,7 @@ def test_the_table_strip_says_waiting_not_turn_for_seats_asked_to_claim(
 ) -> None:
     """In a claim window nobody has the turn: the seats the table waits for are marked
     等待 / Waiting (the table image says so too), not 轮到 / Turn."""
-    badges: list[str] = []
-    original = hand.badge
-
-    def recording(
-        draw: object, canvas: object, x: float, y: float, text: str, *args: object
-    ) -> int:
-        badges.append(text)
-        return original(draw, canvas, x, y, text, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(hand, "badge", recording)
+    badges = record_calls(monkeypatch, hand, "badge", 4)
     view = sample_claim_view("jiaxing")
     waiting = replace(view, public=replace(view.public, current_seat=None, waiting_on=(0, 2, 3)))
     render_hand(waiting, names=SAMPLE_NAMES, locale="en")
@@ -321,22 +290,15 @@ def test_a_wait_list_cut_short_says_how_many_more(monkeypatch: pytest.MonkeyPatc
     a list read as complete tells the player wrong waits."""
     from render.samples import sample_waiting_view
 
-    captions: list[str] = []
-    original = hand.draw_text
-
-    def recording(canvas: Image.Image, text: str, *args: object, **kwargs: object) -> int:
-        captions.append(text)
-        return original(canvas, text, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(hand, "draw_text", recording)
+    drawn = record_texts(monkeypatch, hand)
     view = sample_waiting_view("jiaxing")
     waits = tuple(range(12))
     render_hand(replace(view, waits=waits), names=SAMPLE_NAMES, locale="en")
-    cut = [text for text in captions if text.startswith("Waits +")]
+    cut = [text.text for text in drawn if text.text.startswith("Waits +")]
     assert len(cut) == 1 and int(cut[0].split("+")[1]) >= 3  # 12 waits, 9 drawn at most
-    captions.clear()
+    drawn.clear()
     render_hand(replace(view, waits=waits[:2]), names=SAMPLE_NAMES, locale="en")
-    assert not any(text.startswith("Waits +") for text in captions)
+    assert not any(text.text.startswith("Waits +") for text in drawn)
 
 
 def test_the_table_strip_shows_who_folded_and_who_is_liable(
@@ -344,16 +306,7 @@ def test_the_table_strip_shows_who_folded_and_who_is_liable(
 ) -> None:
     """Jiaxing 三摊 (RULES.md §1): the table image marks folded players and liable pairs;
     the strip under a hand now does too, so a player sees it on their own screen."""
-    badges: list[str] = []
-    original = hand.badge
-
-    def recording(
-        draw: object, canvas: object, x: float, y: float, text: str, *args: object
-    ) -> int:
-        badges.append(text)
-        return original(draw, canvas, x, y, text, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(hand, "badge", recording)
+    badges = record_calls(monkeypatch, hand, "badge", 4)
     view = sample_player_view("jiaxing")
     seats = list(view.public.seats)
     seats[1] = replace(seats[1], folded=True)
@@ -370,16 +323,7 @@ def test_the_wild_tiles_tag_is_in_the_images_script(
 ) -> None:
     """A zh-TW image tagged Taizhou's wild tiles 财神 in Simplified beside its own 財神
     label; the tag follows the image's script (English images keep the Chinese word)."""
-    markers: list[str | None] = []
-    original = hand.tile_sprite
-
-    def recording(
-        kind: int, width: int, marker: str | None = None, **kwargs: object
-    ) -> Image.Image:
-        markers.append(marker)
-        return original(kind, width, marker, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(hand, "tile_sprite", recording)
+    markers = record_calls(monkeypatch, hand, "tile_sprite", 2)
     render_hand(sample_player_view("taizhou"), names=SAMPLE_NAMES, locale=locale)
     assert tag in markers
     assert ({"财神", "財神"} - {tag}).isdisjoint(markers)
