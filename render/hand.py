@@ -34,6 +34,7 @@ from .layout import (
     PANEL_EDGE,
     RED_BADGE,
     badge,
+    badge_width,
     draw_meld,
     draw_text,
     encode_png,
@@ -159,7 +160,7 @@ def compose_hand(
     if seat_view.is_dealer:
         x += badge(draw, canvas, x, 14, label("dealer", locale), RED_BADGE, 24) + 8
     turn = label("turn", locale) if public.current_seat == view.seat else ""
-    turn_w = max(32, text_width(turn, 22) + 14) + 10 if turn else 0
+    turn_w = badge_width(turn, 22) + 10 if turn else 0
     name_room = min(300, int(right - x - 20 - turn_w))
     name = fit_text(seat_name(names, view.seat, locale), 26, max(40, name_room))
     x += draw_text(canvas, name, x + 4, 12, 26) + 16

@@ -327,6 +327,11 @@ def marker_for(kind: int, rules: type[Variant], wild: int | None, locale: str = 
     return None
 
 
+def badge_width(text: str, size: int = 22) -> int:
+    """How wide ``badge`` draws ``text``: a layout can leave room for it first."""
+    return max(size + 10, text_width(text, size) + 14)
+
+
 def badge(
     draw: ImageDraw.ImageDraw,
     canvas: Image.Image,
@@ -338,7 +343,7 @@ def badge(
     color: Color = CREAM,
 ) -> int:
     """A rounded label (seat wind, dealer); returns its width."""
-    width = max(size + 10, text_width(text, size) + 14)
+    width = badge_width(text, size)
     height = size + 12
     draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
     draw_text(canvas, text, x + width / 2, y + 3, size, color, anchor="m", backdrop=fill)

@@ -25,6 +25,7 @@ from .layout import (
     PANEL_EDGE,
     RED_BADGE,
     badge,
+    badge_width,
     draw_meld,
     draw_text,
     encode_png,
@@ -136,7 +137,7 @@ def compose_result(
         from_text = ""
         if result.from_seat is not None and result.win_by != "self_draw":
             from_text = f"← {seat_label(result.from_seat)}"
-        badge_w = max(32, text_width(how, 22) + 14) + 12
+        badge_w = badge_width(how, 22) + 12
         # The winner's name first; the discarder gets what is left (at least a few letters).
         from_room = min(text_width(from_text, 20), 220) if from_text else 0
         name_room = min(520, int(right - x - 16 - badge_w - from_room))
