@@ -505,7 +505,9 @@ def _status_line(status: TableStatus) -> str:
     else:
         # Not naming who is still deciding keeps a pass from changing the message, so
         # a pass costs no table edit (and does not reveal who could have claimed).
-        key = "table.status.santan" if public_view.phase == "santan" else "table.status.claims"
+        key = {"santan": "table.status.santan", "rob_kong": "table.status.rob_kong"}.get(
+            public_view.phase, "table.status.claims"
+        )
         if key == "table.status.claims" and get_rules(public_view.variant).discard_wins:
             key = "table.status.claims_or_win"
         line = "⏳ {} · {}".format(*MESSAGES[key])

@@ -149,6 +149,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "table.status.turn": ("出牌", "to play"),
     "table.status.claims": ("等待吃碰杠", "Claims open"),
     "table.status.claims_or_win": ("等待吃碰杠胡", "Claims open"),
+    "table.status.rob_kong": ("等待抢杠", "The kong may be robbed"),
     "table.status.santan": ("三摊：等待选择跟或不跟", "Three claims: waiting for continue or fold"),
     "table.status.ended": ("本局结束", "Hand over"),
     "lobby.title": (

@@ -6,6 +6,7 @@ zh-TW readers, and the guide and the match history keep every part they offer.""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -163,3 +164,29 @@ def test_a_matchs_hands_listed_are_the_hands_its_menu_offers(hands: int) -> None
     earlier = hands - len(shown)
     assert (f"{earlier} earlier hands not listed" in content) == (earlier > 0)
     assert hands == 6 or earlier > 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "phase", "expected"),
+    [
+        ("jiaxing", "claim", "⏳ 等待吃碰杠 · Claims open"),  # no discard wins in Jiaxing
+        ("taizhou", "claim", "⏳ 等待吃碰杠胡 · Claims open"),
+        ("taizhou", "rob_kong", "⏳ 等待抢杠 · The kong may be robbed"),
+        (
+            "jiaxing",
+            "santan",
+            "⏳ 三摊：等待选择跟或不跟 · Three claims: waiting for continue or fold",
+        ),
+    ],
+)
+def test_the_tables_status_line_says_what_the_table_waits_for(
+    variant: str, phase: str, expected: str
+) -> None:
+    from bot.discord_table import _status_line
+    from bot.presenter import SeatInfo, TableStatus
+    from render.samples import sample_public_view
+
+    public = replace(sample_public_view(variant), phase=phase, current_seat=None)
+    seats = tuple(SeatInfo(seat, f"P{seat}", None, True) for seat in range(public.num_seats))
+    status = TableStatus("t1", 1, 2, seats, public, None, (), 1)
+    assert _status_line(status) == f"{expected} · 🀫 {public.tiles_left}"
