@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -551,21 +552,34 @@ class PrivateHands(PresenterCore):
             self._carded[card.message_id] = card.status.table_id
 
     async def table_gone(self, table_id: str, user_ids: list[int], reason: Text) -> None:
-        """A table closed because its channel is gone: each player's DM hand says why,
-        its buttons removed (the picture stays). Best effort: a player without a DM hand
-        learns it from the next click."""
+        """A table closed because its channel is gone: each player's DM hand says why."""
+        await self.close_hands(table_id, user_ids, reason, mark="⚠️ ")
+
+    async def close_hands(
+        self, table_id: str, user_ids: Iterable[int], reason: Text, *, mark: str = ""
+    ) -> None:
+        """The table is over for these players (ended, closed, left, its channel gone):
+        each DM hand says why and loses its buttons and menu (the picture stays), and a
+        turn alert still pending is taken back. A hand already showing its result card,
+        or closed once, stays as it is. Best effort: a player without a DM hand learns it
+        from the next click."""
         await self._load_hands(table_id)
         for user_id in user_ids:
+            alert = self._alerts.get(user_id)
+            if alert is not None and alert.table_id == table_id:
+                self._withdraw_alert(user_id)
             record = self._hands.get((table_id, user_id))
-            if record is None:
+            if record is None or record.signature == ("gone",):
+                continue
+            record.signature = ("gone",)
+            if record.message_id in self._carded:
                 continue
             locale = await self.reader_locale(user_id)
             message = self.bot.get_partial_messageable(
                 record.channel_id, type=discord.ChannelType.private
             ).get_partial_message(record.message_id)
             with contextlib.suppress(discord.HTTPException):
-                await message.edit(content=f"⚠️ {for_reader(reason, locale)}", view=None)
-            record.signature = ("gone",)
+                await message.edit(content=f"{mark}{for_reader(reason, locale)}"[:2000], view=None)
 
     async def error(self, user_id: int, text: Text) -> None:
         """Answer the user's open click if there is one; otherwise the note rides along

@@ -96,6 +96,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "table.joined": ("已加入。", "You joined the table."),
     "table.left": ("已离开。", "You left the table."),
+    "table.left_penalty": (
+        "已离开这场牌局：罚 {points} 积分，分给留下的玩家；电脑接替你的座位。",
+        "You left the match: a penalty of {points} points, shared by the players who "
+        "stay; an AI takes your seat.",
+    ),
     "table.removed": ("已请 {name} 离开。", "{name} is no longer at the table."),
     "table.back": ("已取消托管，欢迎回来。", "Autoplay is off; welcome back."),
     "table.nothing_to_do": ("现在不用你出手。", "Nothing for you to do right now."),
@@ -351,12 +356,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "牌局已被结束，本局不结算",
         "The table was ended; the current hand is not settled",
     ),
+    "session.lobby_closed": ("牌桌已关闭", "The table was closed"),
+    "session.hands_closed": (
+        "牌桌已结束：打完的局已经结算，没打完的这一局不结算。",
+        "The table is over: finished hands are settled, the one in progress is not.",
+    ),
+    "session.hand_left": (
+        "你已离开这场牌局（罚 {points} 积分），电脑接替了你的座位。",
+        "You left this match (a penalty of {points} points); an AI took your seat.",
+    ),
     "session.unreadable_action": ("无法理解的操作：{error}", "Cannot read that action: {error}"),
     "session.not_on_autoplay": ("你没有在托管中", "You are not on autoplay"),
     "session.autoplay_on": ("{name} 进入托管", "{name} is now on autoplay"),
     "session.autoplay_off": ("{name} 回来了", "{name} is back"),
     "session.left_penalty": (
-        "{name} 离开了牌局，罚 {points} 分，由电脑接替",
+        "{name} 离开了牌局，罚 {points} 积分，由电脑接替",
         "{name} left the match, paid a {points}-point penalty; an AI takes the seat",
     ),
     "session.settle_retrying": (

@@ -468,11 +468,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 return refuse(CLOSED)
             if by_user_id != self.host_user_id and not is_admin:
                 return refuse(msg("session.end_not_allowed"))
-            await self.presenter.notice(
-                self.table_id,
-                self.channel_id,
-                msg("session.ended_unsettled"),
-            )
+            # A lobby has no hand to leave unsettled: it is simply closed.
+            ended = msg("session.ended_unsettled" if self.match else "session.lobby_closed")
+            await self.presenter.notice(self.table_id, self.channel_id, ended)
             await self._close("closed")
             return OK
 
@@ -485,7 +483,16 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self.manager._forget(self)
         if status != "finished":
             await self._set_final_status("abandoned")
+            if self.match is not None:  # each DM hand stops offering moves
+                await self._close_hands(self.humans, msg("session.hands_closed"))
         await self._announce_lobby()
+
+    async def _close_hands(self, user_ids: list[int], text: Text) -> None:
+        """Tell these players' private hands the table is over for them (a presenter
+        without private hand messages, as the terminal's, has nothing to do)."""
+        close = getattr(self.presenter, "close_hands", None)
+        if close is not None:
+            await close(self.table_id, user_ids, text)
 
     def _seat_records(self) -> list[dict[str, Any]]:
         return [
@@ -634,6 +641,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 key=f"{self.table_id}:leave:{user_id}:{self.match.turn_id}",
                 hand_number=self.match.hand_number,
             )
+        await self._close_hands([user_id], msg("session.hand_left", points=points))
         replacement = self._new_ai(seat)
         self._seats[seat] = replace(replacement, name=f"{replacement.name} ({info.name})")
         self._due.pop(seat, None)
@@ -649,9 +657,10 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self.manager._user_left(user_id, self)
         if not self.humans:
             await self._close("closed")
-            return OK
-        await self._announce_table(self._public())
-        return OK
+        else:
+            await self._announce_table(self._public())
+        left = msg("table.left_penalty", points=points) if points > 0 else msg("table.left")
+        return SubmitResult(True, left)
 
     # ------------------------------------------------------------------ the core
     async def _accept(self, action: Action, due_at: float) -> None:

@@ -632,20 +632,48 @@ async def test_leaving_mid_match_costs_a_penalty_and_an_ai_takes_over(env: Env) 
     table = bot.manager.table_of_user(ALICE)
     assert table is not None
     seat = table.seat_of(BOB)
+    bob_hand = h.latest_dm(BOB)
+    assert bob_hand is not None and bob_hand.components  # his hand offers moves
     record = await h.command(BOB, "table leave")
-    assert "已离开" in h.reply_text(record)
-    assert table.seats[seat].is_ai  # type: ignore[index]
-    assert bot.manager.table_of_user(BOB) is None
-    await h.advance(2)
-    table_message = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
-    assert "离开了牌局" in table_message.payload["content"]
     penalties = await env.store.history(GUILD_ID, BOB, kinds=("penalty",))
     assert penalties and penalties[0].points < 0
+    # He is told what it cost, and his DM hand stops offering moves for a seat that
+    # is no longer his (nor does any turn alert reach him afterwards).
+    assert f"已离开这场牌局：罚 {-penalties[0].points} 积分" in h.reply_text(record)
+    assert table.seats[seat].is_ai  # type: ignore[index]
+    assert bot.manager.table_of_user(BOB) is None
+    assert not bob_hand.components and "你已离开这场牌局" in bob_hand.payload["content"]
+    dms_before = len(h.dm_messages(BOB))
+    await h.advance(60)
+    assert len(h.dm_messages(BOB)) == dms_before and not bob_hand.components
+    table_message = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
+    assert "离开了牌局" in table_message.payload["content"]
     record = await h.command(ALICE, "table status")
     assert any(d.startswith(b"TABLE") for r in h.replies_to(record) for _, d in r.files)
     assert all(r.audience.kind == "ephemeral" for r in h.replies_to(record) if r.audience)
     record = await h.command(ALICE, "table rules", locale="en-US")
     assert "Taizhou" in h.reply_text(record)
+
+
+async def test_ending_a_table_closes_every_dm_hand(env: Env) -> None:
+    """/table end mid-match: each player's DM hand says the table is over and offers no
+    more moves (a menu left live answered 这张牌桌已经结束了); a lobby ended before any
+    hand says only that it was closed."""
+    h = env.h
+    await open_table(env, ALICE, BOB)
+    hands = {user: h.latest_dm(user) for user in (ALICE, BOB)}
+    assert all(hand is not None and hand.components for hand in hands.values())
+    await h.command(ALICE, "table end")
+    await h.advance(2)
+    for hand in hands.values():
+        assert hand is not None and not hand.components
+        assert "牌桌已结束：打完的局已经结算" in hand.payload["content"]
+    await h.command(ALICE, "table create", [option("variant", "taizhou")])
+    await h.command(ALICE, "table end")
+    await h.advance(2)
+    lobby = [m for m in h.channel_messages() if "🀄" in m.payload["content"]][-1]
+    assert "牌桌已关闭" in lobby.payload["content"]
+    assert "本局不结算" not in lobby.payload["content"]
 
 
 # ---------------------------------------------------------------------- request budget

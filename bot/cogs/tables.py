@@ -243,7 +243,8 @@ class TablesCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = self.bot.table_of(interaction.user.id)
         result = await table.leave(interaction.user.id)
-        await self.bot.reply(interaction, msg("table.left") if result.ok else _why(result))
+        left = result.message or msg("table.left")  # with the penalty, if one was charged
+        await self.bot.reply(interaction, left if result.ok else _why(result))
 
     @table.command(
         name=T("kick", "踢出"),
