@@ -390,7 +390,7 @@ class TableMessages(PresenterCore):
             head = msg("result.win", name=names[result.winner])
         else:
             head = msg("result.draw")
-        body = changes_message("result.points", names, points)
+        body = changes_message("result.points", names, points, stake=status.stake)
         language = await self.channel_language(status.guild_id)
         content = in_server_script(
             f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}", language, names
@@ -440,7 +440,8 @@ class TableMessages(PresenterCore):
             return
         try:
             await self._load_table_message(record)
-            text = changes_message("result.match", names, totals)
+            stake = record.status.stake if record.status is not None else 1
+            text = changes_message("result.match", names, totals, stake=stake)
             language = await self.table_language(record)
             view = rematch_view(record.table_id)
             in_readers_script(view, language)
@@ -458,7 +459,11 @@ class TableMessages(PresenterCore):
             if record.parent_id is not None:
                 parent = self.bot.get_partial_messageable(record.parent_id)
                 line = changes_message(
-                    "thread.standings", names, totals, thread=f"<#{record.channel_id}>"
+                    "thread.standings",
+                    names,
+                    totals,
+                    thread=f"<#{record.channel_id}>",
+                    stake=stake,
                 )
                 try:
                     await retry_discord(

@@ -169,8 +169,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "result.win": ("{name} 胡了！", "{name} wins!"),
     "result.draw": ("流局。", "Exhaustive draw."),
-    "result.points": ("积分变化：{changes}", "Points: {changes}"),
-    "result.match": ("整场结束。总分：{changes}", "Match over. Totals: {changes}"),
+    # Balance points: the card's table points × the table's stake (底注), said so since
+    # the two differ whenever the stake is not 1.
+    "result.points": ("积分变化（底注 {stake}）：{changes}", "Points (stake {stake}): {changes}"),
+    "result.match": (
+        "整场结束。总积分（底注 {stake}）：{changes}",
+        "Match over. Points in all (stake {stake}): {changes}",
+    ),
     "score.invalid": ("不成胡：{reason}", "Not a winning hand: {reason}"),
     "balance.show": ("{name} 的余额：{balance}", "{name}'s balance: {balance}"),
     "balance.recent": ("最近的变动：", "Latest changes:"),
@@ -391,8 +396,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "thread.name": ("{variant} · {host} 的牌桌", "{variant} · {host}'s table"),
     "thread.created": ("牌桌在 {thread}。", "The table is in {thread}."),
     "thread.standings": (
-        "{thread} 整场结束。总分：{changes}",
-        "{thread} is over. Totals: {changes}",
+        "{thread} 整场结束。总积分（底注 {stake}）：{changes}",
+        "{thread} is over. Points in all (stake {stake}): {changes}",
     ),
     "table.several_here": (
         "这个频道有 {count} 张牌桌：{threads}。请在牌桌的子区里使用这个命令。",

@@ -227,3 +227,19 @@ async def test_an_unconfirmed_rematch_frees_the_held_seats(tmp_path: Path) -> No
         assert table.status == "lobby"
     finally:
         await stop_bot(env)
+
+
+async def test_result_posts_name_the_stake_their_points_are_multiplied_by(tmp_path: Path) -> None:
+    """The result card counts the table's points, the post under it balance points
+    (× the stake): at any stake but 1 the two disagreed with nothing to say why. Each
+    post now names the stake, and its numbers are the card's times it."""
+    env = await start_bot(tmp_path / "bot.db")
+    try:
+        await finished_match(env, ALICE)
+        posts = "\n".join(m.payload.get("content") or "" for m in env.h.channel_messages())
+        assert "积分变化（底注 1）：" in posts and "Points (stake 1): " in posts
+        assert "整场结束。总积分（底注 1）：" in posts
+        dm = "\n".join(m.payload.get("content") or "" for m in env.h.dm_messages(ALICE))
+        assert "积分变化（底注 1）：" in dm
+    finally:
+        await stop_bot(env)
