@@ -343,8 +343,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{missing} more player(s) needed and AI fill is off",
     ),
     "session.end_not_allowed": (
-        "只有房主或服务器管理员可以结束牌局",
-        "Only the host or a server manager can end the table",
+        "只有房主（{name}）或服务器管理员可以结束牌局",
+        "Only the host ({name}) or a server manager can end the table",
     ),
     "session.unattended": (
         "{minutes} 分钟（或 {hands} 局）没有人自己出牌，牌桌已关闭；本局不结算，之前的各局照常结算",

@@ -467,7 +467,11 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             if self.status not in ("lobby", "running"):
                 return refuse(CLOSED)
             if by_user_id != self.host_user_id and not is_admin:
-                return refuse(msg("session.end_not_allowed"))
+                host = next(
+                    (p.name for p in self._seats or self.players if p.user_id == self.host_user_id),
+                    "?",
+                )
+                return refuse(msg("session.end_not_allowed", name=host))
             # A lobby has no hand to leave unsettled: it is simply closed.
             ended = msg("session.ended_unsettled" if self.match else "session.lobby_closed")
             await self.presenter.notice(self.table_id, self.channel_id, ended)
@@ -658,6 +662,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         if not self.humans:
             await self._close("closed")
         else:
+            if user_id == self.host_user_id:  # someone must still be able to end it
+                self.host_user_id = self.humans[0]
+                await self.store.update_game_meta(self.table_id, host=self.host_user_id)
             await self._announce_table(self._public())
         left = msg("table.left_penalty", points=points) if points > 0 else msg("table.left")
         return SubmitResult(True, left)

@@ -756,3 +756,19 @@ async def test_the_bot_warms_its_renderer_in_a_worker_thread_at_start_up(tmp_pat
     finally:
         await harness.close()
         await store.close()
+
+
+async def test_when_the_host_leaves_mid_match_another_player_may_end_the_table(env: Env) -> None:
+    """The host role passed on when the host left a lobby, not a running match: then
+    nobody could end the table. A refusal names the host."""
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE, BOB)
+    table = bot.manager.table_of_user(BOB)
+    assert table is not None and table.host_user_id == ALICE
+    refused = await h.command(BOB, "table end")
+    host_name = next(s.name for s in table.seats if s.user_id == ALICE)
+    assert f"只有房主（{host_name}）" in h.reply_text(refused)
+    await h.command(ALICE, "table leave")
+    assert table.host_user_id == BOB
+    await h.command(BOB, "table end")
+    assert table.status == "closed"
