@@ -292,8 +292,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.continue": ("跟", "Continue"),
     "button.fold": ("不跟", "Fold"),
     "session.not_seated": ("你不在这张桌上", "You are not seated at this table"),
-    "session.not_your_turn": ("不是你的回合", "It is not your turn"),
-    "session.stale": ("这个按钮已过期", "That button is from an earlier turn"),
+    "session.not_your_turn": (
+        "现在不是你的回合，在等其他玩家",
+        "It is not your turn: the others are deciding",
+    ),
+    "session.not_your_turn_whose": ("现在轮到 {name} 出牌", "It is {name}'s turn to play"),
     "session.not_running": ("牌局没有在进行", "No match is running at this table"),
     "session.not_lobby": ("牌局已经开始或已结束", "The table is no longer taking players"),
     "session.host_only": ("只有房主可以这样做", "Only the host can do that"),

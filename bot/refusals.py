@@ -41,7 +41,7 @@ __all__ = [
 
 NOT_SEATED = msg("session.not_seated")
 NOT_YOUR_TURN = msg("session.not_your_turn")
-STALE = msg("session.stale")
+STALE = msg("table.stale")  # a click or a command for a turn that is over
 NOT_RUNNING = msg("session.not_running")
 NOT_LOBBY = msg("session.not_lobby")
 HOST_ONLY = msg("session.host_only")

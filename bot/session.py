@@ -387,6 +387,15 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
 
         return await self._call(body)
 
+    def _not_your_turn(self) -> Text:
+        """Why a move is refused when the table waits for someone else: whose turn it is,
+        or that others are still deciding on a claim (who, it does not say)."""
+        assert self.match is not None
+        current = self.match.round.current_seat
+        if self.match.round.phase == "turn" and current is not None:
+            return msg("session.not_your_turn_whose", name=self._seats[current].name)
+        return NOT_YOUR_TURN
+
     def _auto_action(self, seat: int) -> Action | None:
         """What a human seat's shortcuts play now without asking, or None to ask them.
         A win is never passed: it is offered unless auto-win takes it; a drawn wild is
@@ -547,7 +556,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             if turn_id > current or turn_id < stage_start:
                 return refuse(STALE)
         if seat not in self.match.round.waiting_on:
-            return refuse(NOT_YOUR_TURN)
+            return refuse(self._not_your_turn())
         if action not in self.match.legal_actions(seat):
             return refuse(illegal(action, self.match.round.concealed_tiles(seat)))
         self._timeouts[seat] = 0

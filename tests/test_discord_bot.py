@@ -262,7 +262,8 @@ async def test_stale_click_gets_a_clear_answer(env: Env) -> None:
     turn_before = table.match.turn_id
     record = await h.click(ALICE, message, move[0], move[1])
     text = h.reply_text(record)
-    assert "过期" in text or "不是你的回合" in text
+    # Either the turn it was pressed for is over, or it is someone else's now (named).
+    assert "请看最新的手牌消息" in text or "现在轮到" in text or "不是你的回合" in text
     assert h.replies_to(record)[0].audience.kind == "ephemeral"  # type: ignore[union-attr]
     assert table.match.turn_id == turn_before
     assert "Traceback" not in text
@@ -772,3 +773,26 @@ async def test_when_the_host_leaves_mid_match_another_player_may_end_the_table(e
     assert table.host_user_id == BOB
     await h.command(BOB, "table end")
     assert table.status == "closed"
+
+
+async def test_acting_out_of_turn_says_whose_turn_it_is(env: Env) -> None:
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE, BOB)
+    table = bot.manager.table_of_user(BOB)
+    assert table is not None and table.match is not None
+    bob = table.seat_of(BOB)
+    for _ in range(100):
+        round_ = table.match.round
+        if round_.phase == "turn" and round_.current_seat not in (None, bob):
+            break
+        alice = h.latest_dm(ALICE)
+        move = choose_move(alice) if alice is not None else None
+        if move is not None and table.prompt_for(ALICE) is not None:
+            await h.click(ALICE, alice, move[0], move[1])  # type: ignore[arg-type]
+        else:
+            await h.advance(1)
+    round_ = table.match.round
+    assert round_.phase == "turn" and round_.current_seat not in (None, bob)
+    whose = table.seats[round_.current_seat].name  # type: ignore[index]
+    record = await h.command(BOB, "discard", [option("tile", "1m")])
+    assert f"现在轮到 {whose} 出牌" in h.reply_text(record)

@@ -190,3 +190,24 @@ def test_the_tables_status_line_says_what_the_table_waits_for(
     seats = tuple(SeatInfo(seat, f"P{seat}", None, True) for seat in range(public.num_seats))
     status = TableStatus("t1", 1, 2, seats, public, None, (), 1)
     assert _status_line(status) == f"{expected} · 🀫 {public.tiles_left}"
+
+
+async def test_the_score_calculators_own_example_scores(h: Harness) -> None:
+    """/table score's option help gives an example hand; typed as shown it was refused
+    (13 tiles with the winning tile left out). It is a winning hand in both rule sets."""
+    import re
+
+    from bot.cogs.calculator import score_request
+
+    table = h.bot.tree.get_command("table")
+    score = table.get_command("score")  # type: ignore[union-attr]
+    described = {p.name: str(p.description) for p in score.parameters}  # type: ignore[union-attr]
+    hand = re.search(r"e\.g\. (\S+)", described["hand"])
+    win = re.search(r"e\.g\. (\S+)", described["win_tile"])
+    assert hand is not None and win is not None
+    for variant in ("jiaxing", "taizhou"):
+        _view, result = score_request(
+            variant=variant, hand=hand.group(1), win_tile=win.group(1), indicator="9s",
+            melds="", by="self_draw", seat_wind="1z", prevailing_wind="1z",
+        )  # fmt: skip
+        assert result.valid, (variant, result.reason)

@@ -414,8 +414,8 @@ class TablesCog(commands.Cog):
     )
     @app_commands.describe(
         hand=T(
-            "Concealed tiles incl. the winning tile, e.g. 123m456p789s1155z",
-            "暗牌（含胡的牌），如 123m456p789s1155z",
+            "Concealed tiles incl. the winning tile, e.g. 123m456m789m11555z",
+            "暗牌（含胡的牌），如 123m456m789m11555z",
         ),
         win_tile=T("The winning tile, e.g. 5z", "胡的那张牌，如 5z"),
         indicator=T("The flipped tile deciding the wilds", "翻开定百搭/财神的牌"),
