@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.scoring.names import PAYMENT_REASONS, payment_multiple
-from engine.tiles import parse_tile
-from engine.types import CONTINUE, HandResult, Meld, Payment, ScoreItem
+from engine.tiles import kind_str, name_en, name_zh, parse_tile
+from engine.types import CONTINUE, Action, HandResult, Meld, Payment, ScoreItem
 from engine.variants import get_rules
 from engine.views import PublicView
 from engine.words import ACTIONS, PREVAILING_WINDS, UNITS, WIN_TYPES, Word
@@ -159,6 +159,20 @@ def payment_line(
         reason += f" ×{multiple}"
     payer, payee = _name(names, payment.payer), _name(names, payment.payee)
     return f"{payer} → {payee}: {payment.amount} ({reason})"
+
+
+def timed_out_text(action: Action, left: int) -> Text:
+    """What a timeout played for the player, and how many more before autoplay:
+    "超时，已替你打出 5z 白板（再超时 2 次将转为电脑托管）"."""
+    if action.type == "discard" and action.tile is not None:
+        tile = action.tile
+        zh = f"打出 {kind_str(tile)} {name_zh(tile)}"
+        en = f"discarded {kind_str(tile)} ({name_en(tile)})"
+    else:  # a claim passed, or (三摊) continue
+        word = ACTIONS.get(action.type)
+        zh = f"选择「{word.zh}」" if word is not None else action.type
+        en = {"pass": "passed", "continue": "continued"}.get(action.type, action.type)
+    return msg_each("session.timed_out", {"move": zh, "left": left}, {"move": en, "left": left})
 
 
 def changes_text(names: Sequence[str], values: Sequence[int], separator: str = ", ") -> str:

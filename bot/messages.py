@@ -296,6 +296,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "现在不是你的回合，在等其他玩家",
         "It is not your turn: the others are deciding",
     ),
+    "session.timed_out": (
+        "超时，已替你{move}（再超时 {left} 次将转为电脑托管）",
+        "Time ran out, so the bot {move} for you ({left} more in a row and the computer "
+        "plays for you)",
+    ),
     "session.not_your_turn_whose": ("现在轮到 {name} 出牌", "It is {name}'s turn to play"),
     "session.not_running": ("牌局没有在进行", "No match is running at this table"),
     "session.not_lobby": ("牌局已经开始或已结束", "The table is no longer taking players"),

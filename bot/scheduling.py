@@ -36,6 +36,7 @@ from .deadlines import (
     Due,
     stage_signature,
 )
+from .lines import timed_out_text
 from .refusals import CLOSED, refuse
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from engine.views import PublicView
 
     from .clock import Clock
-    from .presenter import SeatInfo
+    from .presenter import Presenter, SeatInfo
     from .tables import TableManager
 
 log = logging.getLogger(__name__)
@@ -325,6 +326,8 @@ class SchedulingMixin:
 
         @property
         def clock(self) -> Clock: ...
+        @property
+        def presenter(self) -> Presenter: ...
         def _public(self) -> PublicView: ...
         def _ai_controlled(self, seat: int) -> bool: ...
         def _auto_action(self, seat: int) -> Action | None: ...
@@ -606,6 +609,10 @@ class SchedulingMixin:
                     and not self._seats[seat].autoplay
                 ):
                     await self._set_autoplay(seat, True)
+                elif (user_id := self._seats[seat].user_id) is not None:
+                    # Said on their hand, so a timeout is not mistaken for their own move.
+                    left = AUTOPLAY_AFTER_TIMEOUTS - count
+                    await self.presenter.error(user_id, timed_out_text(action, left))
 
     def _attended(self, now: float) -> None:
         """A player acted on their own (a move, Back, asking for autoplay, a shortcut)."""

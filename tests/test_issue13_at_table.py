@@ -487,3 +487,34 @@ async def test_the_channel_table_follows_the_guilds_locale(env: Env) -> None:
     await env.h.advance(2)
     tables = [d for r in env.h.remote.requests for _, d in r.files if d.startswith(b"TABLE")]
     assert tables and all(d.endswith(b"locale=en") for d in tables)
+
+
+async def test_a_timeout_is_said_on_the_hand_with_how_many_before_autoplay(env: Env) -> None:
+    """A timeout played a default move that looked like the player's own (the table's
+    line reads the same); her hand now says what was played for her and how many more
+    timeouts in a row put her on autoplay (RULES.md §3: three)."""
+    h = env.h
+    table = await open_table(env, ALICE, BOB, timeouts=(5, 3))
+    seat = table.seat_of(ALICE)
+    assert seat is not None
+    for _ in range(200):
+        if table._timeouts.get(seat, 0) >= 1:
+            break
+        bob_hand = h.latest_dm(BOB)
+        move = choose_move(bob_hand) if bob_hand is not None else None
+        if asked(table, BOB) != "idle" and bob_hand is not None and move is not None:
+            await h.click(BOB, bob_hand, move[0], move[1])
+        else:
+            await h.advance(1)
+    assert table._timeouts.get(seat, 0) == 1
+    for _ in range(60):  # her next hand update carries the note
+        if any("超时，已替你" in (m.payload.get("content") or "") for m in h.dm_messages(ALICE)):
+            break
+        bob_hand = h.latest_dm(BOB)
+        move = choose_move(bob_hand) if bob_hand is not None else None
+        if asked(table, BOB) != "idle" and bob_hand is not None and move is not None:
+            await h.click(BOB, bob_hand, move[0], move[1])
+        else:
+            await h.advance(0.5)
+    notes = [m.payload.get("content") or "" for m in h.dm_messages(ALICE)]
+    assert any("超时，已替你" in note and "再超时 2 次将转为电脑托管" in note for note in notes)

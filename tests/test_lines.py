@@ -21,11 +21,12 @@ from bot.lines import (
     move_line,
     payment_line,
     rule_set_name,
+    timed_out_text,
     total_line,
     win_by_text,
 )
 from engine import variants
-from engine.tiles import kind_str
+from engine.tiles import kind_str, parse_tile
 from engine.types import HandResult, Payment
 from engine.variants import Variant
 from engine.words import ACTIONS, DRAGONS, PREVAILING_WINDS, SEAT_WINDS, UNITS, WIN_TYPES, WINDS
@@ -145,3 +146,13 @@ def test_the_table_says_what_added_to_the_carried_pool_as_a_hand_starts() -> Non
     # Nothing to say in a hand that added nothing, nor in Taizhou (no pool).
     assert carried_fan_text(Match("jiaxing", seed=0).public_view()) is None
     assert carried_fan_text(Match("taizhou", seed=28).public_view()) is None
+
+
+def test_a_timeout_says_what_was_played_for_the_player() -> None:
+    from engine.types import Action
+
+    white = timed_out_text(Action("discard", 0, tile=parse_tile("5z")), 2)
+    assert white.zh == "超时，已替你打出 5z 白板（再超时 2 次将转为电脑托管）"
+    assert white.en.startswith("Time ran out, so the bot discarded 5z (White Dragon) for you (2 ")
+    passed = timed_out_text(Action("pass", 0), 1)
+    assert passed.zh.startswith("超时，已替你选择「过」") and "the bot passed for you" in passed.en

@@ -83,7 +83,7 @@ def test_names_and_typed_text_stay_as_written() -> None:
     typed = say(msg("play.chow_three", typed="这张"), "zh-TW")
     assert "这张" in typed and typed.startswith("吃要寫三張")
     # A name inside a longer one, and a name made of our own words, are both kept whole.
-    text = msg("result.points", changes="东 张 +3 · 南 张伟 -3 · 西 胡了 0").keeping(
+    text = msg("result.points", changes="东 张 +3 · 南 张伟 -3 · 西 胡了 0", stake=1).keeping(
         "张", "张伟", "胡了"
     )
     assert for_reader(text, "zh-TW").endswith("東 张 +3 · 南 张伟 -3 · 西 胡了 0")
