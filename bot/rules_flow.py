@@ -152,6 +152,13 @@ def parse_value(spec: OptionSpec, raw: str) -> Any:
     """The typed value of what a select or the modal sent; ``TableOptionsError`` if it is
     not even the right type (ranges and choices are left to ``TableOptions.validate``)."""
     raw = raw.strip()
+    if spec.kind == "choice":
+        # A choice may be typed as the panel shows it (都付五倍, "the dealer stays"), not
+        # only by its key (five_x, stay).
+        for value in spec.values:
+            shown = (value_text(spec.name, value, True), value_text(spec.name, value, False))
+            if raw.casefold() in (shown[0].casefold(), shown[1].casefold()):
+                return value
     if spec.kind == "bool":
         lowered = raw.lower()
         if lowered in ("true", "on", "yes", "1", "开", "是"):
@@ -219,19 +226,29 @@ def panel_text(table: TableSession, zh: bool, note: Text | None = None) -> str:
 
 
 def options_lines(variant: str, options: dict[str, Any], zh: bool) -> list[str]:
-    """One line per option: its value (bold when not the rule set's default), range, default."""
+    """One line per option: its value (bold when not the rule set's default), then the
+    default when it differs and the other choices (or the range). Each value is said
+    once: the line named the current value up to three times (as itself, in the list of
+    choices and as the default)."""
     lines = []
     for spec in option_specs(variant):
         current = options.get(spec.name, spec.default)
         shown = value_text(spec.name, current, zh)
-        if current != spec.default:
+        notes = []
+        if current == spec.default:
+            notes.append("默认" if zh else "default")
+        else:
             shown = f"**{shown}**"
-        default = value_text(spec.name, spec.default, zh)
-        rest = (
-            f"（{spec.range_text(True)}，默认 {default}）"
-            if zh
-            else (f" ({spec.range_text(False)}, default {default})")
-        )
+            default = value_text(spec.name, spec.default, zh)
+            notes.append(f"默认 {default}" if zh else f"default {default}")
+        if spec.kind in ("choice", "bool"):
+            others = [v for v in spec.values if v not in (current, spec.default)]
+            if others:
+                choices = "/".join(value_text(spec.name, v, zh) for v in others)
+                notes.append(f"也可 {choices}" if zh else f"or {choices}")
+        else:
+            notes.append(f"可设 {spec.range_text(zh)}" if zh else f"range {spec.range_text(zh)}")
+        rest = f"（{'；'.join(notes)}）" if zh else f" ({'; '.join(notes)})"
         lines.append(f"• {spec.label(zh)} `{spec.name}`: {shown}{rest}")
     return lines
 

@@ -266,3 +266,21 @@ def test_the_modal_title_fits_discord_for_an_option_without_a_label() -> None:
     for locale in ("zh-CN", "en-US"):
         modal = RulesModal(table, spec, locale)  # type: ignore[arg-type]
         assert 0 < len(modal.title) <= 45
+
+
+def test_an_option_line_says_each_value_once_and_a_choice_may_be_typed_as_shown() -> None:
+    """The panel named the current value up to three times (as itself, among the
+    choices, as the default), and refused a choice typed as it showed it (都付五倍)."""
+    from bot.rules_flow import options_lines
+
+    lines = options_lines("jiaxing", {"santan_profile": "two_x"}, True)
+    wilds = next(line for line in lines if "`wild_copies`" in line)
+    assert wilds.count("3 张（翻牌离场）") == 1 and "也可 4 张" in wilds and "默认" in wilds
+    santan = next(line for line in lines if "`santan_profile`" in line)
+    assert santan.startswith("• 三摊赔付 `santan_profile`: **承包方之间五倍")
+    assert "默认 都付五倍" in santan
+    spec = spec_of("jiaxing", "santan_profile")
+    assert parse_value(spec, "都付五倍") == "five_x"
+    assert parse_value(spec, "Everyone pays 5×") == "five_x"  # English, any case
+    assert parse_value(spec_of("jiaxing", "dealer_on_draw"), "连庄") == "stay"
+    assert parse_value(spec_of("jiaxing", "wild_copies"), "4 张") == 4
