@@ -488,7 +488,7 @@ class PrivateHands(PresenterCore):
         record = self._hands.get((prompt.table_id, user_id))
         if record is not None:
             link = f"https://discord.com/channels/@me/{record.channel_id}/{record.message_id}"
-            lines.append(for_reader(msg("alert.hand_link", link=link), locale))
+            lines.append(f"👉 {link}")  # once: a phone's notification shows little
         channel_id = await self._dm_channel(user_id)
         channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:

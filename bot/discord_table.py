@@ -205,7 +205,9 @@ class TableMessages(PresenterCore):
         image_state = None
         if record.status is not None:
             image_state = replace(record.status.public, turn_id=0, waiting_on=())
-        view_kind = (phase, tuple(p.user_id for p in lobby.players) if lobby else ())
+        # "I'm back" shows only while someone is on autoplay: for anyone else it did nothing.
+        autoplay = record.status is not None and any(s.autoplay for s in record.status.seats)
+        view_kind = (phase, tuple(p.user_id for p in lobby.players) if lobby else (), autoplay)
         shown = (content, image_state, view_kind)
         if record.message_id is not None and shown == record.sent and not record.repost:
             await self._archive_if_done(record)
@@ -219,7 +221,7 @@ class TableMessages(PresenterCore):
             files = [picture.file("table.png")]
         view: discord.ui.View | None = None
         if phase == "running":
-            view = table_view(record.table_id)
+            view = table_view(record.table_id, back=autoplay)
         elif phase == "lobby" and lobby is not None:
             view = lobby_view(lobby)
         if view is not None:

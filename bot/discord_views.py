@@ -392,11 +392,13 @@ def lobby_view(lobby: LobbyInfo) -> ui.View:
     return view
 
 
-def table_view(table_id: str) -> ui.View:
+def table_view(table_id: str, *, back: bool = False) -> ui.View:
+    """The running table's buttons: "My hand", and "I'm back" while a seat is on autoplay."""
     view = ui.View(timeout=None)
     view.add_item(TableButton(table_id, "hand", label=bilingual_label("button.my_hand"),
                               style=discord.ButtonStyle.primary))  # fmt: skip
-    view.add_item(TableButton(table_id, "back", label=bilingual_label("button.back")))
+    if back:
+        view.add_item(TableButton(table_id, "back", label=bilingual_label("button.back")))
     return view
 
 

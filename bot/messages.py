@@ -136,7 +136,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "alert.claim": ("🔔 可以{verbs}：{tile}", "🔔 You may {verbs} {tile}"),
     "alert.rob_kong": ("🔔 可以抢杠：{tile}", "🔔 You may rob the kong: {tile}"),
     "alert.santan": ("🔔 三摊：跟还是不跟？", "🔔 Three claims: continue or fold?"),
-    "alert.hand_link": ("手牌在这里：{link}", "Your hand: {link}"),
     "ping.on": (
         "轮到你时会私信提醒你（你出手后提醒会自动删除）。",
         "You get a DM alert when it is your turn (deleted once you have moved).",

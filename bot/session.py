@@ -621,6 +621,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._due.pop(seat, None)
         self._dues_turn = None  # walk the seats again at the next tick
         on_text = msg("session.autoplay_on", name=info.name)
+        if self.match is not None and self.status == "running":
+            # The table message's "I'm back" button follows who is on autoplay.
+            await self._announce_table(self._public())
         if on:
             await self.presenter.notice(self.table_id, self.channel_id, on_text)
             if info.user_id is not None and self.match is not None:  # the hand says so, with "Back"

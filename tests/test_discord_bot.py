@@ -611,18 +611,22 @@ async def test_timeouts_autoplay_and_back(env: Env) -> None:
     def on_autoplay() -> list[int]:
         return [info.user_id for info in table.seats if info.autoplay and info.user_id]
 
+    back = f"mj:t:{table.table_id}:back"
+    assert back not in table_message.custom_ids()  # nobody to bring back: no button
     for _ in range(200):  # nobody plays: after three timeouts a seat goes on autoplay
         await h.advance(3)
         if on_autoplay():
             break
     assert table.status == "running" and len(on_autoplay()) == 1
     user = on_autoplay()[0]
-    assert "托管" in table_message.payload["content"]
-    record = await h.click(user, table_message, f"mj:t:{table.table_id}:back")
+    await h.advance(1)
+    assert "托管" in table_message.payload["content"] and back in table_message.custom_ids()
+    record = await h.click(user, table_message, back)
     assert [r.callback_type for r in h.replies_to(record)] == [6]
     assert on_autoplay() == []
     await h.advance(2)
     assert "回来了" in table_message.payload["content"]
+    assert back not in table_message.custom_ids()
     record = await h.command(user, "table back")
     assert "没有在托管" in h.reply_text(record)
 

@@ -127,6 +127,7 @@ async def test_turn_alert_reaches_the_player_and_is_deleted_after_the_move(env: 
     hand = h.latest_dm(ALICE)
     assert hand is not None
     assert f"/{hand.channel_id}/{hand.id}" in alerts[0].payload["content"]  # points at the hand
+    assert alerts[0].payload["content"].count("https://") == 1  # once, in either language
     await h.advance(3)  # still one alert for this one decision
     assert len(env.h.dm_alerts(ALICE)) == 1
     move = choose_move(hand)
