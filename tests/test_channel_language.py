@@ -82,7 +82,7 @@ async def test_an_admin_chooses_the_language_of_the_shared_table(harness: Harnes
     # Unset, the table follows the server's preferred locale (en-US here), and the
     # settings say so.
     shown = h.reply_text(await h.command(ADMIN, "mjadmin settings"))
-    assert "`channel_language` = auto → en-US" in shown, shown
+    assert "牌桌语言 `channel_language`: auto → en-US" in shown, shown
     await h.command(HOST, "table create", [option("variant", "taizhou")])
     await h.command(HOST, "table start")
     await h.advance(2)
@@ -90,7 +90,7 @@ async def test_an_admin_chooses_the_language_of_the_shared_table(harness: Harnes
 
     # Traditional Chinese: the picture, the message and its buttons; 张伟 stays 张伟.
     record = await h.command(ADMIN, "mjadmin settings", [option("channel_language", "zh-TW")])
-    assert "channel_language` = zh-TW" in h.reply_text(record)
+    assert "牌桌语言 `channel_language`: zh-TW" in h.reply_text(record)
     await h.advance(30)  # the next turns edit the table
     assert table_pictures(h)[-1].endswith(b"locale=zh-TW")
     text = table_text(h)

@@ -442,7 +442,12 @@ async def test_admin_commands_check_manage_server(env: Env) -> None:
     assert (await env.store.get_settings(GUILD_ID)).discard_timeout == 30
     record = await h.command(ADMIN, "mjadmin settings", [option("discard_timeout", 60),
                                                         option("leaderboard_channel", str(OTHER_CHANNEL_ID), 7)])  # fmt: skip
-    assert "discard_timeout` = 60" in h.reply_text(record)
+    # Named as the admin typed it, with its unit; an unset one says so.
+    assert "出牌限时 `discard_timeout`: 60 秒" in h.reply_text(record)
+    assert "单局封顶 `hand_cap`: —（未设置）" in h.reply_text(record)
+    english = await h.command(ADMIN, "mjadmin settings", locale="en-US")
+    assert "Seconds to discard `discard_timeout`: 60 s" in h.reply_text(english)
+    assert "Starting balance `starting_balance`: 1,000 points" in h.reply_text(english)
     settings = await env.store.get_settings(GUILD_ID)
     assert settings.discard_timeout == 60 and settings.leaderboard_channel == OTHER_CHANNEL_ID
     record = await h.command(ADMIN, "mjadmin settings", [option("discard_timeout", 9999)])

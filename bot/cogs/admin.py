@@ -17,7 +17,7 @@ from bot.checks import LEADERBOARD_PERMISSIONS, missing_permissions, require_man
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
-from bot.i18n import T, Text, msg, public, say
+from bot.i18n import T, Text, is_chinese, msg, public, say
 from bot.messages import msg_each
 from bot.presenter import SeatInfo
 from data import BOT_KEPT_SETTINGS, SettingsError
@@ -29,6 +29,22 @@ if TYPE_CHECKING:
 
 MAX_ADJUST = 10**9
 CLEARABLE = ("leaderboard_channel", "min_balance", "hand_cap", "day_cap")
+
+
+# Each setting as /mjadmin settings names it (its option's Chinese and English), and
+# the unit its number counts.
+_SETTING_WORDS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "timezone": (("时区", "Time zone"), ("", "")),
+    "leaderboard_channel": (("排行榜频道", "Leaderboard channel"), ("", "")),
+    "discard_timeout": (("出牌限时", "Seconds to discard"), (" 秒", " s")),
+    "claim_timeout": (("吃碰限时", "Seconds to claim"), (" 秒", " s")),
+    "default_variant": (("默认玩法", "Default rule set"), ("", "")),
+    "starting_balance": (("初始积分", "Starting balance"), (" 积分", " points")),
+    "min_balance": (("入座最低积分", "Minimum balance to sit"), (" 积分", " points")),
+    "hand_cap": (("单局封顶", "Cap per hand"), (" 积分", " points")),
+    "day_cap": (("每日封顶", "Cap per day"), (" 积分", " points")),
+    "channel_language": (("牌桌语言", "Table language"), ("", "")),
+}
 
 
 class AdminCog(commands.Cog):
@@ -239,16 +255,25 @@ class AdminCog(commands.Cog):
         except SettingsError as error:
             raise UserFacingError(Text(error.zh, error.en)) from None
         self.bot.presenter.set_channel_language(interaction.guild_id, current.channel_language)
+        zh = is_chinese(interaction.locale)
         lines = []
         for name in current.editable_fields():
             if name in BOT_KEPT_SETTINGS:
                 continue
             value = getattr(current, name)
-            if name == "leaderboard_channel" and value is not None:
-                value = f"<#{value}>"
-            if name == "channel_language" and value == "auto" and interaction.guild_locale:
-                value = f"auto → {interaction.guild_locale}"  # what auto means here now
-            lines.append(f"`{name}` = {value if value is not None else '—'}")
+            label, unit = _SETTING_WORDS.get(name, ((name, name), ("", "")))
+            if value is None:
+                shown = "—（未设置）" if zh else "— (not set)"
+            elif name == "leaderboard_channel":
+                shown = f"<#{value}>"
+            elif name == "default_variant":
+                shown = variant_names(value)[0 if zh else 1] if value in RULE_SETS else value
+            elif name == "channel_language" and value == "auto" and interaction.guild_locale:
+                shown = f"auto → {interaction.guild_locale}"  # what auto means here now
+            else:
+                shown = f"{value:,}{unit[0 if zh else 1]}" if isinstance(value, int) else value
+            # The option's name as the admin types it, and its key (what errors name).
+            lines.append(f"{label[0 if zh else 1]} `{name}`: {shown}")
         await self.bot.reply(interaction, msg("admin.settings", settings="\n".join(lines)))
 
     @admin.command(
