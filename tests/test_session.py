@@ -196,7 +196,13 @@ async def test_out_of_turn_is_refused(store: Store) -> None:
     assert seat not in match.round.waiting_on
     turn = match.turn_id
     result = await table.submit(ALICE, Action("pass", 0), turn)
-    assert not result.ok and result.message == NOT_YOUR_TURN
+    # Refused, naming whose turn it is (or that others are deciding on a claim).
+    assert not result.ok and result.message is not None
+    current = match.round.current_seat
+    if match.round.phase == "turn" and current is not None:
+        assert f"现在轮到 {table.seats[current].name} 出牌" == result.message.zh
+    else:
+        assert result.message == NOT_YOUR_TURN
     assert match.turn_id == turn
     await harness.manager.shutdown()
 

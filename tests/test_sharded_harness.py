@@ -397,7 +397,7 @@ async def test_a_stale_dm_click_for_a_shard_1_table_is_answered_privately_by_its
     followups = [r for r in zero.h.replies_to(again) if r.callback_type is None]
     assert len(followups) == 1 and followups[0].audience is not None
     assert followups[0].audience.kind == "ephemeral" and followups[0].audience.user_id == ALICE
-    assert "过期" in zero.h.reply_text(again)
+    assert "这一步已经过去了" in zero.h.reply_text(again)
 
 
 async def test_a_move_typed_in_a_dm_reaches_the_shard_1_table_and_is_confirmed(
