@@ -121,7 +121,8 @@ class HandJob:
 
 @dataclass
 class TurnAlert:
-    """A pending or sent "your turn" DM for one prompt (one per turn at most)."""
+    """A pending or sent "your turn" alert for one prompt (one per turn at most): a DM,
+    or for a player without DMs a mention where the table is."""
 
     table_id: str
     turn_id: int
@@ -130,6 +131,7 @@ class TurnAlert:
     channel_id: int | None = None
     message_id: int | None = None
     withdrawn: bool = False  # the player moved (or the prompt went) before it was sent
+    in_table_channel: bool = False  # sent where the table is (the player has no DM hand)
 
 
 @dataclass

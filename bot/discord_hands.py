@@ -480,10 +480,15 @@ class PrivateHands(PresenterCore):
 
     async def _send_alert(self, user_id: int, alert: TurnAlert, prompt: PrivatePrompt) -> None:
         """A short new DM (a new message is what notifies; an edit does not), pointing
-        at the hand. Only for players served by DM who did not turn alerts off."""
-        if not await self.uses_dm(user_id) or not await self.pings(user_id):
+        at the hand; for a player without DMs (closed, or hands shown privately) a
+        message mentioning them where the table is. None for a player who turned alerts
+        off."""
+        if not await self.pings(user_id):
             return
         locale = await self.reader_locale(user_id)
+        if not await self.uses_dm(user_id):
+            await self._send_channel_alert(user_id, alert, prompt, locale)
+            return
         lines = [for_reader(prompt_text(prompt, "alert"), locale, bold=True)]
         record = self._hands.get((prompt.table_id, user_id))
         if record is not None:
@@ -499,12 +504,37 @@ class PrivateHands(PresenterCore):
         if alert.withdrawn:  # the player moved while it was on its way
             await self._delete_alert(alert)
 
+    async def _send_channel_alert(
+        self, user_id: int, alert: TurnAlert, prompt: PrivatePrompt, locale: str | None
+    ) -> None:
+        """The alert of a player whose hand is not in a DM: in the table's channel (its
+        thread), mentioning only them, so it notifies them and nobody else; deleted once
+        they move, as a DM alert is."""
+        table = self._tables.get(prompt.table_id)
+        if table is None or table.channel_id in self._gone_channels:
+            return
+        asked = for_reader(prompt_text(prompt, "alert"), locale, bold=True)
+        content = f"<@{user_id}> {asked}\n-# {for_reader(msg('alert.no_dm'), locale)}"
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        mention = discord.AllowedMentions(
+            users=[discord.Object(user_id)], everyone=False, roles=False, replied_user=False
+        )
+        try:
+            sent = await channel.send(content=content[:2000], allowed_mentions=mention)
+        except discord.HTTPException:
+            return  # the channel refuses the bot: the table message says so already
+        alert.channel_id, alert.message_id = table.channel_id, sent.id
+        alert.in_table_channel = True
+        if alert.withdrawn:
+            await self._delete_alert(alert)
+
     async def _delete_alert(self, alert: TurnAlert) -> None:
         if alert.channel_id is None or alert.message_id is None:
             return
-        message = self.bot.get_partial_messageable(
-            alert.channel_id, type=discord.ChannelType.private
-        ).get_partial_message(alert.message_id)
+        kind = None if alert.in_table_channel else discord.ChannelType.private
+        message = self.bot.get_partial_messageable(alert.channel_id, type=kind).get_partial_message(
+            alert.message_id
+        )
         alert.message_id = None
         with contextlib.suppress(discord.NotFound):
             await message.delete()

@@ -136,6 +136,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "alert.claim": ("🔔 可以{verbs}：{tile}", "🔔 You may {verbs} {tile}"),
     "alert.rob_kong": ("🔔 可以抢杠：{tile}", "🔔 You may rob the kong: {tile}"),
     "alert.santan": ("🔔 三摊：跟还是不跟？", "🔔 Three claims: continue or fold?"),
+    "alert.no_dm": (
+        "你的手牌不走私信：点牌桌消息上的「我的手牌」出牌（打开私信后用 /table dm on）",
+        "Your hand is not sent by DM: press “My hand” on the table message to play "
+        "(or open your DMs and use /table dm on)",
+    ),
     "ping.on": (
         "轮到你时会私信提醒你（你出手后提醒会自动删除）。",
         "You get a DM alert when it is your turn (deleted once you have moved).",

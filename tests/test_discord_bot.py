@@ -805,3 +805,49 @@ async def test_acting_out_of_turn_says_whose_turn_it_is(env: Env) -> None:
     whose = table.seats[round_.current_seat].name  # type: ignore[index]
     record = await h.command(BOB, "discard", [option("tile", "1m")])
     assert f"现在轮到 {whose} 出牌" in h.reply_text(record)
+
+
+async def test_a_player_without_dms_is_alerted_where_the_table_is(env: Env) -> None:
+    """A player whose DMs are closed was never alerted (mentions are off and an edit
+    does not notify): an unanswered prompt now gets a message in the table's channel
+    mentioning only them (nobody else, no @everyone), deleted once they move."""
+    h, bot = env.h, env.bot
+    h.remote.dm_closed.add(ALICE)
+    await open_table(env, ALICE, BOB)
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None and table.match is not None
+    seat = table.seat_of(ALICE)
+
+    def channel_alerts() -> list[Any]:
+        return [m for m in h.channel_messages() if f"<@{ALICE}>" in m.payload["content"]
+                and "🔔" in m.payload["content"]]  # fmt: skip
+
+    for _ in range(120):
+        if channel_alerts():
+            break
+        bob_hand = h.latest_dm(BOB)
+        move = choose_move(bob_hand) if bob_hand is not None else None
+        if table.prompt_for(BOB) is not None and bob_hand is not None and move is not None:
+            await h.click(BOB, bob_hand, move[0], move[1])
+        else:
+            await h.advance(1)
+    (alert,) = channel_alerts()
+    sent, *_ = [
+        r.payload for r in h.remote.requests
+        if r.method == "POST" and isinstance(r.payload, dict)
+        and f"<@{ALICE}>" in str(r.payload.get("content")) and "🔔" in str(r.payload.get("content"))
+    ]  # fmt: skip
+    mentions = sent["allowed_mentions"]
+    assert mentions["parse"] == [] and [str(u) for u in mentions["users"]] == [str(ALICE)]
+    assert not mentions.get("roles") and not mentions.get("replied_user")
+    assert "我的手牌" in alert.payload["content"]
+    assert seat in table.match.round.waiting_on
+    # She answers (from the table message's "My hand"): the alert goes.
+    table_message = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
+    await h.click(ALICE, table_message, f"mj:t:{table.table_id}:hand")
+    ephemeral = h.ephemeral_messages(ALICE)[-1]
+    move = choose_move(ephemeral)
+    assert move is not None
+    await h.click(ALICE, ephemeral, move[0], move[1])
+    await h.advance(1)
+    assert channel_alerts() == []
