@@ -119,7 +119,8 @@ def test_lobby_and_table_buttons() -> None:
     assert custom_ids(lobby_view(lobby)) == [
         f"mj:t:{TABLE}:{w}" for w in ("join", "leave", "ai", "start")
     ]
-    assert custom_ids(table_view(TABLE)) == [f"mj:t:{TABLE}:hand", f"mj:t:{TABLE}:back"]
+    assert custom_ids(table_view(TABLE)) == [f"mj:t:{TABLE}:hand"]  # nobody on autoplay
+    assert custom_ids(table_view(TABLE, back=True)) == [f"mj:t:{TABLE}:hand", f"mj:t:{TABLE}:back"]
 
 
 def test_discard_menu_marks_the_drawn_tile_and_the_wild() -> None:
