@@ -102,6 +102,16 @@ def alert_texts(env: Env, user: int) -> list[str]:
     return [m.payload["content"] for m in env.h.dm_alerts(user)]
 
 
+async def bob_plays_or_time_passes(env: Env, table: TableSession, step: float) -> None:
+    """Bob answers what he is asked (as a simple player); else ``step`` seconds pass."""
+    hand = env.h.latest_dm(BOB)
+    move = choose_move(hand) if hand is not None else None
+    if asked(table, BOB) != "idle" and hand is not None and move is not None:
+        await env.h.click(BOB, hand, move[0], move[1])
+    else:
+        await env.h.advance(step)
+
+
 # ---------------------------------------------------------------------- turn alerts
 
 
@@ -331,12 +341,7 @@ async def test_autoplay_says_so_in_the_dm_and_back_leaves_it(env: Env) -> None:
     seat = table.seat_of(ALICE)
     assert seat is not None
     for _ in range(400):  # she answers nothing (Bob does): after three timeouts, autoplay
-        bob_hand = h.latest_dm(BOB)
-        move = choose_move(bob_hand) if bob_hand is not None else None
-        if asked(table, BOB) != "idle" and bob_hand is not None and move is not None:
-            await h.click(BOB, bob_hand, move[0], move[1])
-        else:
-            await h.advance(1)
+        await bob_plays_or_time_passes(env, table, 1)
         if table.seats[seat].autoplay:
             break
     assert table.seats[seat].autoplay
@@ -501,21 +506,11 @@ async def test_a_timeout_is_said_on_the_hand_with_how_many_before_autoplay(env: 
     for _ in range(200):
         if table._timeouts.get(seat, 0) >= 1:
             break
-        bob_hand = h.latest_dm(BOB)
-        move = choose_move(bob_hand) if bob_hand is not None else None
-        if asked(table, BOB) != "idle" and bob_hand is not None and move is not None:
-            await h.click(BOB, bob_hand, move[0], move[1])
-        else:
-            await h.advance(1)
+        await bob_plays_or_time_passes(env, table, 1)
     assert table._timeouts.get(seat, 0) == 1
     for _ in range(60):  # her next hand update carries the note
         if any("超时，已替你" in (m.payload.get("content") or "") for m in h.dm_messages(ALICE)):
             break
-        bob_hand = h.latest_dm(BOB)
-        move = choose_move(bob_hand) if bob_hand is not None else None
-        if asked(table, BOB) != "idle" and bob_hand is not None and move is not None:
-            await h.click(BOB, bob_hand, move[0], move[1])
-        else:
-            await h.advance(0.5)
+        await bob_plays_or_time_passes(env, table, 0.5)
     notes = [m.payload.get("content") or "" for m in h.dm_messages(ALICE)]
     assert any("超时，已替你" in note and "再超时 2 次将转为电脑托管" in note for note in notes)
