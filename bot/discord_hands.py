@@ -570,7 +570,11 @@ class PrivateHands(PresenterCore):
             head = msg("result.win", name=names[card.result.winner])
         else:
             head = msg("result.draw")
-        body = changes_message("result.points", names, card.points, stake=card.status.stake)
+        body = (
+            changes_message("result.points", names, card.points, stake=card.status.stake)
+            if any(card.points)
+            else msg("result.no_points")
+        )
         content = f"{for_reader(head, locale, bold=True)}\n{for_reader(body, locale)}"
         message = self.bot.get_partial_messageable(
             card.channel_id, type=discord.ChannelType.private

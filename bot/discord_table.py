@@ -180,7 +180,7 @@ class TableMessages(PresenterCore):
             players_text = players or "{} / {}".format(msg("lobby.empty").zh, msg("lobby.empty").en)
             label = msg("lobby.players")
             lines.append(f"{label.zh} / {label.en}: {players_text}")
-            hint = msg("lobby.hint")
+            hint = msg("lobby.hint" if lobby.ai_fill else "lobby.hint_no_fill")
             lines.append(f"-# {hint.zh} · {hint.en}")
         else:
             done = msg("table.finished" if phase == "finished" else "table.ended")
@@ -392,7 +392,11 @@ class TableMessages(PresenterCore):
             head = msg("result.win", name=names[result.winner])
         else:
             head = msg("result.draw")
-        body = changes_message("result.points", names, points, stake=status.stake)
+        body = (
+            changes_message("result.points", names, points, stake=status.stake)
+            if any(points)
+            else msg("result.no_points")  # a draw: a row of +0 said nothing
+        )
         language = await self.channel_language(status.guild_id)
         content = in_server_script(
             f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}", language, names

@@ -168,13 +168,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby.players": ("玩家", "Players"),
     "lobby.empty": ("（还没有人）", "(nobody yet)"),
     "lobby.hint": (
-        "点「加入」入座，房主点「开始」。",
-        "Press Join to sit down; the host presses Start.",
+        "点「加入」入座，房主点「开始」；空位由电脑补上。",
+        "Press Join to sit down; the host presses Start, and the computer fills empty seats.",
+    ),
+    "lobby.hint_no_fill": (
+        "点「加入」入座，坐满后房主点「开始」（这桌不用电脑补位，可点「加电脑」）。",
+        "Press Join to sit down; once every seat is taken the host presses Start (this "
+        "table does not fill seats with the computer; Add AI does).",
     ),
     "result.win": ("{name} 胡了！", "{name} wins!"),
     "result.draw": ("流局。", "Exhaustive draw."),
     # Balance points: the card's table points × the table's stake (底注), said so since
     # the two differ whenever the stake is not 1.
+    "result.no_points": ("没有人输赢积分", "No points change hands"),
     "result.points": ("积分变化（底注 {stake}）：{changes}", "Points (stake {stake}): {changes}"),
     "result.match": (
         "整场结束。总积分（底注 {stake}）：{changes}",

@@ -211,3 +211,19 @@ async def test_the_score_calculators_own_example_scores(h: Harness) -> None:
             melds="", by="self_draw", seat_wind="1z", prevailing_wind="1z",
         )  # fmt: skip
         assert result.valid, (variant, result.reason)
+
+
+async def test_the_lobby_says_who_fills_the_empty_seats(h: Harness) -> None:
+    """A new player saw "4 人" with one name and no word on how the rest fill: Start
+    fills them with the computer, unless the table was opened without AI fill."""
+    await h.command(PLAYER, "table create", [option("variant", "taizhou")])
+    await h.advance(1)
+    lobby = [m for m in h.channel_messages() if "🀄" in (m.payload.get("content") or "")][-1]
+    assert "空位由电脑补上" in lobby.payload["content"]
+    await h.command(PLAYER, "table end")
+    await h.command(
+        PLAYER, "table create", [option("variant", "taizhou"), option("ai_fill", False)]
+    )
+    await h.advance(1)
+    lobby = [m for m in h.channel_messages() if "🀄" in (m.payload.get("content") or "")][-1]
+    assert "坐满后房主点「开始」" in lobby.payload["content"]
