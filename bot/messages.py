@@ -268,6 +268,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The others: press “Rematch” within {seconds} s to confirm.",
     ),
     "rematch.confirmed": ("已确认再来一场。", "Rematch confirmed."),
+    "rematch.asked": (
+        "已发起再来一场，等其他玩家在 {seconds} 秒内确认。",
+        "Rematch asked for: the others have {seconds} s to confirm.",
+    ),
     "rematch.already": ("你已经确认过了。", "You have already confirmed."),
     "rematch.gone": (
         "再来一场已经开始，或已经取消。",

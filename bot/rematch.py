@@ -53,6 +53,7 @@ class _Pending:
     humans: frozenset[int]
     confirmed: set[int] = field(default_factory=set)
     timer: asyncio.Task[None] | None = None
+    notice: Text | None = None  # the "asked for a rematch" line on the new table
 
 
 class Rematches:
@@ -114,17 +115,15 @@ class Rematches:
         pending = _Pending(table, humans, {user_id})
         self._pending[game.game_id] = pending
         table.held_seats = humans
-        if not await self._start_if_confirmed(game.game_id, pending):
-            await table.presenter.notice(
-                table.table_id,
-                table.channel_id,
-                msg("rematch.opened", name=name, seconds=int(CONFIRM_SECONDS)),
-            )
-            pending.timer = asyncio.get_running_loop().create_task(
-                self._expire(game.game_id, pending, self.manager.clock.now() + CONFIRM_SECONDS),
-                name=f"mj-rematch-{table.table_id}",
-            )
-        return msg("rematch.confirmed")
+        if await self._start_if_confirmed(game.game_id, pending):
+            return msg("rematch.confirmed")
+        pending.notice = msg("rematch.opened", name=name, seconds=int(CONFIRM_SECONDS))
+        await table.presenter.notice(table.table_id, table.channel_id, pending.notice)
+        pending.timer = asyncio.get_running_loop().create_task(
+            self._expire(game.game_id, pending, self.manager.clock.now() + CONFIRM_SECONDS),
+            name=f"mj-rematch-{table.table_id}",
+        )
+        return msg("rematch.asked", seconds=int(CONFIRM_SECONDS))
 
     async def _start_if_confirmed(self, game_id: str, pending: _Pending) -> bool:
         if not pending.humans <= pending.confirmed:
@@ -133,6 +132,9 @@ class Rematches:
         table.held_seats = frozenset()
         if pending.timer is not None:
             pending.timer.cancel()
+        withdraw = getattr(table.presenter, "withdraw_notice", None)
+        if pending.notice is not None and withdraw is not None:
+            await withdraw(table.table_id, table.channel_id, pending.notice)  # it is settled
         result = await table.start(table.host_user_id)
         if not result.ok:
             log.warning("rematch table %s did not start: %s", table.table_id, result.message)

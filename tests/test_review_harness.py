@@ -184,7 +184,8 @@ async def test_rematch_starts_when_every_human_confirms(tmp_path: Path) -> None:
 
         outsider = await h.click(CAROL, final[0], button)
         assert "只有这场的玩家" in h.reply_text(outsider)
-        await h.click(ALICE, final[0], button)
+        asked = await h.click(ALICE, final[0], button)
+        assert "等其他玩家在 120 秒内确认" in h.reply_text(asked)  # not "confirmed"
         table = bot.manager.by_channel(CHANNEL_ID)
         assert table is not None and table.status == "lobby" and table.table_id != old_id
         # BOB's seat is held: CAROL cannot take it while the rematch waits for him.
@@ -193,6 +194,9 @@ async def test_rematch_starts_when_every_human_confirms(tmp_path: Path) -> None:
         await h.click(BOB, final[0], button)
         await h.advance(2)
         assert table.status == "running"
+        # The "asked for a rematch" line leaves the table once the match is under way.
+        live = [m for m in h.channel_messages() if "🀄" in (m.payload.get("content") or "")]
+        assert not any("发起再来一场" in m.payload["content"] for m in live[-1:])
         new = await store.get_game(table.table_id)
         assert new is not None
         assert sorted(u for u in (s["user_id"] for s in new.meta["seats"]) if u) == sorted(
