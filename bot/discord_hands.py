@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_views import hand_view, prompt_headline, prompt_text
-from bot.i18n import for_reader, image_locale, msg, public, say
+from bot.i18n import for_reader, image_locale, in_server_script, msg, public, say
 from bot.lines import changes_message
 from bot.presenter import PrivatePrompt, TableStatus, Text
 from engine.types import HandResult
@@ -485,10 +485,10 @@ class PrivateHands(PresenterCore):
         off."""
         if not await self.pings(user_id):
             return
-        locale = await self.reader_locale(user_id)
         if not await self.uses_dm(user_id):
-            await self._send_channel_alert(user_id, alert, prompt, locale)
+            await self._send_channel_alert(user_id, alert, prompt)
             return
+        locale = await self.reader_locale(user_id)
         lines = [for_reader(prompt_text(prompt, "alert"), locale, bold=True)]
         record = self._hands.get((prompt.table_id, user_id))
         if record is not None:
@@ -505,7 +505,7 @@ class PrivateHands(PresenterCore):
             await self._delete_alert(alert)
 
     async def _send_channel_alert(
-        self, user_id: int, alert: TurnAlert, prompt: PrivatePrompt, locale: str | None
+        self, user_id: int, alert: TurnAlert, prompt: PrivatePrompt
     ) -> None:
         """The alert of a player whose hand is not in a DM: in the table's channel (its
         thread), mentioning only them, so it notifies them and nobody else; deleted once
@@ -513,8 +513,13 @@ class PrivateHands(PresenterCore):
         table = self._tables.get(prompt.table_id)
         if table is None or table.channel_id in self._gone_channels:
             return
-        asked = for_reader(prompt_text(prompt, "alert"), locale, bold=True)
-        content = f"<@{user_id}> {asked}\n-# {for_reader(msg('alert.no_dm'), locale)}"
+        # Seen by the whole channel: in the channel's language and script, as its other
+        # lines (Traditional on a zh-TW server), both languages side by side.
+        asked, hint = prompt_text(prompt, "alert"), msg("alert.no_dm")
+        language = await self.table_language(table)
+        content = in_server_script(
+            f"<@{user_id}> **{asked.zh}** · {asked.en}\n-# {hint.zh} · {hint.en}", language
+        )
         channel = self.bot.get_partial_messageable(table.channel_id)
         mention = discord.AllowedMentions(
             users=[discord.Object(user_id)], everyone=False, roles=False, replied_user=False
