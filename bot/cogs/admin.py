@@ -31,19 +31,34 @@ MAX_ADJUST = 10**9
 CLEARABLE = ("leaderboard_channel", "min_balance", "hand_cap", "day_cap")
 
 
-# Each setting as /mjadmin settings names it (its option's Chinese and English), and
-# the unit its number counts.
-_SETTING_WORDS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
-    "timezone": (("时区", "Time zone"), ("", "")),
-    "leaderboard_channel": (("排行榜频道", "Leaderboard channel"), ("", "")),
-    "discard_timeout": (("出牌限时", "Seconds to discard"), (" 秒", " s")),
-    "claim_timeout": (("吃碰限时", "Seconds to claim"), (" 秒", " s")),
-    "default_variant": (("默认玩法", "Default rule set"), ("", "")),
-    "starting_balance": (("初始积分", "Starting balance"), (" 积分", " points")),
-    "min_balance": (("入座最低积分", "Minimum balance to sit"), (" 积分", " points")),
-    "hand_cap": (("单局封顶", "Cap per hand"), (" 积分", " points")),
-    "day_cap": (("每日封顶", "Cap per day"), (" 积分", " points")),
-    "channel_language": (("牌桌语言", "Table language"), ("", "")),
+# /mjadmin settings' options: their names as the admin types them (Chinese from the
+# translator), also the names its listing gives each setting.
+_SETTING_OPTIONS: dict[str, app_commands.locale_str] = {
+    "timezone": T("timezone", "时区"),
+    "leaderboard_channel": T("leaderboard_channel", "排行榜频道"),
+    "discard_timeout": T("discard_timeout", "出牌限时"),
+    "claim_timeout": T("claim_timeout", "吃碰限时"),
+    "default_variant": T("default_variant", "默认玩法"),
+    "starting_balance": T("starting_balance", "初始积分"),
+    "min_balance": T("min_balance", "入座最低积分"),
+    "hand_cap": T("hand_cap", "单局封顶"),
+    "day_cap": T("day_cap", "每日封顶"),
+    "channel_language": T("channel_language", "牌桌语言"),
+    "clear": T("clear", "清除"),
+}
+
+# Each setting's English name in the listing, and the unit its number counts (zh, en).
+_SETTING_WORDS: dict[str, tuple[str, tuple[str, str]]] = {
+    "timezone": ("Time zone", ("", "")),
+    "leaderboard_channel": ("Leaderboard channel", ("", "")),
+    "discard_timeout": ("Seconds to discard", (" 秒", " s")),
+    "claim_timeout": ("Seconds to claim", (" 秒", " s")),
+    "default_variant": ("Default rule set", ("", "")),
+    "starting_balance": ("Starting balance", (" 积分", " points")),
+    "min_balance": ("Minimum balance to sit", (" 积分", " points")),
+    "hand_cap": ("Cap per hand", (" 积分", " points")),
+    "day_cap": ("Cap per day", (" 积分", " points")),
+    "channel_language": ("Table language", ("", "")),
 }
 
 
@@ -141,19 +156,7 @@ class AdminCog(commands.Cog):
         description=T("Show or change this server's settings", "查看或修改本服务器设置"),
     )
     @app_commands.check(require_manager)
-    @app_commands.rename(
-        timezone=T("timezone", "时区"),
-        leaderboard_channel=T("leaderboard_channel", "排行榜频道"),
-        discard_timeout=T("discard_timeout", "出牌限时"),
-        claim_timeout=T("claim_timeout", "吃碰限时"),
-        default_variant=T("default_variant", "默认玩法"),
-        starting_balance=T("starting_balance", "初始积分"),
-        min_balance=T("min_balance", "入座最低积分"),
-        hand_cap=T("hand_cap", "单局封顶"),
-        day_cap=T("day_cap", "每日封顶"),
-        channel_language=T("channel_language", "牌桌语言"),
-        clear=T("clear", "清除"),
-    )
+    @app_commands.rename(**_SETTING_OPTIONS)
     @app_commands.describe(
         timezone=T(
             "IANA time zone for weeks, e.g. Asia/Shanghai", "周榜使用的时区，如 Asia/Shanghai"
@@ -261,7 +264,11 @@ class AdminCog(commands.Cog):
             if name in BOT_KEPT_SETTINGS:
                 continue
             value = getattr(current, name)
-            label, unit = _SETTING_WORDS.get(name, ((name, name), ("", "")))
+            english, unit = _SETTING_WORDS.get(name, (name, ("", "")))
+            option = _SETTING_OPTIONS.get(name)
+            label = english
+            if zh:
+                label = option.extras.get("zh", name) if option is not None else name
             if value is None:
                 shown = "—（未设置）" if zh else "— (not set)"
             elif name == "leaderboard_channel":
@@ -273,7 +280,7 @@ class AdminCog(commands.Cog):
             else:
                 shown = f"{value:,}{unit[0 if zh else 1]}" if isinstance(value, int) else value
             # The option's name as the admin types it, and its key (what errors name).
-            lines.append(f"{label[0 if zh else 1]} `{name}`: {shown}")
+            lines.append(f"{label} `{name}`: {shown}")
         await self.bot.reply(interaction, msg("admin.settings", settings="\n".join(lines)))
 
     @admin.command(
