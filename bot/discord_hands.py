@@ -18,7 +18,7 @@ import discord
 
 from bot.discord_views import hand_view, prompt_headline, prompt_text
 from bot.i18n import for_reader, image_locale, in_server_script, msg, public, say
-from bot.lines import changes_message
+from bot.lines import result_texts
 from bot.presenter import PrivatePrompt, TableStatus, Text
 from engine.types import HandResult
 from render.alt_text import describe_hand, describe_result
@@ -571,15 +571,7 @@ class PrivateHands(PresenterCore):
         picture = await self.picture(
             self.renderer.result, describe_result, card.status.public, card.result, names, language
         )
-        if card.result.winner is not None:
-            head = msg("result.win", name=names[card.result.winner])
-        else:
-            head = msg("result.draw")
-        body = (
-            changes_message("result.points", names, card.points, stake=card.status.stake)
-            if any(card.points)
-            else msg("result.no_points")
-        )
+        head, body = result_texts(card.result, names, card.points, card.status.stake)
         content = f"{for_reader(head, locale, bold=True)}\n{for_reader(body, locale)}"
         message = self.bot.get_partial_messageable(
             card.channel_id, type=discord.ChannelType.private

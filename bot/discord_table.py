@@ -15,7 +15,13 @@ from bot.discord_retry import retry_discord
 from bot.discord_review import rematch_view, replay_card_view
 from bot.discord_views import lobby_view, table_view
 from bot.i18n import MESSAGES, in_readers_script, in_server_script, msg, public
-from bot.lines import carried_fan_text, changes_message, move_line, rule_set_name
+from bot.lines import (
+    carried_fan_text,
+    changes_message,
+    move_line,
+    result_texts,
+    rule_set_name,
+)
 from bot.presenter import LobbyInfo, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
 from engine.types import HandResult
@@ -388,15 +394,7 @@ class TableMessages(PresenterCore):
     ) -> None:
         if status.channel_id in self._gone_channels:
             return
-        if result.winner is not None:
-            head = msg("result.win", name=names[result.winner])
-        else:
-            head = msg("result.draw")
-        body = (
-            changes_message("result.points", names, points, stake=status.stake)
-            if any(points)
-            else msg("result.no_points")  # a draw: a row of +0 said nothing
-        )
+        head, body = result_texts(result, names, points, status.stake)
         language = await self.channel_language(status.guild_id)
         content = in_server_script(
             f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}", language, names

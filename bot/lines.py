@@ -23,7 +23,7 @@ from engine.variants import get_rules
 from engine.views import PublicView
 from engine.words import ACTIONS, PREVAILING_WINDS, UNITS, WIN_TYPES, Word
 
-from .messages import msg_each
+from .messages import msg, msg_each
 from .presenter import Text
 
 __all__ = [
@@ -159,6 +159,21 @@ def payment_line(
         reason += f" ×{multiple}"
     payer, payee = _name(names, payment.payer), _name(names, payment.payee)
     return f"{payer} → {payee}: {payment.amount} ({reason})"
+
+
+def result_texts(
+    result: HandResult, names: Sequence[str], points: Sequence[int], stake: int
+) -> tuple[Text, Text]:
+    """The two lines a hand's result is posted with, in the channel and on each DM hand:
+    who won (or the draw), and each seat's points at the table's stake; "nobody wins or
+    loses" where a row of +0 would say nothing."""
+    if result.winner is not None:
+        head = msg("result.win", name=names[result.winner])
+    else:
+        head = msg("result.draw")
+    if not any(points):
+        return head, msg("result.no_points")
+    return head, changes_message("result.points", names, points, stake=stake)
 
 
 def timed_out_text(action: Action, left: int) -> Text:
