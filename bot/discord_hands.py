@@ -182,6 +182,15 @@ class PrivateHands(PresenterCore):
             lines.append(f"⚠️ {for_reader(note, locale)}")
         return "\n".join(lines)
 
+    def _table_link(self, prompt: PrivatePrompt, locale: str | None) -> str:
+        """A line under a DM hand that opens the table (its thread): the DM is where the
+        player acts, the table is where the others' moves and the results show."""
+        record = self._tables.get(prompt.table_id)
+        if record is None or record.status is None:
+            return ""
+        link = f"https://discord.com/channels/{record.status.guild_id}/{record.channel_id}"
+        return f"\n-# 🀄 {for_reader(msg('hand.table_link'), locale)} {link}"  # the link once
+
     async def _hand_picture(self, prompt: PrivatePrompt, locale: str | None = None) -> Picture:
         names = self._names_for(prompt.table_id, prompt.view.public.num_seats)
         language = image_locale(locale) if locale is not None else self.locale
@@ -326,7 +335,7 @@ class PrivateHands(PresenterCore):
         if not same_hand and prompt.kind == "idle" and prompt.view.public.phase == "ended":
             return True
         picture = await self._hand_picture(prompt, locale)
-        content = self._hand_content(prompt, locale)
+        content = self._hand_content(prompt, locale) + self._table_link(prompt, locale)
         view = hand_view(prompt, locale)
         if same_hand and record is not None:
             message = self.bot.get_partial_messageable(

@@ -125,6 +125,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Three claims: continue or fold? (fold: auto-play, no claims or win, pay nothing)",
     ),
     "hand.idle": ("等待其他玩家", "Waiting for the other players"),
+    "hand.table_link": ("牌桌", "Table"),
     "hand.deadline": ("截止 {when}", "deadline {when}"),
     "hand.select_placeholder": ("选择要打出的牌", "Choose a tile to discard"),
     "hand.autoplay": (

@@ -15,6 +15,7 @@ import pytest
 from discord_harness import (
     CHANNEL_ID,
     DEFAULT_PERMISSIONS,
+    GUILD_ID,
     Harness,
     StoredMessage,
     TagRenderer,
@@ -514,3 +515,16 @@ async def test_a_timeout_is_said_on_the_hand_with_how_many_before_autoplay(env: 
         await bob_plays_or_time_passes(env, table, 0.5)
     notes = [m.payload.get("content") or "" for m in h.dm_messages(ALICE)]
     assert any("超时，已替你" in note and "再超时 2 次将转为电脑托管" in note for note in notes)
+
+
+async def test_the_dm_hand_links_the_table_it_belongs_to(env: Env) -> None:
+    """A DM holds only the hand: the others' moves and the results are at the table, so
+    each DM hand opens it (the table's thread when it has one) in one click."""
+    table = await open_table(env, ALICE)
+    await until_asked(env, table, ALICE)
+    hand = env.h.latest_dm(ALICE)
+    assert hand is not None
+    content = hand.payload["content"]
+    link = f"https://discord.com/channels/{GUILD_ID}/{table.channel_id}"
+    assert link in content and content.count("https://") == 1
+    assert "牌桌" in content.splitlines()[-1]
