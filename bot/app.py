@@ -36,13 +36,13 @@ from bot.cogs.tables import TablesCog
 from bot.discord_core import DISCORD_CONTENT_LIMIT
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_review import REVIEW_ITEMS
-from bot.discord_views import DYNAMIC_ITEMS
+from bot.discord_views import DYNAMIC_ITEMS, leave_view
 from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
 from bot.journal import BOT_COMMIT_INTERVAL
 from bot.leases import Leases, StoreLeases
 from bot.routing import InProcessRouter, RoutedClick, Router
-from bot.rules_flow import RULES_ITEMS
+from bot.rules_flow import RULES_ITEMS, send_with_view
 from bot.session import SessionError, SystemClock, TableManager, TableSession
 from bot.shards import ShardPlan
 from data import Store
@@ -543,8 +543,9 @@ class MahjongBot(commands.Bot):
             return
         if what == "join":
             result = await table.join(user.id, user.display_name)
-        elif what == "leave":
-            result = await table.leave(user.id)
+        elif what in ("leave", "quit"):
+            await self.leave_table(interaction, table, confirmed=what == "quit")
+            return
         elif what == "start":
             result = await table.start(user.id)
         elif what == "ai":
@@ -570,6 +571,33 @@ class MahjongBot(commands.Bot):
             await self.acknowledge(interaction)
         else:
             await self.reply(interaction, result.message or msg("error.generic"))
+
+    async def leave_table(
+        self, interaction: discord.Interaction[Any], table: TableSession, *, confirmed: bool
+    ) -> None:
+        """Leave ``table``; mid-match, first say what it costs and leave only on the
+        confirming button (a penalty nobody saw coming is points lost by a typo)."""
+        user_id = interaction.user.id
+        points = table.leave_penalty(user_id)
+        if points > 0 and not confirmed:
+            question = say(msg("table.leave_confirm", points=points), interaction.locale)
+            view = leave_view(table.table_id, str(interaction.locale))
+            await send_with_view(interaction, question, view)
+            return
+        result = await table.leave(user_id)
+        left = result.message or msg("table.left")  # with the penalty, if one was charged
+        text = left if result.ok else result.message or msg("error.generic")
+        if confirmed and result.ok:  # the question becomes the answer: no second button
+            guard = AckGuard.of(interaction)
+            async with guard.lock:
+                content = say(text, interaction.locale)
+                if interaction.response.is_done():
+                    await interaction.edit_original_response(content=content, view=None)
+                else:
+                    await interaction.response.edit_message(content=content, view=None)
+            guard.done()
+            return
+        await self.reply(interaction, text)
 
     async def on_toggle_click(
         self, interaction: discord.Interaction[Any], table_id: str, setting: str

@@ -6,7 +6,8 @@ bot needs no memory of the message to answer a click, even after a restart.
 - ``mj:d:<table>:<turn>`` — the discard select on a hand (values are tiles like ``5m``);
 - ``mj:a:<table>:<turn>:<action>[:<tiles>]`` — a claim/turn button (pung, kong, win, pass,
   chow, continue, fold; tiles for a chow or an own-turn kong);
-- ``mj:t:<table>:<what>`` — the table/lobby buttons (join, leave, start, ai, hand, back);
+- ``mj:t:<table>:<what>`` — the table/lobby buttons (join, leave, quit: leave a running
+  match once its penalty is confirmed, start, ai, hand, back);
 - ``mj:o:<table>:<setting>`` — a shortcut on a private hand, named by what pressing it
   sets (``ap_off|ap_hand|ap_always`` auto-pass, ``aw_on|aw_off`` auto-win,
   ``tg_on|tg_off`` tsumogiri).
@@ -165,7 +166,7 @@ class ActionButton(
 
 class TableButton(
     ui.DynamicItem[ui.Button[Any]],
-    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|start|ai|noai|hand|back)",
+    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|quit|start|ai|noai|hand|back)",
 ):
     def __init__(self, table_id: str, what: str, *, label: str | None = None,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:  # fmt: skip
@@ -389,6 +390,14 @@ def lobby_view(lobby: LobbyInfo) -> ui.View:
         view.add_item(TableButton(table_id, "noai", label=bilingual_label("button.remove_ai")))
     view.add_item(TableButton(table_id, "start", label=bilingual_label("button.start"),
                               style=discord.ButtonStyle.primary))  # fmt: skip
+    return view
+
+
+def leave_view(table_id: str, locale: str | None) -> ui.View:
+    """The one button under "leaving costs N points": pressing it is the confirmation."""
+    view = ui.View(timeout=None)
+    label = label_for("button.leave_anyway", locale)
+    view.add_item(TableButton(table_id, "quit", label=label, style=discord.ButtonStyle.danger))
     return view
 
 

@@ -101,6 +101,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You left the match: a penalty of {points} points, shared by the players who "
         "stay; an AI takes your seat.",
     ),
+    "table.leave_confirm": (
+        "对局还在进行：现在离开要罚 {points} 积分，分给留下的玩家，电脑接替你的座位。"
+        "确定离开就点下面的按钮；不离开就不用管这条消息。",
+        "The match is still on: leaving now costs a penalty of {points} points, shared by "
+        "the players who stay, and an AI takes your seat. Press the button below to leave; "
+        "to stay, just ignore this message.",
+    ),
     "table.removed": ("已请 {name} 离开。", "{name} is no longer at the table."),
     "table.back": ("已取消托管，欢迎回来。", "Autoplay is off; welcome back."),
     "table.nothing_to_do": ("现在不用你出手。", "Nothing for you to do right now."),
@@ -293,6 +300,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "button.join": ("加入", "Join"),
     "button.leave": ("离开", "Leave"),
+    "button.leave_anyway": ("确认离开", "Leave anyway"),
     "button.start": ("开始", "Start"),
     "button.add_ai": ("加电脑", "Add AI"),
     "button.remove_ai": ("减电脑", "Remove AI"),

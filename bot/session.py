@@ -635,14 +635,21 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         text = msg("session.autoplay_off", name=info.name)
         await self.presenter.notice(self.table_id, self.channel_id, text)
 
+    def leave_penalty(self, user_id: int) -> int:
+        """The points ``user_id`` would pay for leaving now (0 outside a running match):
+        what they are asked to confirm before it is charged."""
+        seat = self.seat_of(user_id) if self.status == "running" else None
+        if seat is None or self.match is None:
+            return 0
+        return self.match.round.flee_penalty(seat) * self.stake
+
     async def _leave_running(self, user_id: int) -> SubmitResult:
         assert self.match is not None
         seat = self.seat_of(user_id)
         if seat is None:
             return refuse(NOT_SEATED)
         info = self._seats[seat]
-        units = self.match.round.flee_penalty(seat)
-        points = units * self.stake
+        points = self.leave_penalty(user_id)
         if points > 0:
             others = [
                 p.user_id for p in self._seats if p.user_id is not None and p.user_id != user_id

@@ -644,9 +644,20 @@ async def test_leaving_mid_match_costs_a_penalty_and_an_ai_takes_over(env: Env) 
     seat = table.seat_of(BOB)
     bob_hand = h.latest_dm(BOB)
     assert bob_hand is not None and bob_hand.components  # his hand offers moves
-    record = await h.command(BOB, "table leave")
+    asked = await h.command(BOB, "table leave")
+    # Asked first, with the price: nothing is charged and he keeps his seat until he
+    # confirms (a typed /table leave was points gone for good).
+    cost = table.leave_penalty(BOB)
+    assert cost > 0 and f"现在离开要罚 {cost} 积分" in h.reply_text(asked)
+    assert await env.store.history(GUILD_ID, BOB, kinds=("penalty",)) == []
+    assert table.seat_of(BOB) == seat and bob_hand.components
+    confirm = h.ephemeral_messages(BOB)[-1]
+    quit_id = f"mj:t:{table.table_id}:quit"
+    assert confirm.custom_ids() == [quit_id]
+    record = await h.click(BOB, confirm, quit_id)
     penalties = await env.store.history(GUILD_ID, BOB, kinds=("penalty",))
-    assert penalties and penalties[0].points < 0
+    assert penalties and penalties[0].points == -cost
+    assert not confirm.components  # the question turned into the answer: no second charge
     # He is told what it cost, and his DM hand stops offering moves for a seat that
     # is no longer his (nor does any turn alert reach him afterwards).
     assert f"已离开这场牌局：罚 {-penalties[0].points} 积分" in h.reply_text(record)
@@ -779,6 +790,8 @@ async def test_when_the_host_leaves_mid_match_another_player_may_end_the_table(e
     host_name = next(s.name for s in table.seats if s.user_id == ALICE)
     assert f"只有房主（{host_name}）" in h.reply_text(refused)
     await h.command(ALICE, "table leave")
+    assert table.host_user_id == ALICE  # asked to confirm the penalty first
+    await h.click(ALICE, h.ephemeral_messages(ALICE)[-1], f"mj:t:{table.table_id}:quit")
     assert table.host_user_id == BOB
     await h.command(BOB, "table end")
     assert table.status == "closed"

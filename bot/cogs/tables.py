@@ -241,10 +241,9 @@ class TablesCog(commands.Cog):
         ),
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        table = self.bot.table_of(interaction.user.id)
-        result = await table.leave(interaction.user.id)
-        left = result.message or msg("table.left")  # with the penalty, if one was charged
-        await self.bot.reply(interaction, left if result.ok else _why(result))
+        await self.bot.leave_table(
+            interaction, self.bot.table_of(interaction.user.id), confirmed=False
+        )
 
     @table.command(
         name=T("kick", "踢出"),
