@@ -103,6 +103,10 @@ async def test_a_table_runs_in_its_own_thread(tmp_path: Path) -> None:
         assert isinstance(cached, discord.Thread) and cached.parent_id == CHANNEL_ID
         # The lobby lives in the thread; joining works there, by command and by button.
         [lobby] = h.channel_messages(thread.id)
+        # The starter names the rule set as the lobby does (it said "Taizhou" above a
+        # lobby of "Taizhou Mahjong").
+        assert "台州麻将" in starter.payload["content"]
+        assert "Taizhou Mahjong" in starter.payload["content"]
         await h.command(BOB, "table join", channel_id=thread.id)
         await h.click(CAROL, lobby, f"mj:t:{table.table_id}:join")
         assert {p.user_id for p in table.players} == {ALICE, BOB, CAROL}
@@ -116,6 +120,10 @@ async def test_a_table_runs_in_its_own_thread(tmp_path: Path) -> None:
             if any(data.startswith(b"TABLE") for _, data in request.files):
                 assert request.audience is not None
                 assert request.audience.channel_id == thread.id
+        # Each DM hand opens the thread, where the others' moves show.
+        hand = h.latest_dm(ALICE)
+        assert hand is not None
+        assert f"https://discord.com/channels/{GUILD_ID}/{thread.id}" in hand.payload["content"]
         # A button in the thread answers (the interaction carries a type-11 channel).
         before = len(h.ephemeral_messages(BOB))
         await h.click(BOB, live, f"mj:t:{table.table_id}:hand")

@@ -17,6 +17,7 @@ from bot.discord_presenter import seat_names, variant_names
 from bot.discord_threads import give_up_place, open_table_place
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, image_locale, in_server_script, msg, say
+from bot.lines import rule_set_name
 from bot.messages import msg_each
 from bot.rules_flow import more_rules_button, options_lines, send_with_view
 from bot.session import SessionError
@@ -166,12 +167,13 @@ class TablesCog(commands.Cog):
         user = interaction.user
         manager = self.bot.manager
         await manager.check_create(interaction.guild_id, user.id)
-        name = variant_names(variant)
+        name = variant_names(variant)  # the short one for the thread's title in the list
+        full = rule_set_name(variant)  # as the lobby, the table and the images name it
         table_facts = {"host": user.display_name, "seats": seats, "stake": stake}
         starter = msg_each(
             "thread.starter",
-            {**table_facts, "variant": name[0]},
-            {**table_facts, "variant": name[1]},
+            {**table_facts, "variant": full.zh},
+            {**table_facts, "variant": full.en},
         )
         thread_title = msg_each(
             "thread.name",
@@ -209,9 +211,9 @@ class TablesCog(commands.Cog):
         except SessionError:
             await give_up_place(self.bot, place)
             raise
-        text = msg("table.created", variant=name[0], seats=seats, stake=stake)
+        text = msg("table.created", variant=full.zh, seats=seats, stake=stake)
         if not _is_zh(interaction):
-            text = msg("table.created", variant=name[1], seats=seats, stake=stake)
+            text = msg("table.created", variant=full.en, seats=seats, stake=stake)
         if place.parent_id is not None:
             where = msg("thread.created", thread=f"<#{place.channel_id}>")
             text = Text(f"{text.zh}{where.zh}", f"{text.en} {where.en}")
@@ -290,10 +292,10 @@ class TablesCog(commands.Cog):
         lobby = table.lobby_info()
         if status is None:
             players = [p.name for p in lobby.players]
-            name = variant_names(lobby.variant)
+            name = rule_set_name(lobby.variant)
             text = Text(
-                f"{name[0]} · 等待开始 · 玩家：{'、'.join(players) or '-'}",
-                f"{name[1]} · waiting to start · players: {', '.join(players) or '-'}",
+                f"{name.zh} · 等待开始 · 玩家：{'、'.join(players) or '-'}",
+                f"{name.en} · waiting to start · players: {', '.join(players) or '-'}",
             ).keeping(*(p.name for p in lobby.players))
             await self.bot.reply(interaction, text)
             return
