@@ -111,6 +111,8 @@ class Rematches:
             claim_timeout=_number(settings.get("claim_timeout")),
             ai_fill=True,  # the old match's AI seats come back
             ai_level=settings.get("ai_level"),
+            learner_aids=bool(settings.get("learner_aids", False)),
+            parent_channel_id=_whole(settings.get("parent_channel_id")),
         )
         pending = _Pending(table, humans, {user_id})
         self._pending[game.game_id] = pending
@@ -160,3 +162,7 @@ class Rematches:
 
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

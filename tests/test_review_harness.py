@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 from discord_harness import CHANNEL_ID, GUILD_ID, StoredMessage, option
 from PIL import Image
@@ -18,10 +19,12 @@ from render.alt_text import describe_replay_frame
 from render.replay import render_replay_frame
 
 
-async def finished_match(env: Env, *humans: int) -> str:
-    """Create, fill and play a one-round Taizhou match to its end; returns its id."""
+async def finished_match(env: Env, *humans: int, extra: tuple[Any, ...] = ()) -> str:
+    """Create, fill and play a one-round Taizhou match to its end; returns its id.
+    ``extra``: more /table create options."""
     h, bot = env.h, env.bot
-    await h.command(humans[0], "table create", [option("variant", "taizhou"), option("rounds", 1)])
+    created = [option("variant", "taizhou"), option("rounds", 1), *extra]
+    await h.command(humans[0], "table create", created)
     for user in humans[1:]:
         await h.command(user, "table join")
     await h.command(humans[0], "table start")
@@ -173,9 +176,10 @@ async def test_rematch_starts_when_every_human_confirms(tmp_path: Path) -> None:
     env = await start_bot(tmp_path / "bot.db")
     try:
         h, bot, store = env.h, env.bot, env.store
-        old_id = await finished_match(env, ALICE, BOB)
+        chosen = (option("stake", 3), option("discard_timeout", 45), option("learner_aids", True))
+        old_id = await finished_match(env, ALICE, BOB, extra=chosen)
         old = await store.get_game(old_id)
-        assert old is not None
+        assert old is not None and old.settings["learner_aids"] is True
         final = [
             m for m in h.channel_messages() if any(c.startswith("mj:rm:") for c in m.custom_ids())
         ]
@@ -203,7 +207,10 @@ async def test_rematch_starts_when_every_human_confirms(tmp_path: Path) -> None:
             [ALICE, BOB]
         )
         assert new.variant == old.variant and new.options == old.options
-        assert new.settings["stake"] == old.settings["stake"]
+        # Everything the host chose comes back (the learner aids were dropped).
+        assert {k: v for k, v in new.settings.items() if k != "host_user_id"} == {
+            k: v for k, v in old.settings.items() if k != "host_user_id"
+        }
         assert new.seed != old.seed
         again = await h.click(BOB, final[0], button)
         assert "已经开始" in h.reply_text(again)
