@@ -11,6 +11,7 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from chinese_script import simplified_left
 from discord_harness import CHANNEL_ID, InteractionRecord, StoredMessage, option
 from test_discord_bot import ADMIN, ALICE, BOB, Env, play_turn, start_bot, stop_bot
 
@@ -156,6 +157,10 @@ async def test_more_rules_sets_every_kind_of_option_and_the_match_plays_by_them(
     record = await env.h.command(ALICE, "table rules")
     text = env.h.reply_text(record)
     assert "**2**" in text and "本桌规则选项" in text
+    # In Taiwan's characters for a zh-TW reader, the table's option lines too.
+    record = await env.h.command(ALICE, "table rules", locale="zh-TW")
+    text = env.h.reply_text(record)
+    assert "本桌規則選項" in text and simplified_left(text) == []
 
     # The match plays by them: the engine's options, and every win paid at the limit of 2.
     await env.h.command(ALICE, "table start")

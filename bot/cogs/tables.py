@@ -343,12 +343,17 @@ class TablesCog(commands.Cog):
             raise UserFacingError(msg("error.bad_value", reason=str(variant)[:40]))
         rules = get_rules(variant)
         text = Text(rules.rules_text_zh or rules.name_zh, rules.rules_text_en or rules.name_en)
-        content = say(text, interaction.locale)
-        zh = _is_zh(interaction)
         if table is not None and table.variant == variant:
-            heading = "**本桌规则选项**" if zh else "**This table's rule options**"
-            content += "\n\n" + "\n".join([heading, *options_lines(variant, table.options, zh)])
-        await self.bot.respond(interaction, content)
+            zh_lines = ["**本桌规则选项**", *options_lines(variant, table.options, True)]
+            en_lines = [
+                "**This table's rule options**",
+                *options_lines(variant, table.options, False),
+            ]
+            text = Text(
+                text.zh + "\n\n" + "\n".join(zh_lines), text.en + "\n\n" + "\n".join(en_lines)
+            )
+        # One Text through say(): a zh-TW reader gets the option lines in Traditional too.
+        await self.bot.respond(interaction, say(text, interaction.locale))
 
     @table.command(
         name=T("dm", "私信"),

@@ -105,10 +105,12 @@ class Jiaxing(Variant):
         "• More tai: Red/Green/White pung 1 each, seat-wind pung 1, prevailing-wind pung 1, "
         "No Wilds 1.\n"
         "• Fan (each doubles): Three Wilds, Kong Replacement, Single Wait, Last Tile 1 each; "
-        "Heavenly/Earthly Hand 2; one fan from the carried pool per win.\n"
+        "Heavenly/Earthly Hand 2; one fan from the carried pool per win (Honor Wild, Dice "
+        "Doubles, Repeat Wild and each exhaustive draw add 1 fan to the pool).\n"
         "• Score = tai × 2^fan, paid by each of the other three.\n"
-        "• Three claims between the same two players make them liable (三摊); the others "
-        "continue or fold (folded players auto-play and pay nothing)."
+        "• A player's third claim (chow, pung or kong) on the same player's discards makes "
+        "the two liable (三摊); the others continue or fold (folded players auto-play and "
+        "pay nothing)."
     )
 
     @property

@@ -94,8 +94,8 @@ class Taizhou(Variant):
         "• 胡数：明刻 2/4、暗刻 4/8、明杠 8/16、暗杠 16/32（一九和字牌取大数）；门风/中发白对 2。"
         "胡家另加：自摸 2、嵌档 2（自摸 4）、单吊门风或中发白 2、对对胡 4、胡家奖励 10。\n"
         "• 台（每台翻倍）：门风刻、中、发 各1台，清一色 3台，混一色 1台。封顶 100（腊子）。\n"
-        "• 庄闲之间全额，闲闲之间一半；未胡者之间按胡数差互算。\n"
-        "• 全包：清一色吃碰同一家三次；碰了中发白其中两种再放铳第三种；听牌时放铳生张中发白（3台以上或清一色听牌免包）。\n"
+        "• 庄闲之间全额，闲闲之间一半；腊子三家都付 100，不分庄闲；未胡者之间按胡数差互算。\n"
+        "• 全包（仅 4 人）：清一色吃碰杠同一家三次；碰了中发白其中两种再放铳第三种；听牌时放铳生张中发白（3台以上或清一色听牌免包）。\n"
         "• 最后留 16 张不摸；摸完最后一张再打一张，只能胡不能吃碰杠。"
     )
     rules_text_en: ClassVar[str] = (
@@ -110,9 +110,10 @@ class Taizhou(Variant):
         "wait 2 (4 on self-draw), single wait on seat wind/dragon 2, all pungs 4, win 10.\n"
         "• Tai (each doubles): seat-wind, Red, Green pung 1 each; Full Flush 3; Half Flush 1. "
         "Limit 100.\n"
-        "• Dealer pays and collects in full, non-dealers half; non-winners settle their "
-        "differences too.\n"
-        "• Full liability for feeding a full flush three times, the third dragon, or a live "
+        "• Dealer pays and collects in full, non-dealers half; a winner at the limit "
+        "collects 100 from everyone, dealer or not; non-winners settle their differences "
+        "too.\n"
+        "• Full liability (4 players only) for feeding a full flush three times, the third dragon, or a live "
         "dragon while waiting (exempt with 3+ tai or a full-flush wait).\n"
         "• The last 16 tiles stay in the wall; the last discard may only be won on."
     )
