@@ -181,3 +181,29 @@ def test_a_typed_hand_is_scored_or_refused_in_the_players_terms(typed: dict[str,
         pytest.fail(f"the case format refused a typed hand: {error} ({typed})")
     result = score_hand(context)
     assert sum(result.deltas) == 0
+
+
+def _taizhou_flush(melds: str, hand: str) -> Any:
+    case = build_case(
+        **fields(
+            variant="taizhou",
+            hand=hand,
+            win_tile="5m",
+            indicator="1p",
+            melds=melds,
+            by="discard",
+            seat_wind="2z",
+        )
+    )
+    return score_hand(parse_case(case))
+
+
+def test_the_calculator_makes_nobody_liable_by_guessing_whose_pungs_they_were() -> None:
+    """全包 (a full flush with three claims from one player): a typed pung does not say
+    whose discard it was, so the calculator does not make the left player liable for it
+    (every exposed meld was taken from the left: 2 chows and a pung read as 全包)."""
+    result = _taizhou_flush("123m 456m 777m", "55m999m")
+    assert not any(p.reason == "liability" for p in result.payments)
+    # Chows can only come from the left: three of them in a flush are 全包 in play too.
+    result = _taizhou_flush("123m 456m 789m", "55m999m")
+    assert [p.reason for p in result.payments if p.reason == "liability"]

@@ -427,8 +427,9 @@ class TablesCog(commands.Cog):
         indicator=T("The flipped tile deciding the wilds", "翻开定百搭/财神的牌"),
         variant=T("Rule set", "规则"),
         melds=T(
-            "Exposed melds, e.g. 555m 345p; !1111z = concealed kong",
-            "亮出的牌，如 555m 345p；!1111z 为暗杠",
+            "Exposed melds, e.g. 555m 345p (chows from the left, pungs from the others); "
+            "!1111z = concealed kong",
+            "亮出的牌，如 555m 345p（吃的算上家打的，碰杠算另两家）；!1111z 为暗杠",
         ),
         by=T("How it was won", "胡牌方式"),
         seat_wind=T("The winner's seat wind", "胡家门风"),

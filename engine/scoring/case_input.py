@@ -182,13 +182,22 @@ def build_case(
     winner = WINDS.index(seat_wind)
     left = (winner + 3) % 4
     robbed = (winner + 1) % 4
+    # Whose discards the typed melds were claimed from decides 全包 (three from one
+    # player in a full flush): a chow can only come from the left, so chows do; pungs
+    # and kongs, which the fields cannot place, alternate between the other two seats,
+    # so no player is made liable by how the calculator filled in what nobody typed.
+    others = [(winner + 2) % 4, (winner + 1) % 4]
     meld_dicts = []
     for kind, kinds, concealed_kong in meld_list:
         data: dict[str, Any] = {"type": kind, "tiles": format_tiles(kinds)}
         if concealed_kong:
             data["concealed"] = True
         else:
-            data["from"] = left
+            if kind == "chow":
+                data["from"] = left
+            else:
+                data["from"] = others[0]
+                others.reverse()
             data["claimed"] = kind_str(kinds[0])
         meld_dicts.append(data)
     used = [*concealed, flipped] + [k for _, kinds, _ in meld_list for k in kinds]
