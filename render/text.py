@@ -7,6 +7,7 @@ drawn as an empty box (player names can hold anything).
 
 from __future__ import annotations
 
+import logging
 import threading
 import unicodedata
 from functools import cache, lru_cache
@@ -16,6 +17,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.variants import Variant
 from engine.words import WINDS, Word, is_traditional
+
+log = logging.getLogger(__name__)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 UI_FONT_PATH = FONT_DIR / "MahjongBotSansCJKSubset-Bold.otf"
@@ -83,7 +86,7 @@ LABELS: dict[str, tuple[str, str, str]] = {
     "empty_board": ("暂无记录", "No games yet", "暫無記錄"),
     "discarded_by": ("{name} 打出", "from {name}", "{name} 打出"),
     "claim_offer": ("可以", "You may", "可以"),
-    "white_legend": ("白板代{wild}", "White stands for the {wild}", "白板代{wild}"),
+    "white_legend": ("白板代{wild}", "White stands for the {wild}'s kind", "白板代{wild}"),
     "last_discard": ("刚打", "Last", "剛打"),
     "month": ("月榜", "Monthly season", "月榜"),
     "stats_title": ("个人记录", "Player stats", "個人記錄"),
@@ -239,6 +242,28 @@ def han_language(run: str) -> str | None:
     return None
 
 
+def _language(font: ImageFont.FreeTypeFont, text: str) -> str | None:
+    """``language`` for a Traditional run, where the font can take it. Pillow's wheels
+    lay text out with libraqm only when the system has libfribidi (Debian: libfribidi0,
+    an optional package a minimal server lacks); without it a font falls back to the
+    basic layout, which refuses any ``language`` with a KeyError: every image with a
+    Traditional character (a zh-TW table, 發 on the palette) would fail. There the run
+    is drawn in the font's default (Simplified) forms instead, and the log says why."""
+    language = han_language(text)
+    if language is not None and font.layout_engine != ImageFont.Layout.RAQM:
+        _warn_basic_layout()
+        return None
+    return language
+
+
+@cache
+def _warn_basic_layout() -> None:
+    log.warning(
+        "Pillow lays text out without libraqm (install libfribidi, Debian: libfribidi0): "
+        "Traditional characters are drawn in their Simplified glyph forms"
+    )
+
+
 def safe_text(text: str) -> str:
     """``text`` as it will be drawn: characters no bundled font has replaced by ``?``."""
     return "".join(run for _path, run in text_runs(text))
@@ -263,7 +288,11 @@ def _run_sprite(
     width = max(1, int(right - min(0, left)) + 1)
     canvas = Image.new("RGBA", (width, height), (*color[:3], 0))
     ImageDraw.Draw(canvas).text(
-        (-min(0, left), baseline - ascent), text, font=font, fill=color, language=han_language(text)
+        (-min(0, left), baseline - ascent),
+        text,
+        font=font,
+        fill=color,
+        language=_language(font, text),
     )
     return canvas
 
@@ -314,7 +343,7 @@ def text_sprite(text: str, size: int, color: Color) -> Image.Image:
             width = max(1, int(right - min(0, left)) + 2)
             canvas = Image.new("RGBA", (width, ascent + descent), (*color[:3], 0))
             ImageDraw.Draw(canvas).text(
-                (-min(0, left) + 1, 0), text, font=font, fill=color, language=han_language(text)
+                (-min(0, left) + 1, 0), text, font=font, fill=color, language=_language(font, text)
             )
             return canvas
         pieces = [

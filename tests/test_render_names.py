@@ -8,7 +8,10 @@ script (and character) that is missing.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from PIL import ImageFont
 
 from render import text
 from render.dates import iso_week_dates, week_dates
@@ -156,3 +159,31 @@ def test_a_name_that_would_draw_nothing_is_the_seat_number(blank: str) -> None:
     assert seat_name([blank, "Bob"], 0, "en") == text.label("seat", "en", n=1)
     assert seat_name([blank, "Bob"], 1, "en") == "Bob"
     assert seat_name(["\u3164Bob"], 0, "en") == "\u3164Bob"  # a visible letter: kept
+
+
+def _clear_font_caches() -> None:
+    for cached in (text.ui_font, text._font, text.text_sprite, text._warn_basic_layout):
+        cached.cache_clear()
+
+
+def test_without_libraqm_traditional_text_still_draws(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Pillow lays text out with libraqm only where the system has libfribidi, which a
+    minimal server may lack: there every font uses the basic layout, which raised a
+    KeyError for the ``language`` a Traditional run is drawn with, so no zh-TW image
+    (nor any table: the palette is drawn with 發) could be made."""
+    truetype = ImageFont.truetype
+
+    def basic(*args: Any, **kwargs: Any) -> ImageFont.FreeTypeFont:
+        return truetype(*args, **{**kwargs, "layout_engine": ImageFont.Layout.BASIC})
+
+    monkeypatch.setattr(ImageFont, "truetype", basic)
+    _clear_font_caches()
+    try:
+        for line in ("莊家 發財", "劉德華 · 張學友", "台頭胡 Alice 🍀"):
+            sprite = text.text_sprite(line, 20, (0, 0, 0, 255))
+            assert sprite.getbbox() is not None and sprite.width > 40
+        assert "libfribidi" in caplog.text
+    finally:
+        _clear_font_caches()  # the next test gets fonts with the real layout again
