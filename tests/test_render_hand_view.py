@@ -157,7 +157,8 @@ def test_white_legend_whenever_a_marked_white_is_drawn() -> None:
     taizhou = sample_player_view("taizhou")
     assert hand.white_legend(taizhou, "zh") == "白板代财神"
     assert hand.white_legend(taizhou, "zh-TW") == "白板代財神"
-    assert hand.white_legend(taizhou, "en") == "White stands for the Wild"
+    # Not "for the Wild": White is no wild (RULES.md §2), it may be the wild's kind.
+    assert hand.white_legend(taizhou, "en") == "White stands for the Wild's kind"
     assert hand.white_legend(sample_player_view("jiaxing"), "zh") is None  # no 代 there
     no_white = replace(
         taizhou,
