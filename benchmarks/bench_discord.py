@@ -16,8 +16,10 @@ interaction callbacks, DM sends and edits, table edits, result posts.
   anew below each result; ``--no-threads`` runs it in the channel, as without them.
 - Turn alerts are on (the default): every alert DM and its deletion is a request and
   counts in ``requests_per_turn``; ``alerts_per_turn`` says how many were sent. Players
-  who answer within the alert delay (5 s) get none, so the first player looks away for
-  ``--slow`` seconds before each move (and is alerted every time). So do the
+  who answer within the alert delay (5 s, or half the prompt's time for one who clicked
+  in the last minute) get none, so the first player looks away for ``--slow`` seconds,
+  or just past half the prompt's time if longer, before each move (and is alerted every
+  time). So do the
   result cards on the DM hands after each hand.
 - ``claim_wait_s_per_hand``: (fake) seconds per hand that a table waits on claim prompts
   to humans (a claim window open with a human still to answer), measured in a second run
@@ -119,7 +121,10 @@ async def play_match(
                 if prompt is None or prompt.kind == "idle":
                     continue
                 if slow is not None and user == users[0]:
-                    await think_for(slow)  # looking away: their prompt waits, an alert goes
+                    # Looking away: their prompt waits past its alert (at half its time
+                    # for a player who clicked lately), so an alert goes every time.
+                    deadline = prompt.deadline if prompt.deadline is not None else clock.now()
+                    await think_for(max(slow, (deadline - clock.now()) / 2 + 0.5))
                     message = harness.latest_dm(user)
                     move = choose_move(message) if message is not None else None
                     prompt = table.prompt_for(user)

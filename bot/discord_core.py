@@ -193,6 +193,9 @@ class PresenterCore:
         self._closed_channels: set[int] = set()  # table channels refusing the bot's posts
         self._gone_channels: set[int] = set()  # table channels deleted (or out of reach)
         self._alerts: dict[int, TurnAlert] = {}  # by user: the turn alert of their prompt
+        # By user: when they last clicked or typed anything (the clock's time): a player
+        # who did so lately is at the screen, and is alerted later (see _track_alert).
+        self._last_seen: dict[int, float] = {}
         self._cards: dict[int, list[ResultCard]] = {}  # by user: result cards to show
         self._carded: dict[int, str] = {}  # DM hand messages showing a result card: table
         self._forgetting: set[str] = set()  # done tables whose state goes after a grace
@@ -261,6 +264,7 @@ class PresenterCore:
                         guild_locale: str | None = None) -> bool:  # fmt: skip
         """Note the locale an interaction came with (and its guild's); True when the
         user's locale is new, so the caller saves it."""
+        self._last_seen[user_id] = self.clock.now()  # every interaction passes here first
         if guild_id is not None and guild_locale:
             self._guild_locales[guild_id] = guild_locale
         if not locale or self._locales.get(user_id) == locale:

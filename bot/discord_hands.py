@@ -2,8 +2,8 @@
 for closed DMs; a click answered by its own new hand (see ``bot.discord_presenter``).
 
 Also here, because they live in the same DM: the turn alert (a short new DM, which is
-what makes a phone buzz, sent only when a prompt has waited ``ALERT_DELAY`` seconds and
-deleted once the player moved, so an attentive player costs no request and the DM does
+what makes a phone buzz, sent only when a prompt has waited ``ALERT_DELAY`` seconds, or
+half its time for a player at the screen, and deleted once the player moved, so an attentive player costs no request and the DM does
 not fill up) and the result card that replaces the hand when it ends."""
 
 from __future__ import annotations
@@ -48,6 +48,12 @@ INTERACTION_TOKEN_LIFETIME = 14 * 60.0  # Discord allows 15 minutes; keep a marg
 # A prompt left unanswered this long gets a turn alert (at most half its time limit): a
 # player who is watching answers sooner and never gets one.
 ALERT_DELAY = 5.0
+# A player who clicked or typed within this many seconds is at the screen: thinking, not
+# away. Their alert waits for half the time limit, so one who takes 7 s a move is not
+# buzzed on every decision (19 to 25 times a hand at 5 s), and one who stalls is still
+# told with half the time left.
+AT_SCREEN_SECONDS = 60.0
+AT_SCREEN_SHARE = 0.5
 ALERT_KINDS = ("turn", "claim", "rob_kong", "santan")
 
 
@@ -457,7 +463,12 @@ class PrivateHands(PresenterCore):
         if not asks or prompt.deadline is None:
             return
         now = self.clock.now()
-        at = now + min(ALERT_DELAY, max(0.0, (prompt.deadline - now) / 2))
+        left = max(0.0, prompt.deadline - now)
+        delay = min(ALERT_DELAY, left / 2)
+        seen = self._last_seen.get(user_id)
+        if seen is not None and now - seen <= AT_SCREEN_SECONDS:
+            delay = max(delay, left * AT_SCREEN_SHARE)
+        at = now + delay
         alert = TurnAlert(prompt.table_id, _alert_key(prompt), prompt.kind)
         self._alerts[user_id] = alert
         alert.timer = self._timer(self._alert_later(user_id, alert, prompt, at), f"alert-{user_id}")

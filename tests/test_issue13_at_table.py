@@ -131,7 +131,10 @@ async def test_turn_alert_reaches_the_player_and_is_deleted_after_the_move(env: 
         await h.click(ALICE, first, move[0], move[1])
         await until_asked(env, table, ALICE)
     assert alert_texts(env, ALICE) == []  # a player who answers at once is not pinged
-    await h.advance(5.5)  # the prompt waited: a short new DM, which is what notifies
+    await h.advance(5.5)
+    # She clicked moments ago: at the screen, thinking. No buzz before half her time.
+    assert alert_texts(env, ALICE) == []
+    await h.advance(10)  # the prompt waited half its 30 s: a short new DM, which notifies
     alerts = env.h.dm_alerts(ALICE)
     assert len(alerts) == 1
     assert "🔔" in alerts[0].payload["content"]
@@ -163,7 +166,33 @@ async def test_a_new_hand_dm_is_not_followed_by_an_alert(env: Env) -> None:
     assert move is not None
     await env.h.click(ALICE, first, move[0], move[1])
     await until_asked(env, table, ALICE)
-    await env.h.advance(5.5)
+    await env.h.advance(15.5)  # she is at the screen: half the time limit
+    assert len(alert_texts(env, ALICE)) == 1
+
+
+async def test_a_player_away_from_the_screen_is_alerted_after_five_seconds(env: Env) -> None:
+    """Whoever has not clicked or typed for a minute is away: their alert goes out 5 s
+    into the prompt, with most of the time limit still left to come back. One who was
+    at the screen a moment ago gets it at half the time."""
+    h = env.h
+    table = await open_table(env, ALICE, timeouts=(120, 30))
+    await until_asked(env, table, ALICE)
+    first = table.prompt_for(ALICE)
+    assert first is not None and first.deadline is not None
+    await h.advance(30)
+    if h.latest_dm(ALICE).payload["edited_timestamp"] is not None:  # type: ignore[union-attr]
+        assert alert_texts(env, ALICE) == []  # she typed /table start a moment ago
+        await h.advance(31)
+        assert len(alert_texts(env, ALICE)) == 1  # half of the 120 s
+    # She lets it time out, and the next decision finds her away.
+    await h.advance(first.deadline - env.clock.now() + 0.1)
+    for _ in range(200):
+        prompt = table.prompt_for(ALICE)
+        if prompt is not None and prompt.deadline not in (None, first.deadline):
+            break
+        await h.advance(0.5)
+    assert alert_texts(env, ALICE) == []  # the last one went with its prompt
+    await h.advance(5.5)
     assert len(alert_texts(env, ALICE)) == 1
 
 
