@@ -18,6 +18,7 @@ from bot.i18n import MESSAGES, in_readers_script, in_server_script, msg, public
 from bot.lines import (
     carried_fan_text,
     changes_message,
+    event_line,
     move_line,
     result_texts,
     rule_set_name,
@@ -72,9 +73,12 @@ class TableMessages(PresenterCore):
     async def table_changed(self, status: TableStatus) -> None:
         record = self._table(status.table_id, status.channel_id)
         record.status = status
-        line = _describe_last(status)
-        if line or status.last_action is None:
-            record.last_line = line
+        key = (status.public.hand_number, status.public.turn_id)
+        if key != record.moves_key:
+            if key[0] != record.moves_key[0]:
+                record.moves.clear()  # a new hand starts with no moves
+            record.moves_key = key
+            record.moves.extend(_move_lines(status))
         self._mark_dirty(record)
 
     async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
@@ -175,8 +179,7 @@ class TableMessages(PresenterCore):
             bonus = carried_fan_text(status.public)
             if bonus is not None:
                 lines.append(f"-# {bonus.zh} · {bonus.en}")
-            if record.last_line:
-                lines.append(record.last_line)
+            lines += record.moves
             lines.append(_status_line(status))
         elif lobby is not None and phase == "lobby":
             players = ", ".join(
@@ -524,6 +527,26 @@ def _status_line(status: TableStatus) -> str:
         line += f" · ⏱ <t:{int(status.deadline)}:R>"
     line += f" · 🀫 {public_view.tiles_left}"
     return line
+
+
+def _move_lines(status: TableStatus) -> list[str]:
+    """The moves of the action ``status`` follows, each as the table message shows it:
+    from its public events (a claim names its tiles and whose discard it took), else
+    from the action itself."""
+    names = seat_names(status)
+    lines = [
+        f"-# {line}"
+        for event in status.events
+        if (line := event_line(event, names, _tile_text, format_tiles)) is not None
+    ]
+    if lines:
+        return lines
+    last = _describe_last(status)
+    return [last] if last else []
+
+
+def _tile_text(kind: int) -> str:
+    return f"{kind_str(kind)} {name_zh(kind)}"
 
 
 def _describe_last(status: TableStatus) -> str:

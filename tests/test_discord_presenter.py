@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_harness import CHANNEL_ID, StoredMessage
+from discord_harness import CHANNEL_ID, DEFAULT_PERMISSIONS, StoredMessage, offline_bot, option
 from test_discord_bot import ALICE, Env, open_table, start_bot, stop_bot
 
 from bot.presenter import Text
+from engine.tiles import kind_str
 
 
 @pytest.fixture
@@ -149,3 +151,38 @@ def test_a_concealed_kong_does_not_reveal_its_tile() -> None:
     secret = line(({"type": "concealed_kong", "seat": 0},))
     assert secret == "-# Ann 暗杠 concealed kong" and "5m" not in secret
     assert "5m 五万" in line(({"type": "added_kong", "seat": 0, "tile": "5m"},))
+
+
+async def test_every_move_at_a_table_of_ai_reaches_the_table_message(tmp_path: Path) -> None:
+    """AI seats move every second and the table message is edited at most every 1.5 s:
+    showing only the last move skipped about a fifth of them (a discard nobody saw named).
+    The message lists the latest moves, so each reaches at least one edit; a claim names
+    its tiles and whose discard it took."""
+    users = {ALICE: ("alice", DEFAULT_PERMISSIONS)}
+    async with offline_bot(tmp_path, users, seed=3, ai_delay=1.0) as h:
+        await h.command(ALICE, "table create", [option("variant", "taizhou")])
+        await h.command(ALICE, "table start")
+        table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
+        assert table is not None
+        assert (await table.autoplay(ALICE)).ok  # four machine seats at the bot's pace
+        match = table.match
+        assert match is not None
+        rounds = {}
+        for _ in range(120):
+            rounds[id(match.round)] = match.round  # each hand's moves, as it ends
+            await h.advance(0.5)
+        shown = "\n".join(
+            r.content for r in h.remote.requests
+            if r.audience is not None and r.audience.kind == "channel" and "🀄" in r.content
+        )  # fmt: skip
+        names = [seat.name for seat in table.seats]
+        # The last discard of a hand is the result post's (the next hand clears the list).
+        discards = [
+            a for r in rounds.values()
+            for a in [a for a in r.actions if a.type == "discard"][: -1 if r.is_over else None]
+        ]  # fmt: skip
+        assert len(discards) >= 20
+        for action in discards:
+            assert f"{names[action.seat]} 打出 discards {kind_str(action.tile)}" in shown
+        claims = [line for line in shown.splitlines() if " ← " in line]
+        assert all(re.search(r"(碰|吃|杠) \w+ \S+ ← ", line) for line in claims)
