@@ -45,7 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=tuple(RULE_SETS), default=default_rule_set())
     parser.add_argument("--seats", type=int, default=4, help="2-4 for Taizhou; Jiaxing is 4")
     parser.add_argument("--seed", type=int, default=None, help="wall and seating seed")
-    parser.add_argument("--rounds", type=int, default=None, help="rounds to play (Jiaxing: prevailing winds; Taizhou: turns of the deal round the table)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="rounds to play (Jiaxing: prevailing winds; Taizhou: turns of the deal round the table)",
+    )
     parser.add_argument("--stake", type=int, default=1, help="points per table unit")
     parser.add_argument("--ai-level", choices=("easy", "normal", "hard"), default="normal")
     parser.add_argument("--images", type=Path, default=None, metavar="DIR", help="write PNGs here")
