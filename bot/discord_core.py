@@ -204,6 +204,8 @@ class PresenterCore:
         # who did so lately is at the screen, and is alerted later (see _track_alert).
         self._last_seen: dict[int, float] = {}
         self._cards: dict[int, list[ResultCard]] = {}  # by user: result cards to show
+        # By (table, user): the hand that ended last and how, for the next hand's DM.
+        self._last_hand: dict[tuple[str, int], tuple[int, Text]] = {}
         self._carded: dict[int, str] = {}  # DM hand messages showing a result card: table
         self._forgetting: set[str] = set()  # done tables whose state goes after a grace
         self._locales: dict[int, str] = {}  # by user: their Discord locale, once seen

@@ -342,6 +342,12 @@ class PrivateHands(PresenterCore):
             return True
         picture = await self._hand_picture(prompt, locale)
         content = self._hand_content(prompt, locale) + self._table_link(prompt, locale)
+        last = self._last_hand.get(key)
+        if last is not None and last[0] == hand_number - 1:
+            # A new hand's DM is what notifies: its first line says how the last hand
+            # ended (the result card is an edit further up, which notifies nobody); kept
+            # there through the hand's edits, so the lines below never move.
+            content = f"-# {for_reader(last[1], locale)}\n{content}"
         view = hand_view(prompt, locale)
         if same_hand and record is not None:
             message = self.bot.get_partial_messageable(
@@ -571,10 +577,13 @@ class PrivateHands(PresenterCore):
         """After a hand, each DM player's hand message of that hand becomes the result
         card, so they see the outcome where they played (after their last hand edit)."""
         await self._load_hands(status.table_id)
-        for info in status.seats:
+        names = seat_names(status)
+        for seat, info in enumerate(status.seats):
             if info.is_ai or info.user_id is None:
                 continue
             user_id = info.user_id
+            summary = _last_hand_text(result, names, seat, points[seat])
+            self._last_hand[(status.table_id, user_id)] = (status.public.hand_number, summary)
             record = self._hands.get((status.table_id, user_id))
             if record is None or record.hand_number != status.public.hand_number:
                 continue
@@ -647,6 +656,17 @@ class PrivateHands(PresenterCore):
             guard.done()
         else:
             self._notes[user_id] = text
+
+
+def _last_hand_text(result: HandResult, names: list[str], seat: int, points: int) -> Text:
+    """How the last hand ended for ``seat``: "上局 Bob 胡了：你 -8 积分"."""
+    change = f"{points:+,d}"
+    if result.winner is None:
+        return msg("hand.last_draw", points=change)
+    if result.winner == seat:
+        return msg("hand.last_won", points=change)
+    winner = names[result.winner] if result.winner < len(names) else "?"
+    return msg("hand.last_lost", name=winner, points=change)
 
 
 def _alert_key(prompt: PrivatePrompt) -> int:

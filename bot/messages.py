@@ -133,6 +133,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "hand.idle": ("等待其他玩家", "Waiting for the other players"),
     "hand.table_link": ("牌桌", "Table"),
+    # The first lines of a new hand's DM (its notification): how the last hand ended.
+    "hand.last_won": ("上局你胡了：{points} 积分", "Last hand: you won, {points} points"),
+    "hand.last_lost": ("上局 {name} 胡了：你 {points} 积分", "Last hand: {name} won; you {points}"),
+    "hand.last_draw": ("上局流局：你 {points} 积分", "Last hand: a draw; you {points}"),
     "hand.deadline": ("截止 {when}", "deadline {when}"),
     "hand.select_placeholder": ("选择要打出的牌", "Choose a tile to discard"),
     "hand.autoplay": (

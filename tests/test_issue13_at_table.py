@@ -418,6 +418,21 @@ async def test_dm_player_gets_the_result_card_on_their_hand_message(env: Env) ->
     assert card.components == []  # the ended hand keeps no buttons
     assert ("胡了" in card.payload["content"]) or ("流局" in card.payload["content"])
     assert h.dm_messages(ALICE).index(card) < len(h.dm_messages(ALICE)) - 1  # the next hand follows
+    # The next hand's DM is the one that notifies: it says how the last hand ended, with
+    # her points (the card above is an edit, which notifies nobody).
+    result = table.match.results[0]
+    seat = table.seat_of(ALICE)
+    assert seat is not None
+    newest = h.latest_dm(ALICE)
+    assert newest is not None and newest.id != card.id
+    summary = newest.payload["content"].splitlines()[0]
+    assert "Last hand" in summary  # zh-CN readers get the English too
+    if result.winner is None:
+        assert "流局" in summary
+    elif result.winner == seat:
+        assert "你胡了" in summary
+    else:
+        assert f"{table.seats[result.winner].name} 胡了" in summary
 
 
 # ---------------------------------------------------------------------- languages
