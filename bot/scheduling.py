@@ -321,6 +321,7 @@ class SchedulingMixin:
     _stopped: bool
     _pause_rng: random.Random
     _paced_from: float | None
+    _break_until: float
 
     if TYPE_CHECKING:
 
@@ -495,16 +496,19 @@ class SchedulingMixin:
             due = dues.get(seat)
             if due is not None and due.signature == signature and due.ai == ai:
                 continue
+            # Between hands (``_break_until``) nobody is hurried: machines wait, and a
+            # human's time starts once the break is over (they may play at once).
+            start = max(now, self._break_until)
             if shortcut:
-                at = now
+                at = start
             elif ai:
                 paced_from = min(now, self._paced_from) if self._paced_from is not None else now
-                at = max(now, paced_from + manager.ai_pause(self._pause_rng))
+                at = max(start, paced_from + manager.ai_pause(self._pause_rng))
             else:
                 timeout = (
                     self.discard_timeout if match.round.phase == "turn" else self.claim_timeout
                 )
-                at = now + timeout
+                at = start + timeout
             same_stage = due is not None and due.signature == signature
             since = due.since_turn if same_stage and due is not None else match.turn_id
             dues[seat] = Due(signature, ai, at, since)

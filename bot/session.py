@@ -182,6 +182,8 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         # Draws the AI seats' pauses when the manager asks for jitter (seeded: replayable).
         self._pause_rng = random.Random(f"{seed}:pause")
         self._paced_from: float | None = None  # when the last accepted action was due
+        # Until when the next hand waits after a result (``TableManager.hand_break``).
+        self._break_until = 0.0
         # Each seated human's shortcuts (auto-pass, auto-win, tsumogiri), read from
         # ``user_prefs`` once; "auto-pass this hand" remembers the hand it was set in.
         self._toggles: dict[int, PlayerToggles] = {}
@@ -831,6 +833,8 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             await self._finish()
             self._observe(due_at)
             return
+        if self.humans:  # a moment to read the result before the next hand moves
+            self._break_until = self.clock.now() + self.manager.hand_break
         self._refresh_dues()
         await self._announce_table(self._public())
         await self._send_prompts(set(range(self.num_seats)))

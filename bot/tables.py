@@ -43,8 +43,14 @@ class TableManager:
         ai_level: str = "normal",
         ai_delay_jitter: float = 0.0,
         journal_commit_interval: float = 0.0,
+        hand_break: float | None = None,
     ) -> None:
-        """``ai_delay_jitter`` (0..1) spreads each AI pause uniformly over
+        """``hand_break``: seconds between a hand's result and the next hand's first
+        move at a table with people at it (a human's time starts after it), to read the
+        result; by default four AI pauses, so a table run without pauses (tests,
+        benchmarks) has none either.
+
+        ``ai_delay_jitter`` (0..1) spreads each AI pause uniformly over
         ``ai_delay × (1 ± jitter)``. Why: with a fixed pause, tables whose actions were
         committed in the same group commit all become due again at the same instant a
         pause later, so with many tables they drift into convoys that arrive together
@@ -62,6 +68,7 @@ class TableManager:
         call_at = getattr(self.clock, "call_at", None)
         self.wake_grid: WakeGrid | None = WakeGrid(call_at) if call_at is not None else None
         self.ai_delay = float(ai_delay)
+        self.hand_break = 4.0 * self.ai_delay if hand_break is None else float(hand_break)
         self._tables: dict[str, TableSession] = {}
         # table id -> the channel its thread hangs off, for tables that live in a thread
         # (their ``channel_id`` is the thread); commands typed in that channel find them.

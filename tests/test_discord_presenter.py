@@ -186,3 +186,25 @@ async def test_every_move_at_a_table_of_ai_reaches_the_table_message(tmp_path: P
             assert f"{names[action.seat]} 打出 discards {kind_str(action.tile)}" in shown
         claims = [line for line in shown.splitlines() if " ← " in line]
         assert all(re.search(r"(碰|吃|杠) \w+ \S+ ← ", line) for line in claims)
+
+
+async def test_the_next_hand_waits_a_moment_after_a_result(tmp_path: Path) -> None:
+    """At the bot's pace an AI dealer opened the next hand a second after the result
+    went up: the table pauses four AI pauses first (a human dealer's clock starts after
+    it, though they may play at once)."""
+    users = {ALICE: ("alice", DEFAULT_PERMISSIONS)}
+    async with offline_bot(tmp_path, users, seed=3, ai_delay=1.0) as h:
+        await h.command(ALICE, "table create", [option("variant", "taizhou")])
+        await h.command(ALICE, "table start")
+        table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
+        assert table is not None and table.match is not None
+        assert (await table.autoplay(ALICE)).ok
+        first = table.match.round
+        while table.match.round is first:
+            await h.advance(0.25)
+        ended_at = h.bot.manager.clock.now()  # type: ignore[attr-defined]
+        second = table.match.round
+        while not second.actions:
+            await h.advance(0.25)
+        waited = h.bot.manager.clock.now() - ended_at  # type: ignore[attr-defined]
+        assert 4.0 <= waited <= 5.5
