@@ -165,7 +165,9 @@ async def test_a_zh_tw_player_reads_the_table_in_traditional_characters(harness:
     # The names are there, as written.
     assert any("张伟" in text for text in texts)  # /balance, /history, /stats
     assert any("餘額" in text and "张伟" in text for text in texts)
-    cards = [text for text in dms if "胡了" in text or "流局" in text]  # the hand's result
+    # The hand's result card ("张伟 胡了！", "流局。"), not the next hand's first line
+    # about it ("上局 张伟 胡了：…").
+    cards = [text for text in dms if "胡了！" in text or "流局。" in text]
     assert cards and all("積分" in text for text in cards)
     assert all("张伟" in text and "刘洋" in text for text in cards)
     assert all("張偉" not in text and "劉洋" not in text for text in texts + dms)
