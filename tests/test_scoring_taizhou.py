@@ -77,6 +77,19 @@ def test_taizhou_exposed_pung_terminal_or_honor_is_four() -> None:
     )
 
 
+def test_taizhou_a_terminal_or_honor_set_is_named_apart_from_a_simple_one() -> None:
+    """Two lines "明刻 +2" and "明刻 +4" read as a wrong count: the doubled one says why."""
+    melds = [pung("555m", 1), pung("111p", 3)]
+    result = score(tz("789s123s55s", "1s", melds=melds, from_seat=3))
+    names = {(item.name_zh, item.name_en, item.value) for item in result.items}
+    assert ("明刻", "Exposed Pung", 2) in names
+    assert ("明刻（一九字牌）", "Exposed Pung (terminals/honors)", 4) in names
+    assert {item.key for item in result.items if item.unit == "points"} == {
+        "exposed_pung",
+        "win_bonus",
+    }  # the key stays the set's
+
+
 def test_taizhou_concealed_pung_simple_is_four() -> None:
     result = score(tz("555m456p789s123s55s", "4p"))
     assert item_values(result) == {"concealed_pung": 4, "win_bonus": 10}

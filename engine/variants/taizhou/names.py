@@ -27,3 +27,15 @@ ITEM_NAMES: dict[str, tuple[str, str]] = {
     "half_flush": ("混一色", "Half Flush"),
     "limit": ("腊子", "Limit"),
 }
+
+# A set of terminals or honors scores twice a simple one: two breakdown lines "明刻 +2"
+# and "明刻 +4" read as a wrong count, so the doubled one says why, in the seed's words
+# ("1、9 牌刻子、字牌刻子 4胡"). Display names only: the item's key stays the set's.
+TERMINAL_SET_NAMES: dict[str, tuple[str, str]] = {
+    "exposed_pung": ("明刻（一九字牌）", "Exposed Pung (terminals/honors)"),
+    "concealed_pung": ("暗刻（一九字牌）", "Concealed Pung (terminals/honors)"),
+    "exposed_kong": ("明杠（一九字牌）", "Exposed Kong (terminals/honors)"),
+    "concealed_kong": ("暗杠（一九字牌）", "Concealed Kong (terminals/honors)"),
+}
+# Read by the font subsetter and ``score --explain`` with the others.
+ITEM_NAMES.update({f"{key}_terminals": names for key, names in TERMINAL_SET_NAMES.items()})

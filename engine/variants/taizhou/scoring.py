@@ -33,7 +33,7 @@ from ...scoring.common import (
 from ...shapes import hand_waits, white_readings
 from ...tiles import GREEN, RED, WHITE, is_terminal_or_honor, to_counts
 from ...types import CHOW, KONG, PUNG, HandResult, Meld, Payment, ScoreItem, WinContext
-from .names import ITEM_NAMES
+from .names import ITEM_NAMES, TERMINAL_SET_NAMES
 
 if TYPE_CHECKING:
     from . import TaizhouOptions
@@ -57,13 +57,19 @@ TAI_ORDER = ["seat_wind", "red_pung", "green_pung", "white_pung", "full_flush", 
 Summary = tuple[bool, tuple[str, ...], int, Decomposition]
 
 
+# RULES.md §2 table: a simple set's points; a set of terminals or honors twice that.
+_SIMPLE_SET_POINTS = {
+    "exposed_pung": 2,
+    "concealed_pung": 4,
+    "exposed_kong": 8,
+    "concealed_kong": 16,
+}
+
+
 def _set_points(kind: int, exposed: bool, kong: bool) -> tuple[str, int]:
-    """RULES.md §2 table: simple 2/4/8/16, terminal or honor twice that."""
-    value = (2 if exposed else 4) * (4 if kong else 1)
-    if is_terminal_or_honor(kind):
-        value *= 2
-    prefix = "exposed" if exposed else "concealed"
-    return f"{prefix}_{'kong' if kong else 'pung'}", value
+    key = f"{'exposed' if exposed else 'concealed'}_{'kong' if kong else 'pung'}"
+    value = _SIMPLE_SET_POINTS[key]
+    return key, value * 2 if is_terminal_or_honor(kind) else value
 
 
 def _tai_key(kind: int, seat_wind: int, white_pung_tai: bool) -> list[str]:
@@ -160,6 +166,8 @@ FLUSH_TAI = {"full_flush": 3, "half_flush": 1}
 
 def _item(key: str, value: int, unit: str, count: int = 1) -> ScoreItem:
     zh, en = ITEM_NAMES[key]
+    if key in _SIMPLE_SET_POINTS and value > _SIMPLE_SET_POINTS[key]:
+        zh, en = TERMINAL_SET_NAMES[key]  # twice the simple set's points
     return ScoreItem(key=key, value=value, unit=unit, name_zh=zh, name_en=en, count=count)
 
 
