@@ -126,6 +126,9 @@ class MahjongBot(commands.Bot):
             self.presenter,
             self.clock,
             ai_delay=ai_delay,
+            # AI seats that do not move like a metronome (0.75 to 1.25 s at the default
+            # pace), and many tables' moves spread out rather than in step.
+            ai_delay_jitter=0.25,
             journal_commit_interval=BOT_COMMIT_INTERVAL,
         )
         self.manager.owns_guild = self.shard_plan.owns
