@@ -356,6 +356,18 @@ def _offer_text(view: PlayerView, names: Sequence[str] | None, locale: str) -> s
     return f"{label('claim_offer', locale)} {headline}" if headline else ""
 
 
+def _hand_line(view: PublicView, result: HandResult, locale: str) -> str:
+    """The (claimed) winning hand: concealed tiles, melds and the winning tile."""
+    assert result.hand is not None
+    hand = [
+        _concealed_text(result.hand.concealed, view.wild, view.variant, locale),
+        _melds_text(result.hand.melds, view, locale),
+    ]
+    if result.win_tile is not None:
+        hand.append(_word("winning_tile", locale, tile=tile_text(result.win_tile, locale)))
+    return f"{_word('hand', locale)}{_colon(locale)}{_clause(hand, locale)}"
+
+
 def describe_result(
     view: PublicView,
     result: HandResult | None = None,
@@ -375,6 +387,8 @@ def describe_result(
         else:
             lines.append(f"{label('invalid_title', locale)}{_colon(locale)}")
             lines[-1] += invalid_reason(result.reason, locale, view.variant)
+            if result.hand is not None and result.winner is not None:
+                lines.append(_hand_line(view, result, locale))  # as the card draws it
         if result.valid and get_rules(view.variant).has_carried_fan:
             lines.append(label("draw_pool", locale))
     else:
@@ -388,13 +402,7 @@ def describe_result(
             )
         lines.append(head)
         if result.hand is not None:
-            hand = [
-                _concealed_text(result.hand.concealed, view.wild, view.variant, locale),
-                _melds_text(result.hand.melds, view, locale),
-            ]
-            if result.win_tile is not None:
-                hand.append(_word("winning_tile", locale, tile=tile_text(result.win_tile, locale)))
-            lines.append(f"{_word('hand', locale)}{_colon(locale)}{_clause(hand, locale)}")
+            lines.append(_hand_line(view, result, locale))
         items = []
         for item in result.items:
             name = chinese(item.name_zh, locale) if _zh(locale) else item.name_en

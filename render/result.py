@@ -96,7 +96,10 @@ def compose_result(
     payments = list(result.payments) if winner is not None else []
     row_h = 34
     height = 84
-    if winner is not None and result.hand is not None:
+    # The hand is drawn for an invalid win too (the calculator's): the reason it is no
+    # win reads against the tiles it is about.
+    hand_seat = result.winner if result.hand is not None else None
+    if hand_seat is not None:
         height += tile_h + 36
     if items:
         height += 40 + row_h * len(items) + 50
@@ -162,8 +165,8 @@ def compose_result(
             draw_text(canvas, label("draw_pool", locale), margin, y, 20, GOLD)
         y += 24
 
-    # The winning hand.
-    if winner is not None and result.hand is not None:
+    # The winning hand (or the hand claimed to win).
+    if hand_seat is not None and result.hand is not None:
         concealed = list(result.hand.concealed)
         apart = None
         if win_tile is not None and win_tile in concealed:
@@ -192,7 +195,7 @@ def compose_result(
             x += tile_w
         x += 20
         meld_entries = [
-            meld_layout(meld, winner, view.num_seats, own=True) for meld in result.hand.melds
+            meld_layout(meld, hand_seat, view.num_seats, own=True) for meld in result.hand.melds
         ]
         meld_w = fit_meld_width(meld_entries, width - margin - x, tile_w, 12)
         for entries in meld_entries:

@@ -328,3 +328,23 @@ def test_the_wild_tiles_tag_is_in_the_images_script(
     render_hand(sample_player_view("taizhou"), names=SAMPLE_NAMES, locale=locale)
     assert tag in markers
     assert ({"财神", "財神"} - {tag}).isdisjoint(markers)
+
+
+def test_an_invalid_win_card_shows_the_hand_it_is_about(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The calculator's "无效胡牌" card said why (no qualifying type) beside no tiles: the
+    reason reads against the hand, which is drawn as a winning hand is."""
+    import render.result as result_module
+    from bot.cogs.calculator import score_request
+    from render.alt_text import describe_result
+
+    view, result = score_request(
+        variant="jiaxing", hand="123m456p789s55s", win_tile="5s", indicator="9p",
+        melds="234m", by="self_draw", seat_wind="1z", prevailing_wind="1z",
+    )  # fmt: skip
+    assert not result.valid and result.hand is not None
+    tiles = record_calls(monkeypatch, result_module, "tile_sprite", 0)
+    png = render_result(view, result, names=["东家", "南家", "西家", "北家"], locale="zh")
+    assert sorted(tiles[: len(result.hand.concealed)]) == sorted(result.hand.concealed)
+    assert Image.open(io.BytesIO(png)).height > 300
+    described = describe_result(view, result, ["东家", "南家", "西家", "北家"], "zh")
+    assert "手牌" in described and "无效胡牌" in described  # the alt text says it too
