@@ -215,8 +215,13 @@ class MahjongBot(commands.Bot):
         user = interaction.user
         if user is None or user.bot:
             return
-        # First, before any await: the click this interaction carries is answered in
-        # the player's language, and their hands follow it from now on.
+        # First, before any await (the command's own task runs from the first one): the
+        # click this interaction carries is answered in the player's language, and their
+        # hands follow it from now on; and their name is known to what the command
+        # shows (a first /leaderboard listed its own caller as "user…0001").
+        name = user.display_name
+        name_changed = self._names.get(user.id) != name
+        self._names[user.id] = name
         locale = str(interaction.locale) if interaction.locale else None
         guild_locale = str(interaction.guild_locale) if interaction.guild_locale else None
         guild_id = interaction.guild_id
@@ -233,9 +238,7 @@ class MahjongBot(commands.Bot):
         ):
             with contextlib.suppress(Exception):
                 await self.store.update_settings(guild_id, preferred_locale=guild_locale)
-        name = user.display_name
-        if self._names.get(user.id) != name:
-            self._names[user.id] = name
+        if name_changed:
             with contextlib.suppress(Exception):
                 await self.store.set_user_pref(user.id, "display_name", name)
 

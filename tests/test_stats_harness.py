@@ -3,6 +3,7 @@ the ledger rows (and the hands' outcomes) say, for every period and rule-set fil
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
@@ -251,3 +252,26 @@ async def test_a_player_below_the_top_ten_sees_their_own_place(env: Env) -> None
             assert board.split(b" ")[2] == b"10"  # the picture: the ten
     record = await env.h.command(BOB, "leaderboard")
     assert len(env.h.reply_text(record).split("\n")) == 1 + 10
+
+
+async def test_a_callers_first_leaderboard_names_them_while_the_store_is_slow(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The caller's name is learnt from the interaction before anything awaits: with a
+    store slow to save their locale, a first /leaderboard listed its own caller as
+    "user…0001" (the name was stored after the command had read it)."""
+    store = env.bot.store
+    await store.create_game("slow", GUILD_ID, CHANNEL_ID, "taizhou", {}, [], 5,
+                            settings={"num_seats": 4, "stake": 1}, status="finished")  # fmt: skip
+    entries = settlement_entries([3, -1, -1, -1], [ALICE, BOB, None, None], 0)
+    assert await store.settle_hand(GUILD_ID, "slow", 0, entries, stake=1, when=env.bot.now())
+    save_locale = env.bot.presenter.save_locale
+
+    async def slow_save(user_id: int, locale: str) -> None:
+        for _ in range(20):
+            await asyncio.sleep(0)  # the command's own task runs meanwhile
+        await save_locale(user_id, locale)
+
+    monkeypatch.setattr(env.bot.presenter, "save_locale", slow_save)
+    record = await env.h.command(ALICE, "leaderboard", [option("period", "alltime")])
+    assert "\n1. alice **+3**" in env.h.reply_text(record)  # Bob never came: user…0002
