@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_views import hand_view, prompt_headline, prompt_text
+from bot.discord_views import hand_facts, hand_view, prompt_headline, prompt_text
 from bot.i18n import for_reader, image_locale, in_server_script, msg, public, say
 from bot.lines import result_texts
 from bot.presenter import PrivatePrompt, TableStatus, Text
@@ -177,7 +177,7 @@ class PrivateHands(PresenterCore):
         self._cards.pop(user_id, None)
 
     def _hand_content(self, prompt: PrivatePrompt, locale: str | None = None) -> str:
-        lines = [prompt_headline(prompt, locale)]
+        lines = [prompt_headline(prompt, locale), hand_facts(prompt, locale)]
         if prompt.aids is not None:
             if image_locale(locale) == "zh":  # both languages: the English a line below
                 lines += [f"💡 {prompt.aids.zh}", f"-# 💡 {prompt.aids.en}"]

@@ -32,6 +32,7 @@ from bot.i18n import (
     image_locale,
     label_for,
     msg,
+    say,
     zh_tw,
 )
 from bot.messages import msg_each
@@ -437,6 +438,26 @@ def prompt_text(prompt: PrivatePrompt, prefix: str = "hand") -> Text:
         "verbs": " or ".join([", ".join(english[:-1]), english[-1]] if english[1:] else english),
     }
     return msg_each(f"{prefix}.{key}", zh, en)
+
+
+def hand_facts(prompt: PrivatePrompt, locale: str | None = None) -> str:
+    """What a player glances for, as text under the headline: tiles left, the wild and
+    (once ready) the waits. The image holds them too, but on a phone it is shown about
+    360 px wide, where its small text is 6-8 px high; a message's text stays legible."""
+    view = prompt.view
+    public = view.public
+    rules = get_rules(public.variant)
+    zh = [f"余牌 {public.tiles_left}"]
+    en = [f"{public.tiles_left} tiles left"]
+    if public.wild is not None:
+        zh.append(f"{rules.wild_name_zh} {name_zh(public.wild)}")
+        en.append(f"{rules.wild_name_en}: {kind_str(public.wild)} {name_en(public.wild)}")
+    if view.waits:
+        shown = view.waits[:9]
+        more = f" +{len(view.waits) - len(shown)}" if len(view.waits) > len(shown) else ""
+        zh.append("听 " + " ".join(name_zh(kind) for kind in shown) + more)
+        en.append("waiting on " + " ".join(kind_str(kind) for kind in shown) + more)
+    return "-# " + say(Text(" · ".join(zh), " · ".join(en)), locale)  # one language: short
 
 
 def prompt_headline(prompt: PrivatePrompt, locale: str | None = None) -> str:

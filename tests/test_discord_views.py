@@ -12,12 +12,13 @@ from bot.discord_views import (
     DiscardSelect,
     TableButton,
     action_from_code,
+    hand_facts,
     hand_view,
     lobby_view,
     table_view,
 )
 from bot.presenter import LobbyInfo, PrivatePrompt, SeatInfo
-from engine.tiles import kind_str, parse_tile
+from engine.tiles import kind_str, name_zh, parse_tile
 from engine.types import Action
 from render.samples import sample_player_view
 
@@ -136,3 +137,21 @@ def test_discard_menu_marks_the_drawn_tile_and_the_wild() -> None:
         assert isinstance(select, DiscardSelect)
         notes = {o.value: o.description for o in select.item.options}
         assert notes == {kind_str(wild): f"刚摸到 {name} / just drawn, wild", kind_str(other): None}
+
+
+def test_the_hand_text_says_what_a_phone_cannot_read_in_the_image() -> None:
+    """Tiles left, the wild and the waits, as message text in the reader's language: a
+    phone shows the hand image about 360 px wide, where its labels are 6-8 px high."""
+    view = replace(sample_player_view("taizhou"), waits=(parse_tile("3m"), parse_tile("6m")))
+    prompt = PrivatePrompt(TABLE, 42, view.seat, view, "turn", None, 1, "taizhou")
+    wild = view.public.wild
+    assert wild is not None
+    left = view.public.tiles_left
+    zh = hand_facts(prompt, "zh-CN")
+    assert zh == f"-# 余牌 {left} · 财神 {name_zh(wild)} · 听 三万 六万"
+    assert hand_facts(prompt, "zh-TW").startswith(f"-# 餘牌 {left} · 財神")
+    en = hand_facts(prompt, "en-US")
+    assert en.startswith(f"-# {left} tiles left · Wild: {kind_str(wild)}")
+    assert en.endswith("waiting on 3m 6m")
+    not_ready = replace(prompt, view=replace(view, waits=()))
+    assert "听" not in hand_facts(not_ready, "zh-CN")
