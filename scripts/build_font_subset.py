@@ -9,14 +9,19 @@ a box), and the full CJK fonts are tens of megabytes. So we keep small subsets:
 - a Serif Bold subset for the big characters on tile faces (萬, 東, 中, 發, numerals),
   which look closer to real engraved tiles in a serif,
 
-and, for player names (which can be written in any script), three fallback fonts the
-renderer loads only when a name needs them (``render.text`` splits text into runs by the
-first font in the chain UI → names CJK → names Latin → emoji that has each character):
+and, for player names (which can be written in any script), fallback fonts the renderer
+loads only when a name needs them (``render.text`` splits text into runs by the first font
+in the chain UI → names CJK → names Latin → Arabic → Hebrew → Thai → Devanagari → emoji
+that has each character):
 
 - names CJK: all of GB2312, Big5's 5,401 common Traditional characters,
   every Hangul syllable, kana and CJK punctuation, from Noto Sans CJK SC Bold;
 - names Latin: Latin with accents (Latin-1, Extended-A/B, Additional), Greek and
   Cyrillic, from Noto Sans Bold (``fonts-noto-core``);
+- names Arabic, Hebrew, Thai and Devanagari: each script's Unicode block(s) from its Noto
+  Sans Bold (``fonts-noto-core``), with every OpenType layout feature kept: these scripts
+  are shaped (Arabic joining, Devanagari conjuncts, Thai mark stacking), and the short
+  feature list of the CJK and Latin subsets drops the lookups shaping needs;
 - emoji: every single-code-point emoji of Noto Color Emoji (``fonts-noto-color-emoji``),
   a bitmap (CBDT) font drawn at its native size and scaled; sequences (ZWJ families,
   flags) are not kept and draw as their parts.
@@ -40,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from pathlib import Path
 
 from fontTools import subset
@@ -67,6 +73,41 @@ NAMES_LATIN_FAMILY = "MahjongBot Names Latin"
 EMOJI_SOURCE = NOTO_TTF_DIR / "NotoColorEmoji.ttf"
 EMOJI_FILE = "MahjongBotEmoji.ttf"
 EMOJI_FAMILY = "MahjongBot Emoji"
+
+# The complex-script name fonts: (source, file, family, Unicode ranges). Each keeps ALL
+# layout features (see ``build_subset``). Space, no-break space, ZWNJ/ZWJ and the dotted
+# circle go in every one: spaces and joiners stay inside a shaped run (so "محمد علي" is
+# shaped as one run), and HarfBuzz draws a stray mark on a dotted circle.
+SHAPED_COMMON = ((0x0020, 0x0020), (0x00A0, 0x00A0), (0x200C, 0x200D), (0x25CC, 0x25CC))
+SHAPED_FONTS: tuple[tuple[Path, str, str, tuple[tuple[int, int], ...]], ...] = (
+    (
+        NOTO_TTF_DIR / "NotoSansArabic-Bold.ttf",
+        "MahjongBotNamesArabic-Bold.ttf",
+        "MahjongBot Names Arabic",
+        ((0x0600, 0x06FF), (0x0750, 0x077F)),  # Arabic, Arabic Supplement
+    ),
+    (
+        NOTO_TTF_DIR / "NotoSansHebrew-Bold.ttf",
+        "MahjongBotNamesHebrew-Bold.ttf",
+        "MahjongBot Names Hebrew",
+        ((0x0590, 0x05FF), (0xFB1D, 0xFB4F)),  # Hebrew, its presentation forms
+    ),
+    (
+        NOTO_TTF_DIR / "NotoSansThai-Bold.ttf",
+        "MahjongBotNamesThai-Bold.ttf",
+        "MahjongBot Names Thai",
+        ((0x0E00, 0x0E7F),),
+    ),
+    (
+        NOTO_TTF_DIR / "NotoSansDevanagari-Bold.ttf",
+        "MahjongBotNamesDevanagari-Bold.ttf",
+        "MahjongBot Names Devanagari",
+        ((0x0900, 0x097F), (0xA8E0, 0xA8FF)),  # Devanagari, Devanagari Extended
+    ),
+)
+ALL_LAYOUT_FEATURES = ["*"]
+# Enough for CJK and Latin (kerning, ligatures, the Traditional forms of ``locl``).
+SHORT_LAYOUT_FEATURES = ["kern", "liga", "locl", "palt", "vert"]
 
 
 def _double_byte(codec: str, leads: range, trails: list[int]) -> set[str]:
@@ -207,16 +248,26 @@ def _rename(font: TTFont, family: str, style: str = "Bold") -> None:
 
 
 def build_subset(
-    source: Path, chars: set[str], family: str, out_path: Path, *, style: str = "Bold"
+    source: Path,
+    chars: set[str],
+    family: str,
+    out_path: Path,
+    *,
+    style: str = "Bold",
+    layout_features: list[str] = SHORT_LAYOUT_FEATURES,
 ) -> int:
     font = _load_member(source)
     cmap = font.getBestCmap()
     present = sorted(ch for ch in chars if ord(ch) in cmap)
-    missing = sorted(ch for ch in chars if ord(ch) not in cmap and not ch.isspace())
+    missing = sorted(
+        ch
+        for ch in chars
+        if ord(ch) not in cmap and not ch.isspace() and unicodedata.category(ch) != "Cn"
+    )
     if missing and len(chars) < 5000:  # the name fonts are ranges, gaps there are expected
         print(f"  not in {source.name} (skipped): {''.join(missing)}", file=sys.stderr)
     options = subset.Options()
-    options.layout_features = ["kern", "liga", "locl", "palt", "vert"]
+    options.layout_features = layout_features
     options.name_IDs = ["*"]
     options.name_languages = ["*"]
     options.notdef_outline = True
@@ -253,7 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         "--only", nargs="*", default=None, metavar="FILE", help="rebuild just these font files"
     )
     args = parser.parse_args(argv)
-    for source in (SANS_SOURCE, SERIF_SOURCE, LATIN_SOURCE, EMOJI_SOURCE):
+    shaped = [source for source, *_rest in SHAPED_FONTS]
+    for source in (SANS_SOURCE, SERIF_SOURCE, LATIN_SOURCE, EMOJI_SOURCE, *shaped):
         if not source.exists():
             print(
                 f"{source} not found: apt-get install fonts-noto-cjk fonts-noto-core"
@@ -265,17 +317,42 @@ def main(argv: list[str] | None = None) -> int:
     ui_chars |= set(TILE_FACE_CHARS) | gather_source_chars()
     ui_chars = {ch for ch in ui_chars if ch.isprintable() or ch == " "}
     face_chars = set(TILE_FACE_CHARS) | set("0123456789 ")
-    for source, chars, family, file_name, style in (
-        (SANS_SOURCE, ui_chars, SANS_FAMILY, SANS_FILE, "Bold"),
-        (SERIF_SOURCE, face_chars, SERIF_FAMILY, SERIF_FILE, "Bold"),
-        (SANS_SOURCE, names_cjk_chars(), NAMES_CJK_FAMILY, NAMES_CJK_FILE, "Bold"),
-        (LATIN_SOURCE, names_latin_chars(), NAMES_LATIN_FAMILY, NAMES_LATIN_FILE, "Bold"),
-        (EMOJI_SOURCE, emoji_chars(EMOJI_SOURCE), EMOJI_FAMILY, EMOJI_FILE, "Regular"),
-    ):
+    builds = [
+        (SANS_SOURCE, ui_chars, SANS_FAMILY, SANS_FILE, "Bold", SHORT_LAYOUT_FEATURES),
+        (SERIF_SOURCE, face_chars, SERIF_FAMILY, SERIF_FILE, "Bold", SHORT_LAYOUT_FEATURES),
+        (
+            SANS_SOURCE,
+            names_cjk_chars(),
+            NAMES_CJK_FAMILY,
+            NAMES_CJK_FILE,
+            "Bold",
+            SHORT_LAYOUT_FEATURES,
+        ),
+        (
+            LATIN_SOURCE,
+            names_latin_chars(),
+            NAMES_LATIN_FAMILY,
+            NAMES_LATIN_FILE,
+            "Bold",
+            SHORT_LAYOUT_FEATURES,
+        ),
+        (
+            EMOJI_SOURCE,
+            emoji_chars(EMOJI_SOURCE),
+            EMOJI_FAMILY,
+            EMOJI_FILE,
+            "Regular",
+            SHORT_LAYOUT_FEATURES,
+        ),
+    ]
+    for source, file_name, family, spans in SHAPED_FONTS:
+        chars = _ranges(*spans, *SHAPED_COMMON)
+        builds.append((source, chars, family, file_name, "Bold", ALL_LAYOUT_FEATURES))
+    for source, chars, family, file_name, style, features in builds:
         if args.only and file_name not in args.only:
             continue
         out_path = args.out / file_name
-        count = build_subset(source, chars, family, out_path, style=style)
+        count = build_subset(source, chars, family, out_path, style=style, layout_features=features)
         write_charset(out_path)
         size_kb = out_path.stat().st_size / 1024
         shown = out_path.relative_to(ROOT) if out_path.is_relative_to(ROOT) else out_path
