@@ -73,8 +73,9 @@ def _drawable_strings() -> list[str]:
     strings += [str(n) for n in range(-100, 1000)] + ["+", "-", "%", "×", "→", "←", "…", "▶", "·"]
     for module in sorted((ROOT / "render").glob("*.py")):
         # samples.py: its leaderboard has an emoji on purpose; alt_text.py: text for
-        # screen readers beside the image, never drawn.
-        if module.name not in ("samples.py", "alt_text.py"):
+        # screen readers beside the image, never drawn; bidi.py: bidi controls and
+        # mirrored brackets, never drawn as labels.
+        if module.name not in ("samples.py", "alt_text.py", "bidi.py"):
             strings += _string_literals(module)
     return strings
 
