@@ -18,6 +18,8 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.variants import Variant
 from engine.words import WINDS, Word, is_traditional
 
+from .bidi import FSI, LRI, MIRRORED, PDI, RLI, graphemes, has_rtl, levels, visual_order
+
 log = logging.getLogger(__name__)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -176,7 +178,7 @@ def face_font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FACE_FONT_PATH), size)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def font_codepoints(path: Path = UI_FONT_PATH) -> frozenset[int]:
     """The characters a bundled font has, from the list written beside it by
     ``scripts/build_font_subset.py`` (so fontTools is not needed at run time)."""
@@ -190,14 +192,42 @@ def font_codepoints(path: Path = UI_FONT_PATH) -> frozenset[int]:
 # one run; the others are opened only when a name needs them, keeping cold start fast.
 NAMES_CJK_PATH = FONT_DIR / "MahjongBotNamesCJK-Bold.otf"
 NAMES_LATIN_PATH = FONT_DIR / "MahjongBotNamesLatin-Bold.ttf"
+NAMES_ARABIC_PATH = FONT_DIR / "MahjongBotNamesArabic-Bold.ttf"
+NAMES_HEBREW_PATH = FONT_DIR / "MahjongBotNamesHebrew-Bold.ttf"
+NAMES_THAI_PATH = FONT_DIR / "MahjongBotNamesThai-Bold.ttf"
+NAMES_DEVANAGARI_PATH = FONT_DIR / "MahjongBotNamesDevanagari-Bold.ttf"
 EMOJI_PATH = FONT_DIR / "MahjongBotEmoji.ttf"
-FALLBACK_CHAIN: tuple[Path, ...] = (UI_FONT_PATH, NAMES_CJK_PATH, NAMES_LATIN_PATH, EMOJI_PATH)
+FALLBACK_CHAIN: tuple[Path, ...] = (
+    UI_FONT_PATH,
+    NAMES_CJK_PATH,
+    NAMES_LATIN_PATH,
+    NAMES_ARABIC_PATH,
+    NAMES_HEBREW_PATH,
+    NAMES_THAI_PATH,
+    NAMES_DEVANAGARI_PATH,
+    EMOJI_PATH,
+)
+# The fonts of scripts that are shaped as a whole (letters join, marks stack, conjuncts
+# form): a run in one of them keeps the marks, spaces (and, for Arabic and Devanagari,
+# the joiners) that follow, when the font has them, so "محمد علي" is shaped as one run
+# instead of being cut at the space into runs of other fonts.
+SHAPED_FONTS = frozenset(
+    {NAMES_ARABIC_PATH, NAMES_HEBREW_PATH, NAMES_THAI_PATH, NAMES_DEVANAGARI_PATH}
+)
+JOINING_FONTS = frozenset({NAMES_ARABIC_PATH, NAMES_DEVANAGARI_PATH})
+JOINERS = frozenset({0x200C, 0x200D})  # ZWNJ, ZWJ: they choose Arabic and Devanagari forms
 EMOJI_NATIVE_SIZE = 109  # the colour bitmap strike: the only size FreeType opens it at
-# Selectors and joiners have no glyph of their own: dropped rather than drawn as "?".
-# With them the blank fillers Discord users take for an "empty" name (Hangul fillers,
-# the word joiner, a soft hyphen), which draw nothing either.
-INVISIBLE = frozenset(
-    {0x200B, 0x200C, 0x200D, 0xFE0E, 0xFE0F, 0x2060, 0x00AD, 0x115F, 0x1160, 0x3164, 0xFFA0}
+# Selectors and joiners have no glyph of their own: dropped rather than drawn as "?"
+# (ZWNJ and ZWJ are kept inside an Arabic or Devanagari run, see SHAPED_FONTS). With them
+# the blank fillers Discord users take for an "empty" name (Hangul fillers, the word
+# joiner, a soft hyphen), which draw nothing either, and the bidi marks and isolates
+# (LRM, RLM, ALM, LRE…PDF, LRI…PDI), which only steer the order of the line (``bidi``).
+BIDI_CONTROLS = frozenset({0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
+INVISIBLE = (
+    frozenset(
+        {0x200B, 0x200C, 0x200D, 0xFE0E, 0xFE0F, 0x2060, 0x00AD, 0x115F, 0x1160, 0x3164, 0xFFA0}
+    )
+    | BIDI_CONTROLS
 )
 
 
@@ -210,23 +240,70 @@ def font_for(char: str) -> Path | None:
     return None
 
 
-def text_runs(text: str) -> list[tuple[Path, str]]:
-    """``text`` (NFC-normalised, so a decomposed é finds its glyph) cut into runs that
-    each one font can draw; a character no font has becomes ``?`` in the UI font."""
-    runs: list[tuple[Path, str]] = []
+def _stays_in_run(char: str, path: Path) -> bool:
+    """Whether ``char`` stays in a run of ``path`` it follows rather than going to the
+    first font of the chain: a mark, a space or (Arabic, Devanagari) a joiner after a
+    shaped script's letter, where that font has it, so shaping sees the whole word."""
+    if path not in SHAPED_FONTS:
+        return False
+    code = ord(char)
+    if code in JOINERS:
+        kept = path in JOINING_FONTS
+    else:
+        category = unicodedata.category(char)
+        kept = category.startswith("M") or category == "Zs"
+    return kept and code in font_codepoints(path)
+
+
+def _drawn_chars(text: str) -> list[tuple[str, Path, int]]:
+    """Each character of ``text`` that is drawn, in logical order, with its font and its
+    bidi level (``bidi.levels``; all 0 for text without right-to-left characters).
+
+    ``text`` is NFC-normalised first (a decomposed é finds its glyph); a character no font
+    has becomes ``?`` in the UI font; invisible ones are dropped after the bidi pass has
+    seen them (an RLM or an FSI steers the order, it is not drawn)."""
+    text = unicodedata.normalize("NFC", text)
+    char_levels = levels(text) if has_rtl(text) else [0] * len(text)
+    drawn: list[tuple[str, Path, int]] = []
     ui_codepoints = font_codepoints(UI_FONT_PATH)
-    for char in unicodedata.normalize("NFC", text):
+    for char, level in zip(text, char_levels, strict=True):
         code = ord(char)
+        if drawn and _stays_in_run(char, drawn[-1][1]):
+            drawn.append((char, drawn[-1][1], level))
+            continue
         if code in INVISIBLE:
             continue
         path = UI_FONT_PATH if code in ui_codepoints or char == "\n" else font_for(char)
         if path is None:
             path, char = UI_FONT_PATH, "?"
+        drawn.append((char, path, level))
+    return drawn
+
+
+def text_runs(text: str) -> list[tuple[Path, str]]:
+    """``text`` cut into runs that each one font can draw, in logical (reading) order;
+    see ``_drawn_chars`` for what is normalised, replaced and dropped."""
+    runs: list[tuple[Path, str]] = []
+    for char, path, _level in _drawn_chars(text):
         if runs and runs[-1][0] == path:
             runs[-1] = (path, runs[-1][1] + char)
         else:
             runs.append((path, char))
     return runs
+
+
+def visual_runs(text: str) -> list[tuple[Path, str, bool]]:
+    """``text`` cut into runs of one font and one direction, in drawing order (left to
+    right): (font, the run's characters in logical order, whether it is right to left).
+    A right-to-left run is shaped and reversed when it is drawn (``_run_sprite``)."""
+    runs: list[tuple[Path, str, int]] = []
+    for char, path, level in _drawn_chars(text):
+        if runs and runs[-1][0] == path and runs[-1][2] == level:
+            runs[-1] = (path, runs[-1][1] + char, level)
+        else:
+            runs.append((path, char, level))
+    order = visual_order([level for _path, _run, level in runs])
+    return [(runs[i][0], runs[i][1], runs[i][2] % 2 == 1) for i in order]
 
 
 def han_language(run: str) -> str | None:
@@ -242,6 +319,19 @@ def han_language(run: str) -> str | None:
     return None
 
 
+def _raqm(font: ImageFont.FreeTypeFont) -> bool:
+    return font.layout_engine == ImageFont.Layout.RAQM
+
+
+def _direction(font: ImageFont.FreeTypeFont, rtl: bool) -> str | None:
+    """``direction`` for a run, where the font can take it (libraqm): the run's own, so
+    libraqm neither guesses it from the run's first letter nor reorders a run the bidi
+    pass already placed. The basic layout refuses any direction (see ``_language``)."""
+    if not _raqm(font):
+        return None
+    return "rtl" if rtl else "ltr"
+
+
 def _language(font: ImageFont.FreeTypeFont, text: str) -> str | None:
     """``language`` for a Traditional run, where the font can take it. Pillow's wheels
     lay text out with libraqm only when the system has libfribidi (Debian: libfribidi0,
@@ -250,7 +340,7 @@ def _language(font: ImageFont.FreeTypeFont, text: str) -> str | None:
     Traditional character (a zh-TW table, 發 on the palette) would fail. There the run
     is drawn in the font's default (Simplified) forms instead, and the log says why."""
     language = han_language(text)
-    if language is not None and font.layout_engine != ImageFont.Layout.RAQM:
+    if language is not None and not _raqm(font):
         _warn_basic_layout()
         return None
     return language
@@ -276,14 +366,29 @@ def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(path), size)
 
 
+def _basic_text(text: str, rtl: bool) -> str:
+    """What the basic layout (no libraqm: no shaping, no bidi) must be given to show a run:
+    the joiners dropped (it would draw their glyphs) and a right-to-left run reversed
+    grapheme cluster by cluster (a letter keeps its marks after it) with its brackets
+    mirrored. Arabic letters then draw unjoined, Thai and Devanagari unshaped: readable,
+    never a crash."""
+    text = "".join(char for char in text if ord(char) not in JOINERS)
+    if rtl:
+        text = "".join(reversed(graphemes(text))).translate(MIRRORED)
+    return text
+
+
 def _run_sprite(
-    path: Path, text: str, size: int, color: Color, height: int, baseline: int
+    path: Path, text: str, rtl: bool, size: int, color: Color, height: int, baseline: int
 ) -> Image.Image:
     """One run drawn on a canvas ``height`` tall with its baseline at ``baseline``."""
     if path == EMOJI_PATH:
-        return _emoji_run(text, size, height)
+        return _emoji_run(text[::-1] if rtl else text, size, height)
     font = _font(path, size)
-    left, _top, right, _bottom = font.getbbox(text)
+    if not _raqm(font):
+        text = _basic_text(text, rtl)
+    direction = _direction(font, rtl)
+    left, _top, right, _bottom = font.getbbox(text, direction=direction)
     ascent, _descent = font.getmetrics()
     width = max(1, int(right - min(0, left)) + 1)
     canvas = Image.new("RGBA", (width, height), (*color[:3], 0))
@@ -292,9 +397,21 @@ def _run_sprite(
         text,
         font=font,
         fill=color,
+        direction=direction,
         language=_language(font, text),
     )
     return canvas
+
+
+def _ink_below(path: Path, text: str, rtl: bool, size: int) -> int:
+    """How far (pixels) a shaped run's ink reaches below its baseline: Arabic dots under
+    a final ي or a kasra go deeper than the UI font's descent, and would be cut off by a
+    sprite only as tall as the UI font's line."""
+    font = _font(path, size)
+    if not _raqm(font):
+        text = _basic_text(text, rtl)
+    _left, _top, _right, bottom = font.getbbox(text, anchor="ls", direction=_direction(font, rtl))
+    return max(0, int(bottom))
 
 
 def _emoji_run(text: str, size: int, height: int) -> Image.Image:
@@ -336,8 +453,8 @@ def text_sprite(text: str, size: int, color: Color) -> Image.Image:
     with DRAW_LOCK:
         font = ui_font(size)
         ascent, descent = font.getmetrics()
-        runs = text_runs(text)
-        if not runs or (len(runs) == 1 and runs[0][0] == UI_FONT_PATH):
+        runs = visual_runs(text)
+        if not runs or (len(runs) == 1 and runs[0][0] == UI_FONT_PATH and not runs[0][2]):
             text = runs[0][1] if runs else ""
             left, _top, right, _bottom = font.getbbox(text)
             width = max(1, int(right - min(0, left)) + 2)
@@ -346,11 +463,18 @@ def text_sprite(text: str, size: int, color: Color) -> Image.Image:
                 (-min(0, left) + 1, 0), text, font=font, fill=color, language=_language(font, text)
             )
             return canvas
+        # The sprite grows downwards (the baseline stays where the UI font puts it) when
+        # a shaped run's ink goes below the UI font's descent.
+        below = max(
+            (_ink_below(path, run, rtl, size) for path, run, rtl in runs if path in SHAPED_FONTS),
+            default=0,
+        )
+        height = ascent + max(descent, below)
         pieces = [
-            _run_sprite(path, run, size, color, ascent + descent, ascent) for path, run in runs
+            _run_sprite(path, run, rtl, size, color, height, ascent) for path, run, rtl in runs
         ]
         canvas = Image.new(
-            "RGBA", (sum(piece.width for piece in pieces) + 2, ascent + descent), (*color[:3], 0)
+            "RGBA", (sum(piece.width for piece in pieces) + 2, height), (*color[:3], 0)
         )
         x = 1
         for piece in pieces:
@@ -363,17 +487,38 @@ def text_width(text: str, size: int) -> int:
     return text_sprite(text, size, (0, 0, 0)).width
 
 
+def _shortened(text: str, end: int) -> str:
+    """``text[:end]`` with an ellipsis, and a PDI for each isolate the cut leaves open: the
+    ellipsis stays inside an isolated name (after a right-to-left name's last letter, so on
+    its left), and the label's text after the name is not drawn inside the isolate."""
+    prefix = text[:end]
+    depth = 0
+    for char in prefix:
+        if char in (FSI, LRI, RLI):
+            depth += 1
+        elif char == PDI and depth:
+            depth -= 1
+    return prefix + "…" + PDI * depth
+
+
 def fit_text(text: str, size: int, max_width: int) -> str:
     """Shorten ``text`` with an ellipsis until it fits ``max_width`` pixels: the longest
     prefix that fits, found by bisection (a width is measured by drawing, so trying one
-    character fewer at a time drew a 32-character name up to 32 times)."""
+    character fewer at a time drew a 32-character name up to 32 times). The text is cut
+    only between grapheme clusters: a cut inside one would leave a letter without its
+    marks, half a Devanagari conjunct, or a dangling joiner."""
     if text_width(text, size) <= max_width:
         return text
-    fits, too_long = 1, len(text)  # a one-character prefix is the shortest we give
+    ends: list[int] = []
+    for cluster in graphemes(text):
+        ends.append((ends[-1] if ends else 0) + len(cluster))
+    if not ends:
+        return text
+    fits, too_long = 1, len(ends)  # a one-cluster prefix is the shortest we give
     while too_long - fits > 1:
         middle = (fits + too_long) // 2
-        if text_width(text[:middle] + "…", size) <= max_width:
+        if text_width(_shortened(text, ends[middle - 1]), size) <= max_width:
             fits = middle
         else:
             too_long = middle
-    return text[:fits] + "…"
+    return _shortened(text, ends[fits - 1])

@@ -8,12 +8,14 @@ script (and character) that is missing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from render import text
+from render.bidi import graphemes
 from render.dates import iso_week_dates, week_dates
 from render.images import compose_leaderboard
 from render.samples import WORLD_NAMES_LEADERBOARD
@@ -37,6 +39,10 @@ FALLBACK_ROWS = (
     (4, "Αθηνά Ωmega", -5, 2, 1),
     (5, "ひまわり カタカナ", -5, 2, 1),
     (6, "Tiger🐯 🀄 🎉", -10, 2, 1),
+    (7, "فاطمة الزهراء", -12, 2, 1),
+    (8, "יוֹסֵף לוי", -15, 2, 1),
+    (9, "ปิยะพงษ์ ศรีสุข", -20, 2, 1),
+    (10, "प्रियंका चौधरी", -25, 2, 1),
 )
 FALLBACK_SCRIPTS = {
     "traditional": "劉週傑饕餮",
@@ -46,6 +52,10 @@ FALLBACK_SCRIPTS = {
     "greek": "ΑθηνάΩ",
     "kana": "ひまわカタナ",
     "emoji": "🐯🀄🎉",
+    "arabic": "فاطمةلزهرء",
+    "hebrew": "יוֹסֵףלו",  # with the vowel points (combining marks)
+    "thai": "ปิยะพงษ์ศรีสุข",  # with vowel and tone marks
+    "devanagari": "प्रियंकाचौधरी",  # with the virama of the conjunct प्र
 }
 
 
@@ -164,6 +174,131 @@ def test_a_name_that_would_draw_nothing_is_the_seat_number(blank: str) -> None:
 def _clear_font_caches() -> None:
     for cached in (text.ui_font, text._font, text.text_sprite, text._warn_basic_layout):
         cached.cache_clear()
+
+
+@pytest.fixture
+def basic_layout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every font opened with Pillow's basic layout, as where libfribidi is missing."""
+    truetype = ImageFont.truetype
+
+    def basic(*args: Any, **kwargs: Any) -> ImageFont.FreeTypeFont:
+        return truetype(*args, **{**kwargs, "layout_engine": ImageFont.Layout.BASIC})
+
+    monkeypatch.setattr(ImageFont, "truetype", basic)
+    _clear_font_caches()
+    yield
+    _clear_font_caches()  # the next test gets fonts with the real layout again
+
+
+needs_raqm = pytest.mark.skipif(not features.check("raqm"), reason="shaping needs libraqm")
+
+
+def test_a_shaped_script_stays_one_run_across_its_spaces_marks_and_joiners() -> None:
+    """Arabic letters join and Thai and Devanagari marks stack only inside one run: a
+    space, a mark or a joiner going to another font would cut the word's shaping."""
+    assert text.text_runs("محمد علي") == [(text.NAMES_ARABIC_PATH, "محمد علي")]
+    assert text.text_runs("สมชาย ใจดี") == [(text.NAMES_THAI_PATH, "สมชาย ใจดี")]
+    assert text.text_runs("क्\u200dष राम") == [(text.NAMES_DEVANAGARI_PATH, "क्\u200dष राम")]
+    assert text.text_runs("عبد\u200cالله") == [(text.NAMES_ARABIC_PATH, "عبد\u200cالله")]
+    # Elsewhere joiners are still dropped, and a space after a Latin word is the UI font's.
+    assert text.safe_text("a\u200db דוד\u200d") == "ab דוד"
+    assert text.text_runs("Ali محمد")[0] == (text.UI_FONT_PATH, "Ali ")
+
+
+def test_right_to_left_runs_are_placed_right_to_left() -> None:
+    runs = text.visual_runs("Ali محمد 打出 דוד כהן")
+    assert [(path.name, run, rtl) for path, run, rtl in runs] == [
+        (text.UI_FONT_PATH.name, "Ali ", False),
+        (text.NAMES_ARABIC_PATH.name, "محمد", True),
+        (text.NAMES_ARABIC_PATH.name, " ", False),
+        (text.UI_FONT_PATH.name, "打出 ", False),
+        (text.NAMES_HEBREW_PATH.name, "דוד כהן", True),
+    ]
+    # Two right-to-left words in different fonts: the first one read is drawn rightmost.
+    runs = text.visual_runs("דוד محمد")
+    assert [run for _path, run, _rtl in runs] == ["محمد", "דוד "]
+
+
+def _gaps(sprite: Image.Image) -> int:
+    """How many stretches of empty columns lie between a sprite's inked columns."""
+    alpha = sprite.getchannel("A")
+    inked = [
+        alpha.crop((x, 0, x + 1, sprite.height)).getbbox() is not None for x in range(sprite.width)
+    ]
+    first, last = inked.index(True), len(inked) - inked[::-1].index(True)
+    return sum(1 for x in range(first + 1, last) if not inked[x] and inked[x - 1])
+
+
+@needs_raqm
+def test_arabic_letters_are_joined() -> None:
+    """Under libraqm the letters of "محمد" (no dots) are joined into one stroke: no empty
+    column between them, where the same letters kept apart by ZWNJ (isolated forms, or
+    letters drawn one run each) leave a gap between each pair."""
+    size, ink = 40, (0, 0, 0)
+    assert "?" not in text.safe_text("محمد")
+    assert _gaps(text.text_sprite("محمد", size, ink)) == 0
+    assert _gaps(text.text_sprite("\u200c".join("محمد"), size, ink)) >= 3
+
+
+@needs_raqm
+def test_devanagari_conjuncts_are_formed() -> None:
+    """क्ष drawn shaped is one conjunct glyph, narrower than क, virama and ष side by side."""
+    ink = (0, 0, 0)
+    shaped = text.text_sprite("क्ष", 40, ink).width
+    assert shaped < text.text_sprite("क्\u200cष", 40, ink).width  # ZWNJ: the half-form-free spelling
+
+
+def test_dots_below_the_baseline_are_not_clipped() -> None:
+    """Arabic dots under ي reach below the UI font's descent: the sprite grows down."""
+    ascent, descent = text.ui_font(30).getmetrics()
+    sprite = text.text_sprite("علي يي", 30, (0, 0, 0))
+    bbox = sprite.getbbox()
+    assert bbox is not None and bbox[3] > ascent + descent  # ink where the line box ended
+    # All of it: as deep below the baseline as the font draws it on a roomy canvas.
+    font = text._font(text.NAMES_ARABIC_PATH, 30)
+    roomy = Image.new("L", (300, 200), 0)
+    ImageDraw.Draw(roomy).text((10, 100), "علي يي", font=font, fill=255, anchor="ls")
+    roomy_box = roomy.getbbox()
+    assert roomy_box is not None and bbox[3] >= ascent + roomy_box[3] - 100
+    assert text.text_sprite("Alice 刘", 30, (0, 0, 0)).height == ascent + descent
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["क्षत्रिय" * 4, "ปิยะพงษ์ ศรีสุข" * 3, "Jose\u0301 " * 8, "יוֹסֵף " * 6, "👍🏽🇯🇵" * 8],
+)
+@pytest.mark.parametrize("room", [40, 60, 90, 130, 170])
+def test_fit_text_cuts_between_grapheme_clusters(name: str, room: int) -> None:
+    fitted = text.fit_text(name, 22, room)
+    prefix = fitted.removesuffix("…")
+    clusters = graphemes(name)
+    assert graphemes(prefix) == clusters[: len(graphemes(prefix))]
+
+
+def test_fit_text_keeps_an_isolated_name_closed() -> None:
+    """The ellipsis stays inside the name's isolate and the isolate is closed, so the
+    label's text after the name ("…: +5") is not drawn inside the right-to-left name."""
+    fitted = text.fit_text("\u2068محمد عبد الرحمن الكبير\u2069", 22, 90)
+    assert fitted.startswith("\u2068محمد") and fitted.endswith("…\u2069")
+    runs = text.visual_runs(fitted + ": +5")
+    assert runs[-1][1] == ": +5" and not runs[-1][2]
+
+
+@pytest.mark.parametrize("script", sorted(FALLBACK_SCRIPTS))
+def test_without_libraqm_every_script_still_draws(basic_layout: None, script: str) -> None:
+    """Without libraqm nothing is shaped, and the basic layout refuses ``direction`` and
+    ``language``: names still draw (Arabic unjoined, right-to-left runs reversed by the
+    renderer), each character as itself."""
+    _check_each_character(FALLBACK_ROWS, FALLBACK_SCRIPTS[script])
+    for line in ("E \u2068محمد علي\u2069: +5", "क्\u200dष ﷺ", "from \u2068שָׁלוֹם (א)\u2069"):
+        sprite = text.text_sprite(line, 20, (0, 0, 0, 255))
+        assert sprite.getbbox() is not None
+
+
+def test_without_libraqm_right_to_left_runs_are_reversed_by_cluster() -> None:
+    assert text._basic_text("שָׁלוֹם (א)", rtl=True) == "(א) םוֹלשָׁ"
+    assert text._basic_text("عبد\u200dالله", rtl=True) == "هللادبع"
+    assert text._basic_text("क्\u200dष", rtl=False) == "क्ष"
 
 
 def test_without_libraqm_traditional_text_still_draws(
