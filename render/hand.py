@@ -20,6 +20,7 @@ from engine.variants import Variant, get_rules
 from engine.views import PlayerView, PublicView, SeatView
 from engine.words import ACTIONS
 
+from .bidi import isolate
 from .layout import (
     CREAM,
     FELT,
@@ -162,7 +163,7 @@ def compose_hand(
     turn = label("turn", locale) if public.current_seat == view.seat else ""
     turn_w = badge_width(turn, 22) + 10 if turn else 0
     name_room = min(300, int(right - x - 20 - turn_w))
-    name = fit_text(seat_name(names, view.seat, locale), 26, max(40, name_room))
+    name = fit_text(isolate(seat_name(names, view.seat, locale)), 26, max(40, name_room))
     x += draw_text(canvas, name, x + 4, 12, 26) + 16
     if turn:
         x += badge(draw, canvas, x, 14, turn, HIGHLIGHT, 22, (40, 30, 10)) + 10
@@ -310,7 +311,7 @@ def _draw_prompt(
     room = HAND_WIDTH - x - layout.margin
     draw_text(canvas, fit_text(headline, 40, room), x, top + 44, 40, HIGHLIGHT)
     if who:
-        line = label("discarded_by", locale, name=who)
+        line = label("discarded_by", locale, name=isolate(who))
         draw_text(canvas, fit_text(line, 22, room), x, top + 100, 22, CREAM)
 
 
@@ -434,7 +435,7 @@ def _draw_seat_strip(
         )
         text = f"{label('liable', locale)} {partners}"
         badge(draw, canvas, x, top + 8, text, PANEL_EDGE, 18, MINUS)
-    name = fit_text(seat_name(names, seat_view.seat, locale), 20, layout.name_column - 8)
+    name = fit_text(isolate(seat_name(names, seat_view.seat, locale)), 20, layout.name_column - 8)
     draw_text(canvas, name, layout.margin, top + 42, 20, CREAM)
     left = layout.margin + layout.name_column
     right = HAND_WIDTH - layout.margin

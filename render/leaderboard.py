@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from .bidi import isolate
 from .layout import (
     CREAM,
     FELT,
@@ -116,7 +117,7 @@ def compose_leaderboard(
         # The net first: a seven-digit one takes room the name gives up.
         net_w = draw_text(canvas, signed(net), col_net, cy - 19, 26, net_color(net), anchor="r")
         name_room = min(col_net - col_name - 110, col_net - net_w - 16 - col_name)
-        draw_text(canvas, fit_text(name, 26, name_room), col_name, cy - 19, 26, CREAM)
+        draw_text(canvas, fit_text(isolate(name), 26, name_room), col_name, cy - 19, 26, CREAM)
         draw_text(canvas, str(hands), col_hands, cy - 16, 22, CREAM, anchor="r")
         draw_text(canvas, str(wins), col_wins, cy - 16, 22, CREAM, anchor="r")
         draw_text(canvas, win_rate(wins, hands), col_rate, cy - 16, 22, MUTED, anchor="r")

@@ -21,6 +21,7 @@ from engine.replay import HandReplay, ReplayFrame
 from engine.variants import get_rules
 from engine.words import ACTIONS, WIN_TYPES
 
+from .bidi import isolate
 from .layout import (
     CREAM,
     GOLD,
@@ -71,7 +72,7 @@ def _caption(
     action = frame.action
     if action is not None and action.seat < len(public.seats):
         seat_view = public.seats[action.seat]
-        who = f"{wind_name(seat_view.seat_wind, locale)} {seat_name(names, action.seat, locale)}"
+        who = f"{wind_name(seat_view.seat_wind, locale)} {isolate(seat_name(names, action.seat, locale))}"
         x += draw_text(canvas, fit_text(who, 24, 360), x, middle - 14, 24, CREAM) + 14
         concealed = action.type == "kong" and any(
             event.get("type") == "concealed_kong" for event in frame.events
@@ -97,7 +98,7 @@ def _caption(
     if result is not None:
         if result.winner is not None and result.valid:
             how = WIN_TYPES[result.win_by].text(locale) if result.win_by in WIN_TYPES else ""
-            text = f"{label('winner', locale)} {seat_name(names, result.winner, locale)} {how}"
+            text = f"{label('winner', locale)} {isolate(seat_name(names, result.winner, locale))} {how}"
         elif result.winner is not None:
             text = label("invalid_title", locale)
         else:

@@ -13,6 +13,7 @@ from engine.variants import get_rules
 from engine.views import PublicView
 from engine.words import UNITS, WIN_TYPES
 
+from .bidi import isolate
 from .layout import (
     CREAM,
     FELT,
@@ -116,7 +117,7 @@ def compose_result(
     rules = get_rules(view.variant)
 
     def seat_label(seat: int) -> str:
-        return f"{wind_name(view.seats[seat].seat_wind, locale)} {seat_name(names, seat, locale)}"
+        return f"{wind_name(view.seats[seat].seat_wind, locale)} {isolate(seat_name(names, seat, locale))}"
 
     # Title: the rule set and hand number at the right, drawn first so the winner, how
     # they won and from whom stop short of it (long names are cut, not drawn over it).

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.variants import RULE_SETS
 
+from .bidi import isolate
 from .layout import (
     CREAM,
     FELT,
@@ -76,7 +77,7 @@ def compose_stats(stats: Any, *, name: str, subtitle: str, locale: str = "zh") -
     header_h = 80
     draw.rectangle((0, 0, WIDTH, header_h), fill=PANEL_DARK)
     x = MARGIN + draw_text(canvas, label("stats_title", locale), MARGIN, 14, 36, GOLD) + 18
-    x += draw_text(canvas, fit_text(name, 26, 330), x, 22, 26, CREAM) + 16
+    x += draw_text(canvas, fit_text(isolate(name), 26, 330), x, 22, 26, CREAM) + 16
     draw_text(canvas, fit_text(subtitle, 20, WIDTH - MARGIN - x), x, 28, 20, MUTED)
 
     # Six figures in two rows of three boxes.

@@ -12,6 +12,7 @@ from engine.replay import RevealedSeat
 from engine.variants import Variant, get_rules
 from engine.views import PublicView, SeatView
 
+from .bidi import isolate
 from .layout import (
     CREAM,
     FELT,
@@ -315,7 +316,7 @@ def _draw_centre(
     status = ""
     if view.phase == "turn" and view.current_seat is not None:
         seat = view.current_seat
-        status = f"{label('turn', locale)} {wind_name(view.seats[seat].seat_wind, locale)} {seat_name(names, seat, locale)}"
+        status = f"{label('turn', locale)} {wind_name(view.seats[seat].seat_wind, locale)} {isolate(seat_name(names, seat, locale))}"
     elif view.phase == "ended":
         status = label("ended", locale)
     elif view.phase in ("claim", "rob_kong", "santan"):
@@ -398,7 +399,7 @@ def compose_table(
             seat_view,
             boxes[position],
             position,
-            seat_name(names, seat_view.seat, locale),
+            isolate(seat_name(names, seat_view.seat, locale)),
             locale,
             revealed[seat_view.seat] if revealed is not None else None,
         )

@@ -8,17 +8,20 @@ script (and character) that is missing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont, features
 
 from render import text
-from render.bidi import graphemes
+from render.bidi import graphemes, levels, visual_order
 from render.dates import iso_week_dates, week_dates
 from render.images import compose_leaderboard
-from render.samples import WORLD_NAMES_LEADERBOARD
+from render.samples import WORLD_NAMES_LEADERBOARD, sample_win_result
+from tests.drawn_text import assert_apart, record_texts
 
 SCRIPTS = {
     "chinese_beyond_the_ui_subset": "刘德华周杰伦",
@@ -322,3 +325,41 @@ def test_without_libraqm_traditional_text_still_draws(
         assert "libfribidi" in caplog.text
     finally:
         _clear_font_caches()  # the next test gets fonts with the real layout again
+
+
+def _visual_positions(line: str) -> list[int]:
+    """Where each character of ``line`` is drawn, counted from the left."""
+    order = visual_order(levels(line))
+    positions = [0] * len(line)
+    for place, index in enumerate(order):
+        positions[index] = place
+    return positions
+
+
+def test_a_right_to_left_name_does_not_reorder_the_label_around_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A score after an Arabic or Hebrew name ("محمد: -8") would join the name's
+    direction (the bidi algorithm makes a number after Arabic letters an Arabic number)
+    and be drawn on its left; composed labels isolate the name, so the score stays on
+    the right and a payment reads payer → payee."""
+    from render import result as result_module
+
+    drawn = record_texts(monkeypatch, result_module)
+    ended, result, win_tile = sample_win_result("jiaxing")
+    discard = replace(result, win_by="discard", from_seat=2, totals=[120, -8, 5, -117])
+    names = ["محمد علي", "דוד כהן", "فاطمة ٢", "Bob"]
+    result_module.render_result(ended, discard, names=names, locale="en", win_tile=win_tile)
+    totals = [drawn_text.text for drawn_text in drawn if re.search(r": -?\d+$", drawn_text.text)]
+    payments = [drawn_text.text for drawn_text in drawn if "→" in drawn_text.text]
+    assert len(totals) == 4 and payments
+    assert_apart(drawn)
+    for line, mark in [
+        *((line, line.rindex(": ")) for line in totals),
+        *((line, line.index("→")) for line in payments),
+    ]:
+        positions = _visual_positions(line)
+        assert all(positions[i] < positions[mark] for i in range(mark)), line
+        assert all(positions[i] > positions[mark] for i in range(mark + 1, len(line))), line
+    runs = text.visual_runs(totals[0])
+    assert runs[-1][0] == text.UI_FONT_PATH and runs[-1][1].startswith(": ") and not runs[-1][2]
