@@ -243,16 +243,21 @@ def sample_draw_result(variant: str = DEFAULT_RULE_SET) -> tuple[PublicView, Han
 
 
 # Player names in every script the images must draw (issue 13: 刘?华 must not happen):
-# Chinese beyond the UI subset, accents, Hangul, Cyrillic, Greek, kana and an emoji.
+# Chinese beyond the UI subset, accents, Hangul, Cyrillic, Greek, kana, an emoji, and the
+# shaped scripts: Arabic and Hebrew (right to left), Devanagari and Thai.
 WORLD_NAMES_LEADERBOARD = (
     (1, "刘德华", 1280, 42, 15),
     (2, "周杰伦", 960, 38, 12),
     (3, "José Müller", 415, 51, 14),
-    (4, "김민준", 120, 12, 3),
-    (5, "Иван Петров", -85, 30, 7),
-    (6, "Γιώργος", -240, 27, 5),
-    (7, "さくら", -610, 44, 8),
-    (8, "Lucky🍀Cat", -1840, 60, 9),
+    (4, "محمد علي", 300, 33, 10),
+    (5, "김민준", 120, 12, 3),
+    (6, "प्रिया शर्मा", 40, 25, 6),
+    (7, "Иван Петров", -85, 30, 7),
+    (8, "Γιώργος", -240, 27, 5),
+    (9, "נועה לוי", -330, 21, 4),
+    (10, "さくら", -610, 44, 8),
+    (11, "สมชาย ใจดี", -900, 36, 6),
+    (12, "Lucky🍀Cat", -1840, 60, 9),
 )
 
 

@@ -31,6 +31,10 @@ SCRIPTS = {
     "greek": "Γιώργος",
     "kana": "さくら",
     "emoji": "🍀",
+    "arabic": "محمدعلي",
+    "hebrew": "נועהלוי",
+    "thai": "สมชายใจดี",
+    "devanagari": "प्रियाशर्मा",
 }
 # The sample board's names are in render/samples.py, whose characters the build script
 # also puts in the UI subset; these names live only here, so they can only be drawn by
