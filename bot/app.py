@@ -504,6 +504,7 @@ class MahjongBot(commands.Bot):
         play it; the presenter edits the DM hand as for any move, and a refusal (or a typed
         move's confirmation) is sent as an ephemeral follow-up through the token of the
         interaction, which was deferred."""
+        self.presenter.seen(click.user_id)  # at the screen, though their click came routed
         table = self.manager.get(click.table_id)
         text: Text | None = None
         if table is None or table.status != "running":

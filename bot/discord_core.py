@@ -273,13 +273,17 @@ class PresenterCore:
                         guild_locale: str | None = None) -> bool:  # fmt: skip
         """Note the locale an interaction came with (and its guild's); True when the
         user's locale is new, so the caller saves it."""
-        self._last_seen[user_id] = self.clock.now()  # every interaction passes here first
+        self.seen(user_id)  # every interaction passes here first
         if guild_id is not None and guild_locale:
             self._guild_locales[guild_id] = guild_locale
         if not locale or self._locales.get(user_id) == locale:
             return False
         self._locales[user_id] = locale
         return True
+
+    def seen(self, user_id: int) -> None:
+        """The player clicked or typed just now: at the screen (see ``_track_alert``)."""
+        self._last_seen[user_id] = self.clock.now()
 
     def locale_of(self, user_id: int) -> str | None:
         """A player's locale as last seen (None: not known yet)."""

@@ -204,6 +204,7 @@ async def test_two_shard_processes_settle_into_one_ledger_and_route_dm_clicks(
 
     # Both humans play from their DMs; every DM click arrives at shard 0's process.
     store = zero.store
+    started = one.bot.presenter.clock.now()
     for _ in range(2000):
         alice_paid = await store.settled_hands(alice_table.table_id)
         bob_paid = await store.settled_hands(bob_table.table_id)
@@ -223,6 +224,9 @@ async def test_two_shard_processes_settle_into_one_ledger_and_route_dm_clicks(
 
     assert routed, "Alice's clicks never went through the router"
     assert {click.user_id for click in routed} == {ALICE}  # Bob's table is shard 0's own
+    # The owner knows she is at the screen (her turn alerts wait for half her time), though
+    # her interactions reach shard 0's process only.
+    assert one.bot.presenter._last_seen[ALICE] > started
     assert len({click.interaction_id for click in routed}) == len(routed)
     # No click of anyone ever failed Discord's 3-second acknowledgement.
     assert zero.h.failed_interactions() == []
