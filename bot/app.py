@@ -550,8 +550,9 @@ class MahjongBot(commands.Bot):
             return
         if what == "join":
             result = await table.join(user.id, user.display_name)
-        elif what in ("leave", "quit"):
-            await self.leave_table(interaction, table, confirmed=what == "quit")
+        elif what == "leave" or what.startswith("quit"):
+            confirmed = int(what[4:]) if what.startswith("quit") else None
+            await self.leave_table(interaction, table, confirmed=confirmed)
             return
         elif what == "start":
             result = await table.start(user.id)
@@ -580,31 +581,38 @@ class MahjongBot(commands.Bot):
             await self.reply(interaction, result.message or msg("error.generic"))
 
     async def leave_table(
-        self, interaction: discord.Interaction[Any], table: TableSession, *, confirmed: bool
+        self, interaction: discord.Interaction[Any], table: TableSession, *, confirmed: int | None
     ) -> None:
-        """Leave ``table``; mid-match, first say what it costs and leave only on the
-        confirming button (a penalty nobody saw coming is points lost by a typo)."""
-        user_id = interaction.user.id
-        points = table.leave_penalty(user_id)
-        if points > 0 and not confirmed:
-            question = say(msg("table.leave_confirm", points=points), interaction.locale)
-            view = leave_view(table.table_id, str(interaction.locale))
-            await send_with_view(interaction, question, view)
+        """Leave ``table``; mid-match, first say what it costs and leave only on the button
+        confirming that price (``confirmed``, from its id): a penalty nobody saw coming is
+        points lost by a typo, and one that rose since (三摊) is asked again."""
+        result = await table.leave(interaction.user.id, max_penalty=confirmed or 0)
+        if result.confirm is not None:
+            question = say(result.message or msg("error.generic"), interaction.locale)
+            view = leave_view(table.table_id, result.confirm, str(interaction.locale))
+            if confirmed is None:
+                await send_with_view(interaction, question, view)
+            else:  # the price changed under the button: the question is asked anew there
+                await self._edit_clicked(interaction, question, view)
             return
-        result = await table.leave(user_id)
         left = result.message or msg("table.left")  # with the penalty, if one was charged
         text = left if result.ok else result.message or msg("error.generic")
-        if confirmed and result.ok:  # the question becomes the answer: no second button
-            guard = AckGuard.of(interaction)
-            async with guard.lock:
-                content = say(text, interaction.locale)
-                if interaction.response.is_done():
-                    await interaction.edit_original_response(content=content, view=None)
-                else:
-                    await interaction.response.edit_message(content=content, view=None)
-            guard.done()
+        if confirmed is not None and result.ok:  # the question becomes the answer
+            await self._edit_clicked(interaction, say(text, interaction.locale), None)
             return
         await self.reply(interaction, text)
+
+    async def _edit_clicked(
+        self, interaction: discord.Interaction[Any], content: str, view: discord.ui.View | None
+    ) -> None:
+        """Replace the message whose button was pressed (an ephemeral one too)."""
+        guard = AckGuard.of(interaction)
+        async with guard.lock:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=content, view=view)
+            else:
+                await interaction.response.edit_message(content=content, view=view)
+        guard.done()
 
     async def on_toggle_click(
         self, interaction: discord.Interaction[Any], table_id: str, setting: str

@@ -6,8 +6,8 @@ bot needs no memory of the message to answer a click, even after a restart.
 - ``mj:d:<table>:<turn>`` — the discard select on a hand (values are tiles like ``5m``);
 - ``mj:a:<table>:<turn>:<action>[:<tiles>]`` — a claim/turn button (pung, kong, win, pass,
   chow, continue, fold; tiles for a chow or an own-turn kong);
-- ``mj:t:<table>:<what>`` — the table/lobby buttons (join, leave, quit: leave a running
-  match once its penalty is confirmed, start, ai, hand, back);
+- ``mj:t:<table>:<what>`` — the table/lobby buttons (join, leave, ``quit<points>``: leave
+  a running match at the penalty the player confirmed, start, ai, hand, back);
 - ``mj:o:<table>:<setting>`` — a shortcut on a private hand, named by what pressing it
   sets (``ap_off|ap_hand|ap_always`` auto-pass, ``aw_on|aw_off`` auto-win,
   ``tg_on|tg_off`` tsumogiri).
@@ -167,7 +167,7 @@ class ActionButton(
 
 class TableButton(
     ui.DynamicItem[ui.Button[Any]],
-    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|quit|start|ai|noai|hand|back)",
+    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|quit[0-9]+|start|ai|noai|hand|back)",
 ):
     def __init__(self, table_id: str, what: str, *, label: str | None = None,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:  # fmt: skip
@@ -394,11 +394,13 @@ def lobby_view(lobby: LobbyInfo) -> ui.View:
     return view
 
 
-def leave_view(table_id: str, locale: str | None) -> ui.View:
-    """The one button under "leaving costs N points": pressing it is the confirmation."""
+def leave_view(table_id: str, points: int, locale: str | None) -> ui.View:
+    """The one button under "leaving costs N points": pressing it confirms N (its id says
+    so: a price that changed since is asked again, never charged unseen)."""
     view = ui.View(timeout=None)
     label = label_for("button.leave_anyway", locale)
-    view.add_item(TableButton(table_id, "quit", label=label, style=discord.ButtonStyle.danger))
+    button = TableButton(table_id, f"quit{points}", label=label, style=discord.ButtonStyle.danger)
+    view.add_item(button)
     return view
 
 

@@ -82,7 +82,7 @@ class LobbyMixin:
         def clock(self) -> Clock: ...
         async def _call(self, body: Callable[[], Awaitable[Any]]) -> Any: ...
         async def _close(self, status: str) -> None: ...
-        async def _leave_running(self, user_id: int) -> SubmitResult: ...
+        async def _leave_running(self, user_id: int, max_penalty: int | None) -> SubmitResult: ...
         def _seat_records(self) -> list[dict[str, Any]]: ...
         def _refresh_dues(self) -> None: ...
         def _public(self) -> PublicView: ...
@@ -161,7 +161,12 @@ class LobbyMixin:
     def _renumber_lobby(self) -> None:
         self.players = [replace(p, seat=index) for index, p in enumerate(self.players)]
 
-    async def leave(self, user_id: int) -> SubmitResult:
+    async def leave(self, user_id: int, *, max_penalty: int | None = None) -> SubmitResult:
+        """Leave the lobby, or the running match with its penalty: at most
+        ``max_penalty`` points (None: whatever it costs), else refused with the price to
+        confirm. Decided in the table's queue, so what was confirmed is what is charged
+        (a match starting, or 三摊 raising the price, in between is asked again)."""
+
         async def body() -> SubmitResult:
             if self.status == "lobby":
                 if not any(p.user_id == user_id for p in self.players):
@@ -181,7 +186,7 @@ class LobbyMixin:
                 await self._announce_lobby()
                 return OK
             if self.status == "running":
-                return await self._leave_running(user_id)
+                return await self._leave_running(user_id, max_penalty)
             return refuse(CLOSED)
 
         return await self._call(body)

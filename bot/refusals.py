@@ -90,6 +90,8 @@ class SessionError(Exception):
 class SubmitResult:
     ok: bool
     message: Text | None = None
+    # Refused until confirmed: the points leaving would cost now (``leave(max_penalty=)``).
+    confirm: int | None = None
 
 
 OK = SubmitResult(True)

@@ -645,13 +645,15 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             return 0
         return self.match.round.flee_penalty(seat) * self.stake
 
-    async def _leave_running(self, user_id: int) -> SubmitResult:
+    async def _leave_running(self, user_id: int, max_penalty: int | None) -> SubmitResult:
         assert self.match is not None
         seat = self.seat_of(user_id)
         if seat is None:
             return refuse(NOT_SEATED)
         info = self._seats[seat]
         points = self.leave_penalty(user_id)
+        if max_penalty is not None and points > max_penalty:
+            return SubmitResult(False, msg("table.leave_confirm", points=points), confirm=points)
         if points > 0:
             others = [
                 p.user_id for p in self._seats if p.user_id is not None and p.user_id != user_id

@@ -652,7 +652,7 @@ async def test_leaving_mid_match_costs_a_penalty_and_an_ai_takes_over(env: Env) 
     assert await env.store.history(GUILD_ID, BOB, kinds=("penalty",)) == []
     assert table.seat_of(BOB) == seat and bob_hand.components
     confirm = h.ephemeral_messages(BOB)[-1]
-    quit_id = f"mj:t:{table.table_id}:quit"
+    quit_id = f"mj:t:{table.table_id}:quit{cost}"  # the price he is shown, in the button
     assert confirm.custom_ids() == [quit_id]
     record = await h.click(BOB, confirm, quit_id)
     penalties = await env.store.history(GUILD_ID, BOB, kinds=("penalty",))
@@ -674,6 +674,47 @@ async def test_leaving_mid_match_costs_a_penalty_and_an_ai_takes_over(env: Env) 
     assert all(r.audience.kind == "ephemeral" for r in h.replies_to(record) if r.audience)
     record = await h.command(ALICE, "table rules", locale="en-US")
     assert "Taizhou" in h.reply_text(record)
+
+
+async def test_a_confirmed_price_that_rose_is_asked_again_not_charged(env: Env) -> None:
+    """The confirming button carries the price it showed: once 三摊 liability raises the
+    penalty (32 to 108 in Jiaxing), pressing it asks again with the new price."""
+    h, bot = env.h, env.bot
+    await open_table(env, ALICE, BOB, variant="jiaxing")
+    table = bot.manager.table_of_user(BOB)
+    assert table is not None and table.match is not None
+    await h.command(BOB, "table leave")
+    question = h.ephemeral_messages(BOB)[-1]
+    [shown] = question.custom_ids()
+    table.match.round.santan_pairs.append((0, 1))  # liability begins before he presses
+    risen = table.leave_penalty(BOB)
+    assert shown == f"mj:t:{table.table_id}:quit32" and risen > 32
+    await h.click(BOB, question, shown)
+    assert await env.store.history(GUILD_ID, BOB, kinds=("penalty",)) == []
+    assert table.seat_of(BOB) is not None
+    assert f"现在离开要罚 {risen} 积分" in question.payload["content"]
+    assert question.custom_ids() == [f"mj:t:{table.table_id}:quit{risen}"]
+    await h.click(BOB, question, question.custom_ids()[0])
+    [charged] = await env.store.history(GUILD_ID, BOB, kinds=("penalty",))
+    assert charged.points == -risen
+
+
+async def test_leave_on_the_lobby_as_the_match_starts_asks_before_charging(env: Env) -> None:
+    """Leave pressed on the lobby while the host's start is under way: the start went
+    first, and the leave (judged as a lobby leave before it) charged the penalty unasked."""
+    h, bot = env.h, env.bot
+    await h.command(ALICE, "table create", [option("variant", "taizhou")])
+    await h.command(BOB, "table join")
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None
+    leave_id = f"mj:t:{table.table_id}:leave"
+    lobby = [m for m in h.channel_messages() if leave_id in m.custom_ids()][-1]
+    await h.command(ALICE, "table start", settle=False)
+    record = await h.click(BOB, lobby, leave_id, settle=False)
+    await h.settle()
+    assert table.status == "running" and table.seat_of(BOB) is not None
+    assert await env.store.history(GUILD_ID, BOB, kinds=("penalty",)) == []
+    assert "现在离开要罚" in h.reply_text(record)
 
 
 async def test_ending_a_table_closes_every_dm_hand(env: Env) -> None:
@@ -791,7 +832,8 @@ async def test_when_the_host_leaves_mid_match_another_player_may_end_the_table(e
     assert f"只有房主（{host_name}）" in h.reply_text(refused)
     await h.command(ALICE, "table leave")
     assert table.host_user_id == ALICE  # asked to confirm the penalty first
-    await h.click(ALICE, h.ephemeral_messages(ALICE)[-1], f"mj:t:{table.table_id}:quit")
+    question = h.ephemeral_messages(ALICE)[-1]
+    await h.click(ALICE, question, question.custom_ids()[0])
     assert table.host_user_id == BOB
     await h.command(BOB, "table end")
     assert table.status == "closed"

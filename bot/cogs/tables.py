@@ -244,7 +244,7 @@ class TablesCog(commands.Cog):
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         await self.bot.leave_table(
-            interaction, self.bot.table_of(interaction.user.id), confirmed=False
+            interaction, self.bot.table_of(interaction.user.id), confirmed=None
         )
 
     @table.command(
