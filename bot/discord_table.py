@@ -361,6 +361,8 @@ class TableMessages(PresenterCore):
         self._hands_loading.pop(table_id, None)
         for key in [key for key in self._hands if key[0] == table_id]:
             del self._hands[key]
+        for key in [key for key in self._last_hand if key[0] == table_id]:
+            del self._last_hand[key]
         self._dm_notice_sent = {key for key in self._dm_notice_sent if key[0] != table_id}
         for message_id in [m for m, table in self._carded.items() if table == table_id]:
             del self._carded[message_id]
