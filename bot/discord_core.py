@@ -83,7 +83,7 @@ class _Clock:
             await asyncio.sleep(delay)
 
 
-MOVES_SHOWN = 3  # moves the table message lists
+MOVES_SHOWN = 3  # move lines the table message lists
 
 
 @dataclass
@@ -97,10 +97,13 @@ class TableMessage:
     dirty: bool = False
     final: bool = False
     loaded: bool = False
-    # The hand's latest moves worth showing (a pass is not), oldest first: AI seats move
-    # every second and the message is edited at most every 1.5 s, so one "last move"
+    # The hand's latest move lines worth showing (a pass is not), oldest first, each with
+    # the names it holds (kept as written however the seats are named later): AI seats
+    # move every second and the message is edited at most every 1.5 s, so one "last move"
     # line skipped a fifth of them. Keyed by (hand, turn) so a repeated status adds none.
-    moves: deque[str] = field(default_factory=lambda: deque(maxlen=MOVES_SHOWN))
+    moves: deque[tuple[str, tuple[str, ...]]] = field(
+        default_factory=lambda: deque(maxlen=MOVES_SHOWN)
+    )
     moves_key: tuple[int, int] = (-1, -1)
     sent: tuple[Any, ...] | None = None  # what the message shows now, to skip no-op edits
     version: int = 0  # bumped by every change: a retried edit stops once it is outdated

@@ -78,7 +78,8 @@ class TableMessages(PresenterCore):
             if key[0] != record.moves_key[0]:
                 record.moves.clear()  # a new hand starts with no moves
             record.moves_key = key
-            record.moves.extend(_move_lines(status))
+            names = tuple(seat_names(status))
+            record.moves.extend((line, names) for line in _move_lines(status))
         self._mark_dirty(record)
 
     async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
@@ -179,7 +180,7 @@ class TableMessages(PresenterCore):
             bonus = carried_fan_text(status.public)
             if bonus is not None:
                 lines.append(f"-# {bonus.zh} · {bonus.en}")
-            lines += record.moves
+            lines += [line for line, _names in record.moves]
             lines.append(_status_line(status))
         elif lobby is not None and phase == "lobby":
             players = ", ".join(
@@ -199,6 +200,7 @@ class TableMessages(PresenterCore):
         keep = [name for text in record.notices for name in text.keep]
         if status is not None:
             keep += seat_names(status)
+        keep += [name for _line, names in record.moves for name in names]  # seats since renamed
         if lobby is not None:
             keep += [player.name for player in lobby.players]
         return in_server_script("\n".join(lines), language, keep)[:2000]

@@ -227,3 +227,23 @@ async def test_the_lobby_says_who_fills_the_empty_seats(h: Harness) -> None:
     await h.advance(1)
     lobby = [m for m in h.channel_messages() if "🀄" in (m.payload.get("content") or "")][-1]
     assert "坐满后房主点「开始」" in lobby.payload["content"]
+
+
+async def test_a_move_line_keeps_its_name_escaped_after_the_seat_is_renamed(h: Harness) -> None:
+    """A player who leaves mid-hand becomes "电脑 (name)": their earlier move lines on the
+    table message still hold the old name, which must stay escaped (it was escaped only
+    while it was a seat's name)."""
+    await h.command(MARKED, "table create", [option("variant", "taizhou")])
+    await h.command(MARKED, "table start")
+    presenter = h.bot.presenter  # type: ignore[attr-defined]
+    table = h.bot.manager.table_of_user(MARKED)  # type: ignore[attr-defined]
+    assert table is not None
+    record = presenter._tables[table.table_id]
+    status = record.status
+    assert status is not None
+    renamed = tuple(replace(seat, name=f"电脑 ({seat.name})") for seat in status.seats)
+    record.status = replace(status, seats=renamed)
+    record.moves.clear()
+    record.moves.append((f"-# {MARKS} 打出 discards 5m 五万", (MARKS,)))
+    content = presenter._table_content(record)
+    assert f"{escape_user_text(MARKS)} 打出" in content and MARKS not in content
