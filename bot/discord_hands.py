@@ -662,7 +662,7 @@ def _last_hand_text(result: HandResult, names: list[str], seat: int, points: int
     """How the last hand ended for ``seat``: "上局 Bob 胡了：你 -8 积分"."""
     change = f"{points:+,d}"
     if result.winner is None:
-        return msg("hand.last_draw", points=change)
+        return msg("hand.last_draw", points=change) if points else msg("hand.last_draw_even")
     if result.winner == seat:
         return msg("hand.last_won", points=change)
     winner = names[result.winner] if result.winner < len(names) else "?"

@@ -135,8 +135,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hand.table_link": ("牌桌", "Table"),
     # The first lines of a new hand's DM (its notification): how the last hand ended.
     "hand.last_won": ("上局你胡了：{points} 积分", "Last hand: you won, {points} points"),
-    "hand.last_lost": ("上局 {name} 胡了：你 {points} 积分", "Last hand: {name} won; you {points}"),
-    "hand.last_draw": ("上局流局：你 {points} 积分", "Last hand: a draw; you {points}"),
+    "hand.last_lost": (
+        "上局 {name} 胡了：你 {points} 积分",
+        "Last hand: {name} won; you {points} points",
+    ),
+    "hand.last_draw": ("上局流局：你 {points} 积分", "Last hand: a draw; you {points} points"),
+    "hand.last_draw_even": ("上局流局，没有输赢", "Last hand: a draw, no points changed hands"),
     "hand.deadline": ("截止 {when}", "deadline {when}"),
     "hand.select_placeholder": ("选择要打出的牌", "Choose a tile to discard"),
     "hand.autoplay": (

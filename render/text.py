@@ -350,7 +350,8 @@ def _language(font: ImageFont.FreeTypeFont, text: str) -> str | None:
 def _warn_basic_layout() -> None:
     log.warning(
         "Pillow lays text out without libraqm (install libfribidi, Debian: libfribidi0): "
-        "Traditional characters are drawn in their Simplified glyph forms"
+        "Traditional characters are drawn in their Simplified glyph forms, Arabic letters "
+        "unjoined, Thai and Devanagari unshaped"
     )
 
 

@@ -180,10 +180,11 @@ async def test_a_player_away_from_the_screen_is_alerted_after_five_seconds(env: 
     first = table.prompt_for(ALICE)
     assert first is not None and first.deadline is not None
     await h.advance(30)
-    if h.latest_dm(ALICE).payload["edited_timestamp"] is not None:  # type: ignore[union-attr]
-        assert alert_texts(env, ALICE) == []  # she typed /table start a moment ago
-        await h.advance(31)
-        assert len(alert_texts(env, ALICE)) == 1  # half of the 120 s
+    # With this seed her first decision edits her hand (a new hand DM is never alerted).
+    assert h.latest_dm(ALICE).payload["edited_timestamp"] is not None  # type: ignore[union-attr]
+    assert alert_texts(env, ALICE) == []  # she typed /table start a moment ago
+    await h.advance(31)
+    assert len(alert_texts(env, ALICE)) == 1  # half of the 120 s
     # She lets it time out, and the next decision finds her away.
     await h.advance(first.deadline - env.clock.now() + 0.1)
     for _ in range(200):

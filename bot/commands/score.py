@@ -103,12 +103,14 @@ def _explain(name: str, ctx: WinContext, result: HandResult) -> str:
             for group in result.arrangement
         )
         lines.append(f"{TEXT['arrangement'][0]} {TEXT['arrangement'][1]}: {groups}")
+    width = max((len(item.name_zh) for item in result.items), default=6)  # 明刻（一九字牌）
     for item in result.items:
         unit = item_unit(item)
         unit_zh, unit_en = unit.zh, unit.en
         count = f" ×{item.count}" if item.count > 1 else ""
         lines.append(
-            f"  {item.name_zh:<6}{item.value:>4}{unit_zh}{count}   {item.name_en} {item.value} {unit_en}{count}"
+            f"  {item.name_zh:<{width}}{item.value:>4}{unit_zh}{count}"
+            f"   {item.name_en} {item.value} {unit_en}{count}"
         )
     total = total_line(result)
     lines.append(f"{TEXT['total'][0]} {TEXT['total'][1]}: {total.zh}   ({total.en})")

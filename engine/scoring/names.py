@@ -95,6 +95,8 @@ def all_chinese_text() -> str:
     font subset."""
     from ..variants import RULE_SETS
 
-    item_tables = [rules.item_names for rules in RULE_SETS.values()]
+    item_tables = [
+        table for rules in RULE_SETS.values() for table in (rules.item_names, rules.item_alt_names)
+    ]
     tables = [*item_tables, UNIT_NAMES, PAYMENT_REASONS, INVALID_REASONS, WIN_BY, TEXT]
     return "".join(zh for table in tables for zh, _ in table.values())

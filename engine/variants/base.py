@@ -72,6 +72,9 @@ class Variant:
 
     # Each scoring item's stable key -> (zh-CN, English) name, in display order.
     item_names: ClassVar[dict[str, tuple[str, str]]] = {}
+    # Other names an item is shown by in some hands (Taizhou: a set of terminals or
+    # honors), so every word the images may draw reaches the font subset.
+    item_alt_names: ClassVar[dict[str, tuple[str, str]]] = {}
     # What adds to the carried pool at a hand's start (``Round.carried_fan_bonuses``).
     carried_fan_bonus_names: ClassVar[dict[str, tuple[str, str]]] = {}
     options_class: ClassVar[type[RuleOptions]] = RuleOptions

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..base import Variant, is_chinese_locale
 from ..options import OptionError, RuleOptions
-from .names import ITEM_NAMES
+from .names import ITEM_NAMES, TERMINAL_SET_NAMES
 from .scoring import score_taizhou
 
 if TYPE_CHECKING:
@@ -79,6 +79,7 @@ class Taizhou(Variant):
     last_discard_winnable: ClassVar[bool] = True
     has_full_liability: ClassVar[bool] = True
     item_names: ClassVar[dict[str, tuple[str, str]]] = ITEM_NAMES
+    item_alt_names: ClassVar[dict[str, tuple[str, str]]] = TERMINAL_SET_NAMES
     options_class: ClassVar[type[RuleOptions]] = TaizhouOptions
     # Taizhou hands end early (any shape wins, on discards too), so a ready hand's last
     # step comes faster than draws alone suggest.

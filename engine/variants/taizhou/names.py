@@ -37,5 +37,3 @@ TERMINAL_SET_NAMES: dict[str, tuple[str, str]] = {
     "exposed_kong": ("明杠（一九字牌）", "Exposed Kong (terminals/honors)"),
     "concealed_kong": ("暗杠（一九字牌）", "Concealed Kong (terminals/honors)"),
 }
-# Read by the font subsetter and ``score --explain`` with the others.
-ITEM_NAMES.update({f"{key}_terminals": names for key, names in TERMINAL_SET_NAMES.items()})
