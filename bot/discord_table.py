@@ -177,6 +177,7 @@ class TableMessages(PresenterCore):
         lines.append(f"🀄 **{title.zh}** · {title_en.en}")
         if status is not None and phase == "running":
             lines.append(f"{status.hand_label.zh} · {status.hand_label.en}")
+            lines.append(_scores_line(status))
             bonus = carried_fan_text(status.public)
             if bonus is not None:
                 lines.append(f"-# {bonus.zh} · {bonus.en}")
@@ -507,6 +508,21 @@ def _seat_label(status: TableStatus, seat: int) -> str:
     if info.user_id and not info.is_ai:
         return f"<@{info.user_id}>"
     return f"🤖 {info.name}"
+
+
+def _scores_line(status: TableStatus) -> str:
+    """The match scores by seat, East first: "-# 东 alice 0 · 南 AI 1 +12 · …". The table
+    image has them, but on a phone its labels are 6-8 px high; they change only between
+    hands, so the line costs no edit."""
+    names = seat_names(status)
+    public_view = status.public
+    parts = []
+    for seat in sorted(range(public_view.num_seats), key=lambda s: public_view.seats[s].seat_wind):
+        seat_view = public_view.seats[seat]
+        wind = "东南西北"[seat_view.seat_wind - 27]
+        score = f"{seat_view.score:+,d}" if seat_view.score else "0"
+        parts.append(f"{wind} {names[seat] if seat < len(names) else '?'} {score}")
+    return "-# " + " · ".join(parts)
 
 
 def _status_line(status: TableStatus) -> str:

@@ -208,3 +208,27 @@ async def test_the_next_hand_waits_a_moment_after_a_result(tmp_path: Path) -> No
             await h.advance(0.25)
         waited = h.bot.manager.clock.now() - ended_at  # type: ignore[attr-defined]
         assert 4.0 <= waited <= 5.5
+
+
+async def test_the_table_message_says_the_match_scores_in_text(tmp_path: Path) -> None:
+    """The scores are in the table image, where a phone shows them 8 px high: the message
+    says them too, East first, and changes them only between hands."""
+    users = {ALICE: ("alice", DEFAULT_PERMISSIONS)}
+    async with offline_bot(tmp_path, users, seed=3, ai_delay=1.0) as h:
+        await h.command(ALICE, "table create", [option("variant", "taizhou")])
+        await h.command(ALICE, "table start")
+        table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
+        assert table is not None and table.match is not None
+        assert (await table.autoplay(ALICE)).ok
+        while not table.match.results:
+            await h.advance(0.5)
+        await h.advance(2)  # the next hand's table message, in the pause after the result
+        message = next(m for m in h.channel_messages() if "🀄" in m.payload["content"])
+        [line] = [x for x in message.payload["content"].splitlines() if x.startswith("-# 东 ")]
+        public = table.match.public_view()
+        expected = []
+        for seat in sorted(range(4), key=lambda s: public.seats[s].seat_wind):
+            score = table.match.scores[seat]
+            expected.append(f"{table.seats[seat].name} {f'{score:+,d}' if score else '0'}")
+        assert [part.split(" ", 1)[1] for part in line[3:].split(" · ")] == expected
+        assert any(table.match.scores)
