@@ -79,7 +79,7 @@ def hand_label(public: PublicView) -> Text:
 
 
 def total_line(result: HandResult) -> Text:
-    """The total formula as the rule set writes it (``3台 × 2^2番 = 12``)."""
+    """The total formula as the rule set writes it (``3台 × 4（2番）= 12``)."""
     rules = get_rules(result.variant)
     return Text(rules.format_total(result, "zh"), rules.format_total(result, "en"))
 

@@ -490,7 +490,7 @@ async def test_score_calculator(env: Env) -> None:
     ])  # fmt: skip
     text = h.reply_text(record)
     assert "清一色" in text and "合计" in text
-    assert "番 = " in text and "× 2^" in text  # tai × 2^fan, as on the result card
+    assert "番）= " in text and "台 × " in text  # tai doubled per fan, as on the result card
     assert any(d.startswith(b"RESULT") for r in h.replies_to(record) for _, d in r.files)
     record = await h.command(ALICE, "table score", [
         option("hand", "123m456m789m11m5"), option("win_tile", "5m"), option("indicator", "9p"),
@@ -795,8 +795,8 @@ def test_calculator_summary_shows_taizhou_tai_as_doublings() -> None:
     result = HandResult(
         variant="taizhou", valid=True, winner=0, seats=2, deltas=[0, 0], points=20, tai=1, total=40
     )
-    assert "合计 20胡 × 2^1台 = 40" in summary(result, "zh-CN")  # as on the result card
-    assert "Total 20 pts × 2^1 tai = 40" in summary(result, "en-US")
+    assert "合计 20胡 × 2（1台）= 40" in summary(result, "zh-CN")  # as on the result card
+    assert "Total 20 pts × 2 (1 tai) = 40" in summary(result, "en-US")
 
 
 async def test_the_bot_warms_its_renderer_in_a_worker_thread_at_start_up(tmp_path: Path) -> None:

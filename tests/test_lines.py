@@ -88,8 +88,8 @@ def test_names_and_totals_come_from_the_rule_set(monkeypatch: pytest.MonkeyPatch
 def test_a_capped_total_shows_the_product_and_the_limit() -> None:
     result = HandResult("taizhou", True, 0, 4, [0] * 4, points=52, tai=1, total=100)
     total = total_line(result)
-    assert total.zh == "52胡 × 2^1台 = 104 → 100（腊子）"
-    assert total.en == "52 pts × 2^1 tai = 104 → 100 (limit)"
+    assert total.zh == "52胡 × 2（1台）= 104 → 100（腊子）"
+    assert total.en == "52 pts × 2 (1 tai) = 104 → 100 (limit)"
 
 
 def test_move_and_event_lines() -> None:

@@ -237,7 +237,7 @@ def test_result_names_payments_and_units_in_both_languages() -> None:
     text = result_text(result, ["A", "B"], [4, -4], plain=True, balance=[10, -10])
     assert "(自摸 self-draw)" in text
     assert "混一色 Half Flush: 2 台 tai" in text
-    assert "2台 × 2^0番 = 4 / 2 tai × 2^0 fan = 4" in text  # the rule set's own formula
+    assert "2台 × 1（0番）= 4 / 2 tai × 1 (0 fan) = 4" in text  # the rule set's own formula
     assert "B → A: 4 (胡牌 win)" in text
     assert "本场累计 Match so far: A +10, B -10" in text
     pooled = dataclasses.replace(result, carried_fan_used=1)

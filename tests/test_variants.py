@@ -61,18 +61,18 @@ def test_display_names() -> None:
 
 def test_jiaxing_total_formula() -> None:
     result = HandResult("jiaxing", True, 0, 4, [36, -12, -12, -12], tai=3, fan=2, score=12)
-    assert Jiaxing.format_total(result, "zh-CN") == "3台 × 2^2番 = 12"
-    assert Jiaxing.format_total(result, "zh") == "3台 × 2^2番 = 12"
-    assert Jiaxing.format_total(result, "en-US") == "3 tai × 2^2 fan = 12"
+    assert Jiaxing.format_total(result, "zh-CN") == "3台 × 4（2番）= 12"
+    assert Jiaxing.format_total(result, "zh") == "3台 × 4（2番）= 12"
+    assert Jiaxing.format_total(result, "en-US") == "3 tai × 4 (2 fan) = 12"
 
 
 def test_taizhou_total_formula_below_and_at_the_limit() -> None:
     plain = HandResult("taizhou", True, 0, 4, [0] * 4, points=20, tai=1, total=40)
-    assert Taizhou.format_total(plain, "zh-CN") == "20胡 × 2^1台 = 40"
-    assert Taizhou.format_total(plain, "en") == "20 pts × 2^1 tai = 40"
+    assert Taizhou.format_total(plain, "zh-CN") == "20胡 × 2（1台）= 40"
+    assert Taizhou.format_total(plain, "en") == "20 pts × 2 (1 tai) = 40"
     capped = HandResult("taizhou", True, 0, 4, [0] * 4, points=52, tai=1, total=100)
-    assert Taizhou.format_total(capped, "zh-TW") == "52胡 × 2^1台 = 104 → 100（腊子）"
-    assert Taizhou.format_total(capped, "en-GB") == "52 pts × 2^1 tai = 104 → 100 (limit)"
+    assert Taizhou.format_total(capped, "zh-TW") == "52胡 × 2（1台）= 104 → 100（腊子）"
+    assert Taizhou.format_total(capped, "en-GB") == "52 pts × 2 (1 tai) = 104 → 100 (limit)"
 
 
 def test_result_json_fields_are_the_rule_sets() -> None:

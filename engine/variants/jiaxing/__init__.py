@@ -139,7 +139,9 @@ class Jiaxing(Variant):
 
     @classmethod
     def format_total(cls, result: HandResult, locale: str) -> str:
-        """Score = tai × 2^fan: zh ``3台 × 2^2番 = 12``, en ``3 tai × 2^2 fan = 12``."""
+        """Score = tai doubled per fan, the multiplier written out: zh ``3台 × 4（2番）= 12``,
+        en ``3 tai × 4 (2 fan) = 12``."""
+        multiplier = 1 << result.fan
         if is_chinese_locale(locale):
-            return f"{result.tai}台 × 2^{result.fan}番 = {result.score}"
-        return f"{result.tai} tai × 2^{result.fan} fan = {result.score}"
+            return f"{result.tai}台 × {multiplier}（{result.fan}番）= {result.score}"
+        return f"{result.tai} tai × {multiplier} ({result.fan} fan) = {result.score}"

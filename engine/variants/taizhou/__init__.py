@@ -136,14 +136,16 @@ class Taizhou(Variant):
 
     @classmethod
     def format_total(cls, result: HandResult, locale: str) -> str:
-        """Total = points × 2^tai, capped at the limit: zh ``52胡 × 2^1台 = 104 → 100（腊子）``,
-        en ``52 pts × 2^1 tai = 104 → 100 (limit)``."""
+        """Total = points doubled per tai, capped at the limit, with the multiplier written
+        out as players say it ("3台乘8"): zh ``52胡 × 2（1台）= 104 → 100（腊子）``, en
+        ``52 pts × 2 (1 tai) = 104 → 100 (limit)``; "2^1台" read as a power of 台."""
         uncapped = result.points << result.tai
+        multiplier = 1 << result.tai
         zh = is_chinese_locale(locale)
         if zh:
-            text = f"{result.points}胡 × 2^{result.tai}台 = {uncapped}"
+            text = f"{result.points}胡 × {multiplier}（{result.tai}台）= {uncapped}"
         else:
-            text = f"{result.points} pts × 2^{result.tai} tai = {uncapped}"
+            text = f"{result.points} pts × {multiplier} ({result.tai} tai) = {uncapped}"
         if result.total < uncapped:
             text += f" → {result.total}（腊子）" if zh else f" → {result.total} (limit)"
         return text
