@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from chinese_script import simplified_left
 from discord_harness import ADMIN_PERMISSIONS, DEFAULT_PERMISSIONS, Harness, offline_bot, option
 
 from bot.cogs.guide import GUIDE_COMMANDS
@@ -79,6 +80,10 @@ def test_zh_tw_converts_the_bots_words_but_not_a_chinese_name() -> None:
     name = "张*三"
     line = say(msg("session.autoplay_off", name=name), "zh-TW")
     assert line == r"张\*三 回來了"  # 来 → 來 in the bot's words; the name as written
+    # Taiwan's words, not only its characters: a message is 訊息 (Discord's zh-TW says
+    # 傳送訊息 where zh-CN says 发送消息), and the leave question reads as Taiwan writes.
+    question = say(msg("table.leave_confirm", points=32), "zh-TW")
+    assert "這條訊息" in question and not simplified_left(question)
 
 
 async def test_names_in_public_and_private_answers_are_shown_literally(h: Harness) -> None:

@@ -39,10 +39,11 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
             "buttons.",
         ),
         (
-            "{table join} {table leave} {table start} · {table kick} 房主把人请出大厅 · "
-            "{table end}（房主或管理员）",
-            "{table join} {table leave} {table start} · {table kick} the host removes someone "
-            "from the lobby · {table end} (the host or a manager)",
+            "{table join} {table leave}（对局中先告诉你罚多少，确认才离开） {table start} · "
+            "{table kick} 房主把人请出大厅 · {table end}（房主或管理员）",
+            "{table join} {table leave} (mid-match it first says the penalty and leaves on "
+            "your confirmation) {table start} · {table kick} the host removes someone from "
+            "the lobby · {table end} (the host or a manager)",
         ),
     ),
     (
