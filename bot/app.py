@@ -33,6 +33,7 @@ from bot.cogs.play import PlayCog
 from bot.cogs.review import ReviewCog
 from bot.cogs.stats import StatsCog
 from bot.cogs.tables import TablesCog
+from bot.discord_ack import edit_clicked
 from bot.discord_core import DISCORD_CONTENT_LIMIT
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_review import REVIEW_ITEMS
@@ -593,26 +594,14 @@ class MahjongBot(commands.Bot):
             if confirmed is None:
                 await send_with_view(interaction, question, view)
             else:  # the price changed under the button: the question is asked anew there
-                await self._edit_clicked(interaction, question, view)
+                await edit_clicked(interaction, question, view)
             return
         left = result.message or msg("table.left")  # with the penalty, if one was charged
         text = left if result.ok else result.message or msg("error.generic")
         if confirmed is not None and result.ok:  # the question becomes the answer
-            await self._edit_clicked(interaction, say(text, interaction.locale), None)
+            await edit_clicked(interaction, say(text, interaction.locale), None)
             return
         await self.reply(interaction, text)
-
-    async def _edit_clicked(
-        self, interaction: discord.Interaction[Any], content: str, view: discord.ui.View | None
-    ) -> None:
-        """Replace the message whose button was pressed (an ephemeral one too)."""
-        guard = AckGuard.of(interaction)
-        async with guard.lock:
-            if interaction.response.is_done():
-                await interaction.edit_original_response(content=content, view=view)
-            else:
-                await interaction.response.edit_message(content=content, view=view)
-        guard.done()
 
     async def on_toggle_click(
         self, interaction: discord.Interaction[Any], table_id: str, setting: str

@@ -68,3 +68,18 @@ class AckGuard:
 
     def done(self) -> None:
         self._watchdog.cancel()
+
+
+async def edit_clicked(
+    interaction: discord.Interaction[Any], content: str, view: discord.ui.View | None
+) -> None:
+    """Replace the message whose component was pressed (an ephemeral one too), through
+    the interaction's own response, or its original response once the watchdog deferred
+    it, under the guard's lock."""
+    guard = AckGuard.of(interaction)
+    async with guard.lock:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, view=view)
+        else:
+            await interaction.response.edit_message(content=content, view=view)
+    guard.done()

@@ -25,7 +25,7 @@ from render.alt_text import describe_hand, describe_result
 
 if TYPE_CHECKING:
     pass
-from bot.discord_ack import AckGuard
+from bot.discord_ack import AckGuard, edit_clicked
 from bot.discord_core import (
     NO_MENTIONS,
     HandJob,
@@ -236,12 +236,7 @@ class PrivateHands(PresenterCore):
             await guard.defer()
             guard.done()
             return True
-        async with guard.lock:
-            if click.response.is_done():
-                await click.edit_original_response(content=done, view=None)
-            else:
-                await click.response.edit_message(content=done, view=None)
-        guard.done()
+        await edit_clicked(click, done, None)
         return True
 
     async def _answer_click(

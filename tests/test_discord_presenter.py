@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
-from discord_harness import CHANNEL_ID, DEFAULT_PERMISSIONS, StoredMessage, offline_bot, option
+from discord_harness import (
+    CHANNEL_ID,
+    DEFAULT_PERMISSIONS,
+    Harness,
+    StoredMessage,
+    offline_bot,
+    option,
+)
 from test_discord_bot import ALICE, Env, open_table, start_bot, stop_bot
 
 from bot.presenter import Text
@@ -188,10 +197,10 @@ async def test_every_move_at_a_table_of_ai_reaches_the_table_message(tmp_path: P
         assert all(re.search(r"(碰|吃|杠) \w+ \S+ ← ", line) for line in claims)
 
 
-async def test_the_next_hand_waits_a_moment_after_a_result(tmp_path: Path) -> None:
-    """At the bot's pace an AI dealer opened the next hand a second after the result
-    went up: the table pauses four AI pauses first (a human dealer's clock starts after
-    it, though they may play at once)."""
+@asynccontextmanager
+async def paced_table(tmp_path: Path) -> AsyncIterator[tuple[Harness, Any]]:
+    """Alice's Taizhou table at the bot's own pace (AI pauses of 1 s), her seat on
+    autoplay: four machine seats moving as a real table's AI seats do."""
     users = {ALICE: ("alice", DEFAULT_PERMISSIONS)}
     async with offline_bot(tmp_path, users, seed=3, ai_delay=1.0) as h:
         await h.command(ALICE, "table create", [option("variant", "taizhou")])
@@ -199,6 +208,15 @@ async def test_the_next_hand_waits_a_moment_after_a_result(tmp_path: Path) -> No
         table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
         assert table is not None and table.match is not None
         assert (await table.autoplay(ALICE)).ok
+        yield h, table
+
+
+async def test_the_next_hand_waits_a_moment_after_a_result(tmp_path: Path) -> None:
+    """At the bot's pace an AI dealer opened the next hand a second after the result
+    went up: the table pauses four AI pauses first (a human dealer's clock starts after
+    it, though they may play at once)."""
+    async with paced_table(tmp_path) as (h, table):
+        assert table.match is not None
         first = table.match.round
         while table.match.round is first:
             await h.advance(0.25)
@@ -213,13 +231,8 @@ async def test_the_next_hand_waits_a_moment_after_a_result(tmp_path: Path) -> No
 async def test_the_table_message_says_the_match_scores_in_text(tmp_path: Path) -> None:
     """The scores are in the table image, where a phone shows them 8 px high: the message
     says them too, East first, and changes them only between hands."""
-    users = {ALICE: ("alice", DEFAULT_PERMISSIONS)}
-    async with offline_bot(tmp_path, users, seed=3, ai_delay=1.0) as h:
-        await h.command(ALICE, "table create", [option("variant", "taizhou")])
-        await h.command(ALICE, "table start")
-        table = h.bot.manager.by_channel(CHANNEL_ID)  # type: ignore[attr-defined]
-        assert table is not None and table.match is not None
-        assert (await table.autoplay(ALICE)).ok
+    async with paced_table(tmp_path) as (h, table):
+        assert table.match is not None
         while not table.match.results:
             await h.advance(0.5)
         await h.advance(2)  # the next hand's table message, in the pause after the result
