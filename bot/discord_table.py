@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -79,7 +79,7 @@ class TableMessages(PresenterCore):
                 record.moves.clear()  # a new hand starts with no moves
             record.moves_key = key
             names = tuple(seat_names(status))
-            record.moves.extend((line, names) for line in _move_lines(status))
+            record.moves.extend((line, names) for line in _move_lines(status, names))
         self._mark_dirty(record)
 
     async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
@@ -549,11 +549,10 @@ def _status_line(status: TableStatus) -> str:
     return line
 
 
-def _move_lines(status: TableStatus) -> list[str]:
+def _move_lines(status: TableStatus, names: Sequence[str]) -> list[str]:
     """The moves of the action ``status`` follows, each as the table message shows it:
     from its public events (a claim names its tiles and whose discard it took), else
     from the action itself."""
-    names = seat_names(status)
     lines = [
         f"-# {line}"
         for event in status.events
