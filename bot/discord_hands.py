@@ -3,8 +3,9 @@ for closed DMs; a click answered by its own new hand (see ``bot.discord_presente
 
 Also here, because they live in the same DM: the turn alert (a short new DM, which is
 what makes a phone buzz, sent only when a prompt has waited ``ALERT_DELAY`` seconds, or
-half its time for a player at the screen, and deleted once the player moved, so an attentive player costs no request and the DM does
-not fill up) and the result card that replaces the hand when it ends."""
+half its time for a player at the screen, and deleted once the player moved, so an
+attentive player costs no request and the DM does not fill up) and the result card that
+replaces the hand when it ends."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import discord
 
 from bot.discord_views import hand_facts, hand_view, prompt_headline, prompt_text
 from bot.i18n import for_reader, image_locale, in_server_script, msg, public, say
-from bot.lines import result_texts
+from bot.lines import name_at, result_texts
 from bot.presenter import PrivatePrompt, TableStatus, Text
 from engine.types import HandResult
 from render.alt_text import describe_hand, describe_result
@@ -660,8 +661,7 @@ def _last_hand_text(result: HandResult, names: list[str], seat: int, points: int
         return msg("hand.last_draw", points=change) if points else msg("hand.last_draw_even")
     if result.winner == seat:
         return msg("hand.last_won", points=change)
-    winner = names[result.winner] if result.winner < len(names) else "?"
-    return msg("hand.last_lost", name=winner, points=change)
+    return msg("hand.last_lost", name=name_at(names, result.winner), points=change)
 
 
 def _alert_key(prompt: PrivatePrompt) -> int:

@@ -20,6 +20,7 @@ from bot.lines import (
     changes_message,
     event_line,
     move_line,
+    name_at,
     result_texts,
     rule_set_name,
 )
@@ -521,7 +522,7 @@ def _scores_line(status: TableStatus) -> str:
         seat_view = public_view.seats[seat]
         wind = "东南西北"[seat_view.seat_wind - 27]
         score = f"{seat_view.score:+,d}" if seat_view.score else "0"
-        parts.append(f"{wind} {names[seat] if seat < len(names) else '?'} {score}")
+        parts.append(f"{wind} {name_at(names, seat)} {score}")
     return "-# " + " · ".join(parts)
 
 
@@ -579,7 +580,7 @@ def _describe_last(status: TableStatus) -> str:
         return f"-# {move_line(who, 'concealed_kong')}"  # face down: the tile stays secret
     tile = ""
     if action.tile is not None:
-        tile = f"{kind_str(action.tile)} {name_zh(action.tile)}"
+        tile = _tile_text(action.tile)
     elif action.tiles is not None:
         tile = format_tiles(action.tiles)
     return f"-# {move_line(who, action.type, tile)}"

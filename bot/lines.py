@@ -32,6 +32,7 @@ __all__ = [
     "hand_label",
     "item_unit",
     "move_line",
+    "name_at",
     "payment_line",
     "rule_set_name",
     "total_line",
@@ -94,7 +95,7 @@ def win_by_text(result: HandResult, names: Sequence[str] | None = None) -> str:
     inline: ``捉冲 on a discard ← B``."""
     word = WIN_TYPES.get(result.win_by or "") or Word(result.win_by or "", result.win_by or "")
     if result.win_by != "self_draw" and result.from_seat is not None:
-        return f"{word.both()} ← {_name(names, result.from_seat)}"
+        return f"{word.both()} ← {name_at(names, result.from_seat)}"
     return word.both()
 
 
@@ -124,12 +125,12 @@ def event_line(
     ``tile``/``tiles`` write tiles the surface's way (a glyph, plain notation).
     """
     kind = event.get("type")
-    who = _name(names, int(event["seat"])) if "seat" in event else ""
+    who = name_at(names, int(event["seat"])) if "seat" in event else ""
     if kind == "discard":
         return move_line(who, "discard", tile(parse_tile(event["tile"])))
     if kind == "claim":
         meld = Meld.from_json(event["meld"])
-        source = _name(names, int(event["from"])) if "from" in event else ""
+        source = name_at(names, int(event["from"])) if "from" in event else ""
         return move_line(who, meld.type, tiles(meld.tiles), source)
     if kind == "concealed_kong":
         return move_line(who, "concealed_kong")
@@ -139,7 +140,7 @@ def event_line(
         return move_line(who, "win", tile(parse_tile(event["tile"])))
     if kind == "santan":
         first, second = event["pair"]
-        return f"三摊 Three claims: {_name(names, first)} & {_name(names, second)}"
+        return f"三摊 Three claims: {name_at(names, first)} & {name_at(names, second)}"
     if kind == "santan_choice":
         return move_line(who, "continue" if event["choice"] == CONTINUE else "fold")
     if kind == "exhaustive_draw":
@@ -157,7 +158,7 @@ def payment_line(
     multiple = payment_multiple(payment, result) if result is not None else None
     if multiple is not None:
         reason += f" ×{multiple}"
-    payer, payee = _name(names, payment.payer), _name(names, payment.payee)
+    payer, payee = name_at(names, payment.payer), name_at(names, payment.payee)
     return f"{payer} → {payee}: {payment.amount} ({reason})"
 
 
@@ -192,7 +193,7 @@ def timed_out_text(action: Action, left: int) -> Text:
 
 def changes_text(names: Sequence[str], values: Sequence[int], separator: str = ", ") -> str:
     """Each seat's change or total: ``A +8, B -4, C -4``."""
-    return separator.join(f"{_name(names, seat)} {value:+d}" for seat, value in enumerate(values))
+    return separator.join(f"{name_at(names, seat)} {value:+d}" for seat, value in enumerate(values))
 
 
 def changes_message(key: str, names: Sequence[str], values: Sequence[int], **other: object) -> Text:
@@ -204,7 +205,8 @@ def changes_message(key: str, names: Sequence[str], values: Sequence[int], **oth
     return msg_each(key, chinese, english).keeping(*names)
 
 
-def _name(names: Sequence[str] | None, seat: int) -> str:
+def name_at(names: Sequence[str] | None, seat: int) -> str:
+    """Seat ``seat``'s name, or "seat N" where ``names`` has none for it."""
     if names is not None and 0 <= seat < len(names):
         return names[seat]
     return f"seat {seat}"

@@ -38,6 +38,7 @@ from .lines import (
     event_line,
     hand_label,
     item_unit,
+    name_at,
     payment_line,
     total_line,
     wild_name,
@@ -93,10 +94,6 @@ def meld_text(meld: Meld, plain: bool = False) -> str:
     return f"{label}[{tiles_text(meld.tiles, plain)}]"
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-
 def table_text(
     public: PublicView, names: Sequence[str], plain: bool = False, me: int | None = None
 ) -> str:
@@ -129,7 +126,7 @@ def table_text(
             marks.append("等待 waiting")
         wind = WINDS[seat_view.seat_wind]
         head = (
-            f"[{wind.zh}{wind.short}] {_name(names, seat)}"
+            f"[{wind.zh}{wind.short}] {name_at(names, seat)}"
             f"  {seat_view.score:+d}  手牌 {seat_view.concealed_count}"
         )
         if marks:
@@ -217,7 +214,7 @@ def result_text(
             lines.append("    番池 +1 / Carried fan +1")
     else:
         by = win_by_text(result, names)  # and whose discard (or kong) it was
-        lines.append(f"== {_name(names, result.winner)} 胡了 / wins ({by}) ==")
+        lines.append(f"== {name_at(names, result.winner)} 胡了 / wins ({by}) ==")
         if result.hand is not None:
             hand = tiles_text(result.hand.concealed, plain, wild)
             melds = "  ".join(meld_text(m, plain) for m in result.hand.melds)
@@ -424,7 +421,7 @@ class TerminalPresenter:
         self._remember(status.seats)
         if status.public.hand_number != self.hand_shown and status.public.phase != "ended":
             self.hand_shown = status.public.hand_number
-            dealer = _name(self.names, status.public.dealer)
+            dealer = name_at(self.names, status.public.dealer)
             self.say("")
             self.say(
                 f"--- {status.hand_label.zh} 庄 {dealer} / {status.hand_label.en}, dealer {dealer} ---"
