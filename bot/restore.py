@@ -48,6 +48,7 @@ class RestoreMixin:
     _seats: list[SeatInfo]
     _points: list[int]
     _settling: int | None
+    _break_until: float
 
     if TYPE_CHECKING:
 
@@ -83,6 +84,8 @@ class RestoreMixin:
             last_action: Action | None = None,
         ) -> None: ...
         async def _send_prompts(self, seats: set[int]) -> None: ...
+        @property
+        def humans(self) -> list[int]: ...
 
     async def _restore(self, record: Any) -> None:
         meta = record.meta
@@ -129,9 +132,19 @@ class RestoreMixin:
         )
         if self._settling is not None:
             return  # resumed once the owed hands are paid
+        self._pause_if_between_hands()
         self._refresh_dues()
         await self._announce_table(self._public())
         await self._send_prompts(set(range(self.num_seats)))
+
+    def _pause_if_between_hands(self) -> None:
+        """A table stopped in the pause after a result comes back with the pause again
+        (``TableManager.hand_break``): its players have just been told it restarted,
+        and an AI dealer would otherwise open the next hand before they have found it."""
+        match = self.match
+        assert match is not None
+        if self.humans and match.results and not match.round.actions:
+            self._break_until = self.manager.clock.now() + self.manager.hand_break
 
     def _owe_from(self, first: int, results: list[HandResult]) -> None:
         """Restore found hands ``first``.. unpaid and the store failing: owe them all, in
@@ -164,6 +177,7 @@ class RestoreMixin:
         self._settling = None
         if self.status != "running":
             return OK
+        self._pause_if_between_hands()
         self._refresh_dues()
         await self._announce_table(self._public())
         await self._send_prompts(set(range(self.num_seats)))

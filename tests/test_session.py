@@ -451,6 +451,38 @@ async def test_restore_rebuilds_state_with_fresh_deadlines(store: Store) -> None
     await second.manager.shutdown()
 
 
+async def test_a_table_restored_between_hands_pauses_before_the_next_hand(store: Store) -> None:
+    """Stopped in the pause after a result, a table came back and its AI dealer opened
+    the next hand one AI pause after the restart notice: the pause is taken again."""
+    first = Harness(store, ai_delay=1.0)
+    table = await first.started(seed=5)
+    assert table.match is not None
+    while not table.match.results:
+        if _waiting_user(table, ALICE):
+            await first.play_default(table, ALICE)
+        else:
+            await first.clock.advance(0.5)
+            await first.manager.wait_idle()
+    assert not table.match.round.actions  # in the pause
+    dealer = table.match.round.dealer
+    assert dealer != table.seat_of(ALICE), "the test needs an AI dealer: change the seed"
+    await first.manager.shutdown()
+
+    second = Harness(store, ai_delay=1.0)
+    (restored,) = await second.manager.restore_all()
+    await second.manager.wait_idle()
+    assert restored.match is not None
+    hand_break = second.manager.hand_break
+    waited = 0.0
+    while not restored.match.round.actions:
+        await second.clock.advance(0.25)
+        await second.manager.wait_idle()
+        waited += 0.25
+        assert waited < 20
+    assert hand_break <= waited <= hand_break + 1.5
+    await second.manager.shutdown()
+
+
 # ---------------------------------------------------------------------------- more
 
 
