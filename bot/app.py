@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import is_manager
 from bot.cogs.admin import AdminCog
 from bot.cogs.economy import EconomyCog
 from bot.cogs.guide import GuideCog
@@ -37,7 +38,7 @@ from bot.discord_ack import edit_clicked
 from bot.discord_core import DISCORD_CONTENT_LIMIT
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
 from bot.discord_review import REVIEW_ITEMS
-from bot.discord_views import DYNAMIC_ITEMS, leave_view
+from bot.discord_views import DYNAMIC_ITEMS, end_view, leave_view
 from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
 from bot.journal import BOT_COMMIT_INTERVAL
@@ -555,6 +556,11 @@ class MahjongBot(commands.Bot):
             confirmed = int(what[4:]) if what.startswith("quit") else None
             await self.leave_table(interaction, table, confirmed=confirmed)
             return
+        elif what.startswith("end"):
+            after = what == "endafter"
+            price = None if after else int(what[3:])
+            await self.end_table(interaction, table, confirmed=price, after_hand=after)
+            return
         elif what == "start":
             result = await table.start(user.id)
         elif what == "ai":
@@ -599,6 +605,38 @@ class MahjongBot(commands.Bot):
         left = result.message or msg("table.left")  # with the penalty, if one was charged
         text = left if result.ok else result.message or msg("error.generic")
         if confirmed is not None and result.ok:  # the question becomes the answer
+            await edit_clicked(interaction, say(text, interaction.locale), None)
+            return
+        await self.reply(interaction, text)
+
+    async def end_table(
+        self,
+        interaction: discord.Interaction[Any],
+        table: TableSession,
+        *,
+        confirmed: int | None,
+        after_hand: bool = False,
+    ) -> None:
+        """End ``table``; a seated player with a hand in play is first told the price of
+        ending now and offered to end after the hand instead (``leave_table``'s pattern:
+        the price pressed is the price charged, a changed one is asked again)."""
+        result = await table.end(
+            interaction.user.id,
+            is_admin=is_manager(interaction),
+            max_penalty=confirmed or 0,
+            after_hand=after_hand,
+        )
+        if result.confirm is not None:
+            question = say(result.message or msg("error.generic"), interaction.locale)
+            view = end_view(table.table_id, result.confirm, str(interaction.locale))
+            if confirmed is None:
+                await send_with_view(interaction, question, view)
+            else:
+                await edit_clicked(interaction, question, view)
+            return
+        done = result.message or msg("table.ended")
+        text = done if result.ok else result.message or msg("error.generic")
+        if interaction.type == discord.InteractionType.component and result.ok:
             await edit_clicked(interaction, say(text, interaction.locale), None)
             return
         await self.reply(interaction, text)

@@ -7,7 +7,8 @@ bot needs no memory of the message to answer a click, even after a restart.
 - ``mj:a:<table>:<turn>:<action>[:<tiles>]`` — a claim/turn button (pung, kong, win, pass,
   chow, continue, fold; tiles for a chow or an own-turn kong);
 - ``mj:t:<table>:<what>`` — the table/lobby buttons (join, leave, ``quit<points>``: leave
-  a running match at the penalty the player confirmed, start, ai, hand, back);
+  a running match at the penalty the player confirmed, ``end<points>`` and ``endafter``:
+  end it now at that penalty or after the hand in play, start, ai, hand, back);
 - ``mj:o:<table>:<setting>`` — a shortcut on a private hand, named by what pressing it
   sets (``ap_off|ap_hand|ap_always`` auto-pass, ``aw_on|aw_off`` auto-win,
   ``tg_on|tg_off`` tsumogiri).
@@ -167,7 +168,7 @@ class ActionButton(
 
 class TableButton(
     ui.DynamicItem[ui.Button[Any]],
-    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|quit[0-9]+|start|ai|noai|hand|back)",
+    template=rf"mj:t:(?P<table>{TABLE_ID}):(?P<what>join|leave|quit[0-9]+|end[0-9]+|endafter|start|ai|noai|hand|back)",
 ):
     def __init__(self, table_id: str, what: str, *, label: str | None = None,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:  # fmt: skip
@@ -401,6 +402,19 @@ def leave_view(table_id: str, points: int, locale: str | None) -> ui.View:
     label = label_for("button.leave_anyway", locale)
     button = TableButton(table_id, f"quit{points}", label=label, style=discord.ButtonStyle.danger)
     view.add_item(button)
+    return view
+
+
+def end_view(table_id: str, points: int, locale: str | None) -> ui.View:
+    """The two answers under "ending now costs N points": end after this hand, free, or
+    now at N (the id says N: a price that changed since is asked again)."""
+    view = ui.View(timeout=None)
+    later = label_for("button.end_after_hand", locale)
+    view.add_item(TableButton(table_id, "endafter", label=later, style=discord.ButtonStyle.primary))
+    now = label_for("button.end_now", locale)
+    view.add_item(
+        TableButton(table_id, f"end{points}", label=now, style=discord.ButtonStyle.danger)
+    )
     return view
 
 

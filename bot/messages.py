@@ -108,6 +108,40 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the players who stay, and an AI takes your seat. Press the button below to leave; "
         "to stay, just ignore this message.",
     ),
+    "table.left_penalty_forfeit": (
+        "已离开这场牌局：罚 {points} 积分（桌上没有别的玩家，罚分作废）；电脑接替你的座位。",
+        "You left the match: a penalty of {points} points (no other player is seated, so "
+        "nobody receives it); an AI takes your seat.",
+    ),
+    "table.leave_confirm_forfeit": (
+        "对局还在进行：现在离开要罚 {points} 积分（桌上没有别的玩家，罚分作废），电脑接替你的座位。"
+        "确定离开就点下面的按钮；不离开就不用管这条消息。",
+        "The match is still on: leaving now costs a penalty of {points} points (no other "
+        "player is seated, so nobody receives it), and an AI takes your seat. Press the "
+        "button below to leave; to stay, just ignore this message.",
+    ),
+    "table.end_confirm": (
+        "这一局还没打完：现在结束，这一局不结算，你要罚 {points} 积分，分给其他玩家。"
+        "也可以打完这一局再结束，不罚分。不结束就不用管这条消息。",
+        "This hand is still in play: ending now leaves it unsettled and costs you a penalty "
+        "of {points} points, shared by the other players. Or end the match after this hand, "
+        "free. To play on, just ignore this message.",
+    ),
+    "table.end_confirm_forfeit": (
+        "这一局还没打完：现在结束，这一局不结算，你要罚 {points} 积分（桌上没有别的玩家，罚分作废）。"
+        "也可以打完这一局再结束，不罚分。不结束就不用管这条消息。",
+        "This hand is still in play: ending now leaves it unsettled and costs you a penalty "
+        "of {points} points (no other player is seated, so nobody receives it). Or end the "
+        "match after this hand, free. To play on, just ignore this message.",
+    ),
+    "table.end_after_hand": (
+        "好的：这一局结算后牌局结束。",
+        "Done: the match ends once this hand is settled.",
+    ),
+    "table.ended_penalty": (
+        "牌桌已结束：罚 {points} 积分，这一局不结算。",
+        "The table has been closed: a penalty of {points} points; this hand is not settled.",
+    ),
     "table.removed": ("已请 {name} 离开。", "{name} is no longer at the table."),
     "table.back": ("已取消托管，欢迎回来。", "Autoplay is off; welcome back."),
     "table.nothing_to_do": ("现在不用你出手。", "Nothing for you to do right now."),
@@ -309,6 +343,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.join": ("加入", "Join"),
     "button.leave": ("离开", "Leave"),
     "button.leave_anyway": ("确认离开", "Leave anyway"),
+    "button.end_now": ("现在结束（罚分）", "End now (penalty)"),
+    "button.end_after_hand": ("打完这一局再结束", "End after this hand"),
     "button.start": ("开始", "Start"),
     "button.add_ai": ("加电脑", "Add AI"),
     "button.remove_ai": ("减电脑", "Remove AI"),
@@ -399,6 +435,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "session.ended_unsettled": (
         "牌局已被结束，本局不结算",
         "The table was ended; the current hand is not settled",
+    ),
+    "session.ended_penalty": (
+        "{name} 结束了牌局，罚 {points} 积分；这一局不结算",
+        "{name} ended the table and paid a {points}-point penalty; this hand is not settled",
+    ),
+    "session.end_after_hand": (
+        "{name}：这一局结算后牌局结束",
+        "{name}: the match ends once this hand is settled",
+    ),
+    "session.ended_after_hand": (
+        "牌局应 {name} 的要求在这一局后结束",
+        "The match ended after this hand, as {name} asked",
     ),
     "session.lobby_closed": ("牌桌已关闭", "The table was closed"),
     "session.hands_closed": (

@@ -49,6 +49,7 @@ class RestoreMixin:
     _points: list[int]
     _settling: int | None
     _break_until: float
+    _end_after_hand: str | None
 
     if TYPE_CHECKING:
 
@@ -106,6 +107,7 @@ class RestoreMixin:
         )
         self._points = [0] * self.num_seats
         self.status = "running"
+        self._end_after_hand = meta.get("end_after_hand")
         results = list(self.match.results)
         for hand_number, result in enumerate(results):
             try:
@@ -117,7 +119,7 @@ class RestoreMixin:
                 break
             for seat, value in enumerate(points):
                 self._points[seat] += value
-        if self.match.finished:
+        if self.match.finished or self._ended_early():
             if self._settling is None:
                 status = self._status_from(self._public())
                 await self.presenter.match_result(
@@ -137,6 +139,13 @@ class RestoreMixin:
         await self._announce_table(self._public())
         await self._send_prompts(set(range(self.num_seats)))
 
+    def _ended_early(self) -> bool:
+        """A seated player asked for the match to end after a hand (``end``) and that
+        hand was paid before the restart: the match is over, short of its rounds."""
+        match = self.match
+        assert match is not None
+        return self._end_after_hand is not None and bool(match.results) and not match.round.actions
+
     def _pause_if_between_hands(self) -> None:
         """A table stopped in the pause after a result comes back with the pause again
         (``TableManager.hand_break``): its players have just been told it restarted,
@@ -151,7 +160,7 @@ class RestoreMixin:
         order; the table waits (or, if the match is over, closes) until they are paid."""
         assert self.match is not None
         last = len(results) - 1
-        finished = self.match.finished
+        finished = self.match.finished or self._ended_early()
         self._settling = last
 
         for hand_number in range(first, last + 1):

@@ -184,6 +184,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._paced_from: float | None = None  # when the last accepted action was due
         # Until when the next hand waits after a result (``TableManager.hand_break``).
         self._break_until = 0.0
+        # The name of who asked for the match to end once the hand in play is paid
+        # (``end``), kept should they leave before it is.
+        self._end_after_hand: str | None = None
         # Each seated human's shortcuts (auto-pass, auto-win, tsumogiri), read from
         # ``user_prefs`` once; "auto-pass this hand" remembers the hand it was set in.
         self._toggles: dict[int, PlayerToggles] = {}
@@ -473,7 +476,21 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         if withdraw is not None:
             await withdraw(self.table_id, self.channel_id, text)
 
-    async def end(self, by_user_id: int, is_admin: bool = False) -> SubmitResult:
+    async def end(
+        self,
+        by_user_id: int,
+        is_admin: bool = False,
+        *,
+        max_penalty: int | None = None,
+        after_hand: bool = False,
+    ) -> SubmitResult:
+        """Close the table. A seated player who ends a hand in play walks away from it
+        like a player who leaves, and takes it from everyone else: they pay the leave
+        penalty (at most ``max_penalty`` points, None: whatever it costs; else refused
+        with the price to confirm), or ask with ``after_hand`` for the match to end
+        once this hand is paid, free. A manager who is not seated ends it free: that is
+        moderation, not an escape from a losing hand."""
+
         async def body() -> SubmitResult:
             if self.status not in ("lobby", "running"):
                 return refuse(CLOSED)
@@ -483,6 +500,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                     "?",
                 )
                 return refuse(msg("session.end_not_allowed", name=host))
+            seat = self.seat_of(by_user_id) if self.status == "running" else None
+            if seat is not None and self.match is not None and self.match.round.actions:
+                return await self._end_seated(by_user_id, seat, max_penalty, after_hand)
             # A lobby has no hand to leave unsettled: it is simply closed.
             ended = msg("session.ended_unsettled" if self.match else "session.lobby_closed")
             await self.presenter.notice(self.table_id, self.channel_id, ended)
@@ -490,6 +510,39 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             return OK
 
         return await self._call(body)
+
+    async def _end_seated(
+        self, user_id: int, seat: int, max_penalty: int | None, after_hand: bool
+    ) -> SubmitResult:
+        assert self.match is not None
+        name = self._seats[seat].name
+        if after_hand:
+            if self._end_after_hand is None:
+                self._end_after_hand = name
+                await self.store.update_game_meta(self.table_id, end_after_hand=name)
+                text = msg("session.end_after_hand", name=name)
+                await self.presenter.notice(self.table_id, self.channel_id, text)
+            return SubmitResult(True, msg("table.end_after_hand"))
+        points = self.leave_penalty(user_id)
+        others = [p.user_id for p in self._seats if p.user_id is not None and p.user_id != user_id]
+        if max_penalty is not None and points > max_penalty:
+            key = "table.end_confirm" if others else "table.end_confirm_forfeit"
+            return SubmitResult(False, msg(key, points=points), confirm=points)
+        if points > 0:
+            await self.store.record_penalty(
+                self.guild_id,
+                self.table_id,
+                user_id,
+                points,
+                reason="end",
+                beneficiaries=others,
+                key=f"{self.table_id}:end:{user_id}:{self.match.turn_id}",
+                hand_number=self.match.hand_number,
+            )
+        text = msg("session.ended_penalty", name=name, points=points)
+        await self.presenter.notice(self.table_id, self.channel_id, text)
+        await self._close("closed")
+        return SubmitResult(True, msg("table.ended_penalty", points=points))
 
     async def _close(self, status: str) -> None:
         """Lobby timeout, everyone gone, or ended by the host: the table stops for good."""
@@ -652,12 +705,11 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             return refuse(NOT_SEATED)
         info = self._seats[seat]
         points = self.leave_penalty(user_id)
+        others = [p.user_id for p in self._seats if p.user_id is not None and p.user_id != user_id]
         if max_penalty is not None and points > max_penalty:
-            return SubmitResult(False, msg("table.leave_confirm", points=points), confirm=points)
+            key = "table.leave_confirm" if others else "table.leave_confirm_forfeit"
+            return SubmitResult(False, msg(key, points=points), confirm=points)
         if points > 0:
-            others = [
-                p.user_id for p in self._seats if p.user_id is not None and p.user_id != user_id
-            ]
             await self.store.record_penalty(
                 self.guild_id,
                 self.table_id,
@@ -689,8 +741,10 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 self.host_user_id = self.humans[0]
                 await self.store.update_game_meta(self.table_id, host=self.host_user_id)
             await self._announce_table(self._public())
-        left = msg("table.left_penalty", points=points) if points > 0 else msg("table.left")
-        return SubmitResult(True, left)
+        if points == 0:
+            return SubmitResult(True, msg("table.left"))
+        key = "table.left_penalty" if others else "table.left_penalty_forfeit"
+        return SubmitResult(True, msg(key, points=points))
 
     # ------------------------------------------------------------------ the core
     async def _accept(self, action: Action, due_at: float) -> None:
@@ -830,7 +884,10 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         for seat, value in enumerate(points):
             self._points[seat] += value
         await self.presenter.hand_result(ended_status, result, points)
-        if match.finished:
+        if match.finished or self._end_after_hand is not None:
+            if not match.finished:  # ended early, as a seated player asked (``end``)
+                text = msg("session.ended_after_hand", name=self._end_after_hand)
+                await self.presenter.notice(self.table_id, self.channel_id, text)
             await self.presenter.match_result(ended_status, list(match.scores), list(self._points))
             await self._finish()
             self._observe(due_at)

@@ -1191,6 +1191,18 @@ class Harness:
             await self.settle()
         return record
 
+    async def end_table(
+        self, user_id: int, *, channel_id: int | None = None, locale: str = "zh-CN"
+    ) -> InteractionRecord:
+        """``/table end``, paying the price when it asks (a seated player ending a hand
+        in play): what a test that only needs the table gone means."""
+        record = await self.command(user_id, "table end", channel_id=channel_id, locale=locale)
+        for message in reversed(self.ephemeral_messages(user_id)):
+            now = [id_ for id_ in message.custom_ids() if re.fullmatch(r"mj:t:\w+:end\d+", id_)]
+            if now and message.id in (record.original_message_id, *record.followup_ids):
+                return await self.click(user_id, message, now[0], locale=locale)
+        return record
+
     async def autocomplete(
         self,
         user_id: int,

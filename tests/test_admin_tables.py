@@ -77,5 +77,8 @@ async def test_a_manager_sees_every_open_table_and_nobody_else_does(h: Harness) 
     assert re.search(r"台州麻將 · 第\d+局 · ", chinese) and f"{away}（託管）" in chinese
     await h.command(OTHER_HOST, "table end", channel_id=lobby.channel_id)
     await h.command(HOST, "table end", channel_id=running.channel_id)
+    question = h.ephemeral_messages(HOST)[-1]  # a hand is in play: the price, first
+    (end_now,) = [id_ for id_ in question.custom_ids() if not id_.endswith(":endafter")]
+    await h.click(HOST, question, end_now)
     record = await h.command(MANAGER, "mjadmin tables")
     assert h.reply_text(record) == "本服务器现在没有开着的牌桌。"

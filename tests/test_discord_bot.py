@@ -28,7 +28,7 @@ from discord_harness import (
 )
 
 from bot.app import MahjongBot
-from bot.session import FakeClock
+from bot.session import FakeClock, TableSession
 from data import SettlementEntry, Store
 from engine.tiles import parse_tiles
 from engine.types import Action
@@ -289,7 +289,7 @@ async def test_click_by_someone_not_seated(env: Env) -> None:
     assert table.match.turn_id == turn_before
     # A click for a table that no longer exists.
     record = await h.click(BOB, table_message, f"mj:t:{table.table_id}:hand")
-    await h.command(ALICE, "table end")
+    await h.end_table(ALICE)
     record = await h.click(ALICE, table_message.id, f"mj:t:{table.table_id}:hand")
     assert "结束" in h.reply_text(record)
 
@@ -717,6 +717,82 @@ async def test_leave_on_the_lobby_as_the_match_starts_asks_before_charging(env: 
     assert "现在离开要罚" in h.reply_text(record)
 
 
+async def _hand_in_play(env: Env, *users: int) -> TableSession:
+    """The table of ``users[0]`` once someone has moved in its hand."""
+    table = env.bot.manager.table_of_user(users[0])
+    assert table is not None and table.match is not None
+    while not table.match.round.actions:
+        assert any([await play_turn(env, user) for user in users])
+    return table
+
+
+async def test_ending_a_hand_in_play_costs_the_leave_penalty_after_asking(env: Env) -> None:
+    """A host behind in a hand could /table end it free and walk away from the loss (at
+    a table of AIs, at any stake): ending a hand in play now costs what leaving costs,
+    shared by the other players, and is asked first, beside ending after the hand."""
+    h = env.h
+    await open_table(env, ALICE, BOB)
+    table = await _hand_in_play(env, ALICE, BOB)
+    cost = table.leave_penalty(ALICE)
+    asked = await h.command(ALICE, "table end")
+    assert cost > 0 and f"你要罚 {cost} 积分，分给其他玩家" in h.reply_text(asked)
+    assert table.status == "running"
+    assert await env.store.history(GUILD_ID, ALICE, kinds=("penalty",)) == []
+    question = h.ephemeral_messages(ALICE)[-1]
+    end_now = f"mj:t:{table.table_id}:end{cost}"
+    assert question.custom_ids() == [f"mj:t:{table.table_id}:endafter", end_now]
+    record = await h.click(ALICE, question, end_now)
+    assert table.status == "closed" and not question.components
+    assert f"罚 {cost} 积分" in h.reply_text(record)
+    [paid] = await env.store.history(GUILD_ID, ALICE, kinds=("penalty",))
+    [received] = await env.store.history(GUILD_ID, BOB, kinds=("penalty",))
+    assert paid.points == -cost and received.points == cost
+    await h.advance(2)
+    shown = "\n".join(m.payload["content"] for m in h.channel_messages())
+    assert f"alice 结束了牌局，罚 {cost} 积分" in shown
+
+
+async def test_ending_after_the_hand_settles_it_and_ends_the_match_free(env: Env) -> None:
+    h = env.h
+    await open_table(env, ALICE, BOB)
+    table = await _hand_in_play(env, ALICE, BOB)
+    await h.command(ALICE, "table end")
+    question = h.ephemeral_messages(ALICE)[-1]
+    record = await h.click(ALICE, question, f"mj:t:{table.table_id}:endafter")
+    assert "这一局结算后牌局结束" in h.reply_text(record) and not question.components
+    assert table.status == "running"
+    for user in (ALICE, BOB):
+        assert (await table.autoplay(user)).ok
+    for _ in range(400):
+        if table.status != "running":
+            break
+        await h.advance(1)
+    assert table.match is not None and len(table.match.results) == 1
+    assert table.status == "finished" and not table.match.finished  # short of its rounds
+    assert await env.store.history(GUILD_ID, ALICE, kinds=("penalty",)) == []
+    game = await env.store.get_game(table.table_id)
+    assert game is not None and game.status == "finished"
+    assert len(await env.store.hand_entries(table.table_id, 0)) == 4  # the hand was paid
+    shown = "\n".join(m.payload["content"] for m in h.channel_messages())
+    assert "牌局应 alice 的要求在这一局后结束" in shown
+
+
+async def test_a_penalty_nobody_receives_says_so(env: Env) -> None:
+    """Alone with AIs, a leaver's penalty went nowhere while the text said it was shared
+    by the players who stay."""
+    h = env.h
+    await open_table(env, ALICE)
+    table = await _hand_in_play(env, ALICE)
+    asked = await h.command(ALICE, "table end")
+    assert "桌上没有别的玩家，罚分作废" in h.reply_text(asked)
+    record = await h.command(ALICE, "table leave")
+    assert "桌上没有别的玩家，罚分作废" in h.reply_text(record)
+    assert "分给留下的玩家" not in h.reply_text(record)
+    question = h.ephemeral_messages(ALICE)[-1]
+    record = await h.click(ALICE, question, question.custom_ids()[0])
+    assert "罚分作废" in h.reply_text(record) and table.status == "closed"
+
+
 async def test_ending_a_table_closes_every_dm_hand(env: Env) -> None:
     """/table end mid-match: each player's DM hand says the table is over and offers no
     more moves (a menu left live answered 这张牌桌已经结束了); a lobby ended before any
@@ -725,7 +801,7 @@ async def test_ending_a_table_closes_every_dm_hand(env: Env) -> None:
     await open_table(env, ALICE, BOB)
     hands = {user: h.latest_dm(user) for user in (ALICE, BOB)}
     assert all(hand is not None and hand.components for hand in hands.values())
-    await h.command(ALICE, "table end")
+    await h.end_table(ALICE)
     await h.advance(2)
     for hand in hands.values():
         assert hand is not None and not hand.components
@@ -835,7 +911,7 @@ async def test_when_the_host_leaves_mid_match_another_player_may_end_the_table(e
     question = h.ephemeral_messages(ALICE)[-1]
     await h.click(ALICE, question, question.custom_ids()[0])
     assert table.host_user_id == BOB
-    await h.command(BOB, "table end")
+    await h.end_table(BOB)
     assert table.status == "closed"
 
 

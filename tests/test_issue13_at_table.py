@@ -436,7 +436,7 @@ async def test_dm_player_gets_the_result_card_on_their_hand_message(env: Env) ->
         assert f"{table.seats[result.winner].name} 胡了" in summary
     # Once the table is over and its last messages are out, the presenter keeps nothing
     # of it (a bot runs for months): hand records and last-hand lines alike.
-    await h.command(ALICE, "table end")
+    await h.end_table(ALICE)
     await h.advance(301)
     presenter = env.bot.presenter
     assert not [key for key in presenter._last_hand if key[0] == table.table_id]

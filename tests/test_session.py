@@ -483,6 +483,31 @@ async def test_a_table_restored_between_hands_pauses_before_the_next_hand(store:
     await second.manager.shutdown()
 
 
+async def test_a_match_asked_to_end_after_its_hand_still_does_after_a_restart(
+    store: Store,
+) -> None:
+    first = Harness(store)
+    table = await first.started()
+    assert table.match is not None
+    while not table.match.round.actions:
+        await first.play_default(table, ALICE)
+    assert (await table.end(ALICE, after_hand=True)).ok
+    assert table.status == "running"
+    await first.manager.shutdown()
+
+    second = Harness(store)
+    (restored,) = await second.manager.restore_all()
+    await second.manager.wait_idle()
+    assert restored.match is not None
+    while restored.status == "running":
+        await second.play_default(restored, ALICE)
+    assert restored.status == "finished" and len(restored.match.results) == 1
+    assert not restored.match.finished  # ended short of its rounds, as asked
+    assert len(await store.hand_entries(restored.table_id, 0)) == 4
+    assert await store.history(GUILD, ALICE, kinds=("penalty",)) == []
+    await second.manager.shutdown()
+
+
 # ---------------------------------------------------------------------------- more
 
 

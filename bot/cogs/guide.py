@@ -40,10 +40,12 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
         ),
         (
             "{table join} {table leave}（对局中先告诉你罚多少，确认才离开） {table start} · "
-            "{table kick} 房主把人请出大厅 · {table end}（房主或管理员）",
+            "{table kick} 房主把人请出大厅 · {table end}（房主或管理员；一局打到一半时，"
+            "可以打完这局再结束，现在结束要像离开一样罚分）",
             "{table join} {table leave} (mid-match it first says the penalty and leaves on "
             "your confirmation) {table start} · {table kick} the host removes someone from "
-            "the lobby · {table end} (the host or a manager)",
+            "the lobby · {table end} (the host or a manager; in the middle of a hand, end "
+            "after it, or now at the leaving penalty)",
         ),
     ),
     (

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import is_manager, missing_table_permissions
+from bot.checks import missing_table_permissions
 from bot.discord_presenter import seat_names, variant_names
 from bot.discord_threads import give_up_place, open_table_place
 from bot.errors import UserFacingError
@@ -277,9 +277,7 @@ class TablesCog(commands.Cog):
         ),
     )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        table = self.bot.table_here(interaction)
-        result = await table.end(interaction.user.id, is_admin=is_manager(interaction))
-        await self.bot.reply(interaction, msg("table.ended") if result.ok else _why(result))
+        await self.bot.end_table(interaction, self.bot.table_here(interaction), confirmed=None)
 
     # ------------------------------------------------------------------ play helpers
 
