@@ -506,7 +506,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             # A lobby has no hand to leave unsettled: it is simply closed.
             ended = msg("session.ended_unsettled" if self.match else "session.lobby_closed")
             await self.presenter.notice(self.table_id, self.channel_id, ended)
-            await self._close("closed")
+            await self._close_ended_by(by_user_id)
             return OK
 
         return await self._call(body)
@@ -541,8 +541,17 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             )
         text = msg("session.ended_penalty", name=name, points=points)
         await self.presenter.notice(self.table_id, self.channel_id, text)
-        await self._close("closed")
+        await self._close_ended_by(user_id)
         return SubmitResult(True, msg("table.ended_penalty", points=points))
+
+    async def _close_ended_by(self, user_id: int) -> None:
+        """Close for ``/table end``, keeping who ended it on the game's record: the
+        question an admin gets from the players who were at it."""
+        try:
+            await self.store.update_game_meta(self.table_id, ended_by=user_id)
+        except Exception:  # the table closes anyway; only the note is lost
+            log.warning("table %s: could not record who ended it", self.table_id, exc_info=True)
+        await self._close("closed")
 
     async def _close(self, status: str) -> None:
         """Lobby timeout, everyone gone, or ended by the host: the table stops for good."""

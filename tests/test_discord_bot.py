@@ -747,6 +747,8 @@ async def test_ending_a_hand_in_play_costs_the_leave_penalty_after_asking(env: E
     [paid] = await env.store.history(GUILD_ID, ALICE, kinds=("penalty",))
     [received] = await env.store.history(GUILD_ID, BOB, kinds=("penalty",))
     assert paid.points == -cost and received.points == cost
+    game = await env.store.get_game(table.table_id)
+    assert game is not None and game.meta["ended_by"] == ALICE  # for an admin asked why
     await h.advance(2)
     shown = "\n".join(m.payload["content"] for m in h.channel_messages())
     assert f"alice 结束了牌局，罚 {cost} 积分" in shown
