@@ -392,6 +392,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "session.illegal": ("现在不能这样做：{move_zh}", "That move is not legal now: {move_en}"),
     "session.hand": ("第{number}局", "Hand {number}"),
     "session.round_hand": ("{wind_zh}风圈 第{number}局", "{wind_en} round, hand {number}"),
+    "session.stake_above_max": (
+        "本服务器的底注最高 {most}（你选了 {stake}）",
+        "This server's highest stake is {most} (you chose {stake})",
+    ),
     "session.balance_low": ("你的余额不足以入座", "Your balance is below this server's minimum"),
     "session.unknown_ai_level": (
         "未知的电脑难度 {level}",

@@ -241,6 +241,8 @@ class TableManager:
             parsed = request.validate().options
         except TableOptionsError as error:
             raise SessionError(error.text) from error
+        if settings.max_stake is not None and stake > settings.max_stake:
+            raise SessionError(msg("session.stake_above_max", stake=stake, most=settings.max_stake))
         if seat_host and not await self.store.can_sit(guild_id, host_user_id):
             raise SessionError(msg("session.balance_low"))
         if seed is None:

@@ -66,7 +66,8 @@ class GuildSettings:
     ``preferred_locale`` is that locale as Discord last reported it (None: never seen),
     kept by the bot itself, so that after a restart the table is drawn in it at once.
     ``hand_cap`` / ``day_cap``: optional limits on one player's |points| in one hand and
-    net win or loss per local day (None: no cap). ``last_leaderboard_week`` is the Monday
+    net win or loss per local day (None: no cap). ``max_stake``: the highest stake a
+    table may be opened with (None: the bot's own limit). ``last_leaderboard_week`` is the Monday
     (local date) of the last week whose leaderboard was posted, so a restart does not
     post it twice.
     """
@@ -84,6 +85,7 @@ class GuildSettings:
     last_leaderboard_week: date | None = None
     channel_language: str = "auto"
     preferred_locale: str | None = None
+    max_stake: int | None = None
 
     @property
     def zone(self) -> ZoneInfo:
@@ -105,6 +107,7 @@ _INT_RANGES: dict[str, tuple[int | None, int | None]] = {
     "min_balance": (-(10**12), 10**12),
     "hand_cap": (1, 10**12),
     "day_cap": (1, 10**12),
+    "max_stake": (1, 1_000_000),  # bot.table_options.MAX_STAKE, the most a table takes
     "leaderboard_channel": (1, None),
 }
 _NULLABLE = {
@@ -112,6 +115,7 @@ _NULLABLE = {
     "min_balance",
     "hand_cap",
     "day_cap",
+    "max_stake",
     "last_leaderboard_week",
     "preferred_locale",
 }

@@ -382,6 +382,19 @@ async def test_guild_minimum_balance_blocks_joining(harness: Harness) -> None:
     assert not result.ok and result.message is not None and "balance" in result.message.en
 
 
+async def test_a_servers_highest_stake_holds_at_create(harness: Harness) -> None:
+    """At a table of AI seats a hand's points are made or lost outright (an AI has no
+    balance), so an admin caps the stake (``max_stake``); None is the bot's own limit."""
+    await harness.store.update_settings(GUILD, max_stake=50)
+    with pytest.raises(SessionError) as refused:
+        await harness.table(stake=51)
+    assert "底注最高 50（你选了 51）" in refused.value.text.zh
+    assert "highest stake is 50 (you chose 51)" in refused.value.text.en
+    assert harness.manager.by_channel(CHANNEL) is None
+    table = await harness.table(stake=50)
+    assert table.stake == 50
+
+
 # ---------------------------------------------------------------------------- leaving
 
 

@@ -10,7 +10,7 @@ from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from data import LeaderboardRow, SettlementEntry, Store, next_month
+from data import LATEST_VERSION, LeaderboardRow, SettlementEntry, Store, next_month
 
 if TYPE_CHECKING:
     from conftest import BackendDB
@@ -229,10 +229,13 @@ async def test_a_database_from_before_rule_set_boards_is_backfilled(db: BackendD
         "DROP INDEX player_day_stats_board",
         "DROP INDEX ledger_penalties",
         "DELETE FROM schema_migrations WHERE version = 7",
+        # and what came after it (version 8: the server's highest stake)
+        "ALTER TABLE guild_settings DROP COLUMN max_stake",
+        "DELETE FROM schema_migrations WHERE version = 8",
     ):
         await db.execute_raw(statement)
     reopened = await db.open()
-    assert await reopened.schema_version() == 7
+    assert await reopened.schema_version() == LATEST_VERSION
     assert await db.fetch_raw("SELECT * FROM variant_stats ORDER BY variant, user_id") == kept
     assert _lines(await reopened.variant_leaderboard(GUILD, "taizhou")) == [
         (BOB, 40, 1, 1, 40), (ALICE, 20, 1, 0, 0), (CAROL, -50, 1, 0, 0),
