@@ -296,7 +296,7 @@ class MahjongBot(commands.Bot):
                      table.channel_id)  # fmt: skip
             self.presenter.channel_gone(table.channel_id)
             await self.presenter.table_gone(table.table_id, table.humans, reason)
-            await table.end(table.host_user_id, is_admin=True)
+            await table.abandon()
             self.presenter.forget_later(table.table_id)  # nothing will be sent there
         return len(tables)
 

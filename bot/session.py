@@ -503,13 +503,33 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             seat = self.seat_of(by_user_id) if self.status == "running" else None
             if seat is not None and self.match is not None and self.match.round.actions:
                 return await self._end_seated(by_user_id, seat, max_penalty, after_hand)
-            # A lobby has no hand to leave unsettled: it is simply closed.
-            ended = msg("session.ended_unsettled" if self.match else "session.lobby_closed")
-            await self.presenter.notice(self.table_id, self.channel_id, ended)
-            await self._close_ended_by(by_user_id)
+            await self._close_unsettled(by_user_id)
             return OK
 
         return await self._call(body)
+
+    async def abandon(self) -> SubmitResult:
+        """Close for a reason no player chose (the table's channel deleted, the bot
+        removed from the server, the terminal's input ended): nobody pays, the hand in
+        play is not settled."""
+
+        async def body() -> SubmitResult:
+            if self.status not in ("lobby", "running"):
+                return refuse(CLOSED)
+            await self._close_unsettled(None)
+            return OK
+
+        return await self._call(body)
+
+    async def _close_unsettled(self, ended_by: int | None) -> None:
+        """Close now, free, the hand in play unsettled; who ended it (if a player or
+        manager did) is kept on the game's record: an admin's first question."""
+        # A lobby has no hand to leave unsettled: it is simply closed.
+        ended = msg("session.ended_unsettled" if self.match else "session.lobby_closed")
+        await self.presenter.notice(self.table_id, self.channel_id, ended)
+        if ended_by is not None:
+            await self._record_ended_by(ended_by)
+        await self._close("closed")
 
     async def _end_seated(
         self, user_id: int, seat: int, max_penalty: int | None, after_hand: bool
@@ -541,17 +561,15 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             )
         text = msg("session.ended_penalty", name=name, points=points)
         await self.presenter.notice(self.table_id, self.channel_id, text)
-        await self._close_ended_by(user_id)
+        await self._record_ended_by(user_id)
+        await self._close("closed")
         return SubmitResult(True, msg("table.ended_penalty", points=points))
 
-    async def _close_ended_by(self, user_id: int) -> None:
-        """Close for ``/table end``, keeping who ended it on the game's record: the
-        question an admin gets from the players who were at it."""
+    async def _record_ended_by(self, user_id: int) -> None:
         try:
             await self.store.update_game_meta(self.table_id, ended_by=user_id)
         except Exception:  # the table closes anyway; only the note is lost
             log.warning("table %s: could not record who ended it", self.table_id, exc_info=True)
-        await self._close("closed")
 
     async def _close(self, status: str) -> None:
         """Lobby timeout, everyone gone, or ended by the host: the table stops for good."""

@@ -229,7 +229,10 @@ async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
         assert table is not None
         await h.command(HOST, "table start", locale="zh-CN", channel_id=table.channel_id)
         assert (table.channel_id != CHANNEL_ID) == (where == "thread")
-        assert await _play(h, table, lambda: len(table.match.results) >= 1)
+        # A finished hand, and the next one in play.
+        assert await _play(
+            h, table, lambda: bool(table.match.results and table.match.round.actions)
+        )
         entries = await h.bot.store.hand_entries(table.table_id, 0)
         if where == "bot removed from the server":
             h._dispatch_event("GUILD_DELETE", {"id": str(GUILD_ID)})
@@ -249,6 +252,8 @@ async def test_a_table_whose_channel_is_deleted_ends_and_says_why(
             assert hand is not None and words in hand.payload["content"]
             assert not hand.components  # nothing left to press
         assert await h.bot.store.hand_entries(table.table_id, 0) == entries  # still settled
+        for user in (HOST, GUEST):  # nobody chose this: nobody pays for the hand in play
+            assert await h.bot.store.history(GUILD_ID, user, kinds=("penalty",)) == []
         sent = len(h.remote.requests)
         await h.advance(60)
         gone = [r for r in h.remote.requests[sent:] if f"/channels/{table.channel_id}/" in r.url]

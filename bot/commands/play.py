@@ -162,7 +162,7 @@ async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 balance = await store.get_balance(GUILD_ID, HUMAN_ID)
                 presenter.say(f"    你的余额 Your balance: {balance}")
         if table.status == "running":
-            await table.end(HUMAN_ID)
+            await table.abandon()  # a local game quit: nobody to pay
             await manager.wait_idle()
         balance = await store.get_balance(GUILD_ID, HUMAN_ID)
         presenter.say(f"你的余额 Your balance: {balance}")
