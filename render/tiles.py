@@ -378,25 +378,38 @@ WIND_INDEX = "ESWN"
 
 def _draw_characters(draw: ImageDraw.ImageDraw, rank: int, box: Box) -> None:
     x0, y0, x1, y1 = box
-    h = y1 - y0
-    numeral_box = (x0 + 0.12 * (x1 - x0), y0, x1 - 0.12 * (x1 - x0), y0 + 0.4 * h)
+    w, h = x1 - x0, y1 - y0
+    # Clear of the corner index at the left; centred, so 二 and 三 narrow a little.
+    inset = INDEX_CLEARANCE / MASTER_WIDTH
+    numeral_box = (x0 + inset * w, y0, x1 - inset * w, y0 + 0.4 * h)
     if rank == 1:  # a lone horizontal stroke: keep it from stretching into a bar
-        numeral_box = (x0 + 0.2 * (x1 - x0), y0, x1 - 0.2 * (x1 - x0), y0 + 0.4 * h)
+        numeral_box = (x0 + 0.22 * w, y0, x1 - 0.22 * w, y0 + 0.4 * h)
     _glyph(draw, ZH_NUMERALS[rank - 1], numeral_box, INK, fill_height=0.55 if rank == 1 else 1.0)
     _glyph(draw, "萬", (x0, y0 + 0.46 * h, x1, y1), RED)
     _corner_index(draw, str(rank), box)
 
 
+# The Latin index: its ink a fifth of the tile's width tall, so that a phone showing a
+# 56 px river tile at 36 % still draws it 4 px tall (an English reader's only way to tell
+# 萬 numerals and 東南西北 apart); the faces' glyphs keep clear of it.
+INDEX_SIZE = 78  # font size on the master: digits and capitals 58 px tall (0.2 × 288)
+INDEX_COLOR = (78, 84, 104)
+INDEX_CLEARANCE = 0.2 * MASTER_WIDTH  # the numerals' box starts this far in (both sides)
+
+
 def _corner_index(draw: ImageDraw.ImageDraw, text: str, box: Box) -> None:
-    """A small Latin index in the top-left corner, for players who do not read 萬 or 東."""
-    font = ui_font(34)
-    draw.text((10, 6), text, font=font, fill=(120, 120, 130))
+    """The Latin index in the top-left corner, for players who do not read 萬 or 東:
+    its ink starts just above and left of the face box (inside a marker's frame)."""
+    font = ui_font(INDEX_SIZE)
+    left, top, _right, _bottom = font.getbbox(text)
+    draw.text((box[0] - 10 - left, box[1] - 12 - top), text, font=font, fill=INDEX_COLOR)
 
 
 def _draw_honor(draw: ImageDraw.ImageDraw, kind: int, box: Box) -> None:
     x0, y0, x1, y1 = box
     if kind < 31:
-        _glyph(draw, WIND_FACES[kind - 27], box, INK, fill_height=0.78)
+        # Below the corner index: the glyph's top sits under the index's ink.
+        _glyph(draw, WIND_FACES[kind - 27], (x0, y0 + 0.17 * (y1 - y0), x1, y1), INK)
         _corner_index(draw, WIND_INDEX[kind - 27], box)
     elif kind == 31:  # White: a framed blank
         inset_x, inset_y = (x1 - x0) * 0.06, (y1 - y0) * 0.05
