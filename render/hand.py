@@ -1,7 +1,12 @@
 """The private hand image: a seat's concealed tiles, the drawn tile set apart, its melds,
-the indicator and the wild, and what it waits on; during a claim window the offered tile,
-large, with who discarded it and the claims this seat can make; below, the table as seen
-from the seat (each other seat's melds and river, the last discard and whose turn).
+the indicator and the wild, and what it waits on (beside the hand, or right under it);
+during a claim window the offered tile, large, with who discarded it and the claims this
+seat can make; below, the table as seen from the seat: each other seat a band with its
+name, whose turn, its hidden tiles as a number, its melds and its whole river in rows,
+the last discard framed.
+
+Drawn for a phone, which shows the 1000 px wide image at about 36 %: text 30 to 44 px,
+the tiles a player reads (indicator, wild, waits, the others' rivers) 52 to 60 px wide.
 
 Everything comes from the ``PlayerView``: other seats are drawn from its public part, so
 the image cannot show a tile the seat may not see."""
@@ -57,23 +62,50 @@ from .text import (
     wind_name,
     word,
 )
-from .tiles import WHITE_MARKER, tile_height, tile_sprite
+from .tiles import WHITE_MARKER, back_sprite, tile_height, tile_sprite
 
 # Claims in the order a player weighs them; the prompt names only those the view offers.
 _CLAIM_ORDER = (WIN, KONG, PUNG, CHOW)
-# The table strip: tiles this wide (40% of it on a 400 px wide phone screen, still legible).
-TABLE_TILE = 44
+# The table strip: tiles this wide (22 CSS px on a 360 px wide phone, which shows the
+# image at 36 %: a river read for defence, not glimpsed).
+TABLE_TILE = 60
 
 
 @dataclass(frozen=True)
 class _HandLayout:
+    """Sizes in source pixels, chosen for a phone that shows the image at about 36 %:
+    important text 33 to 44 px (12 to 16 CSS px), none under 30 (11 CSS px), the tiles a
+    player reads at a glance (indicator, wild, waits) at least 52 wide."""
+
     tile: int = 74
-    gap: int = 22
-    meld_tile: int = 50
-    small_tile: int = 38
+    gap: int = 24
+    meld_tile: int = 56
+    aside_tile: int = 56  # the waits, the tile on offer, skipped wins
+    header_tile: int = 52  # the indicator and the wild
     margin: int = 24
-    prompt_tile: int = 96
-    name_column: int = 150
+    prompt_tile: int = 120
+    header_row: int = 84  # seat, name, turn; indicator and wild at the right
+    header_row2: int = 52  # rule set and hand number; tiles left at the right
+    name_size: int = 40
+    important: int = 36  # tiles left, the waits' caption
+    text: int = 30  # the rule set and hand number, labels, the legend
+    headline: int = 44  # the claim prompt's
+    badge: int = 30
+    strip_head: int = 50  # a seat's line in the strip: wind, name, status, hidden count
+    strip_name: int = 32
+    strip_badge: int = 28
+    strip_status: int = 30
+    strip_back: int = 30  # the back drawn before "×10"
+
+    @property
+    def header_h(self) -> int:
+        return self.header_row + self.header_row2
+
+
+def _top_for(center: float, size: int) -> float:
+    """The ``draw_text`` top that centres a line of ``size`` px text's ink on ``center``
+    (the UI font's ink runs from about 0.3 to 1.28 of the size below the line's top)."""
+    return center - 0.79 * size
 
 
 def render_hand(
@@ -98,6 +130,11 @@ def render_hand(
     )
 
 
+# A block beside or under the hand: caption, the tiles it may show, how many there are
+# in all, its colour.
+_Aside = tuple[str, tuple[int, ...], int, Color]
+
+
 def compose_hand(
     view: PlayerView,
     *,
@@ -109,82 +146,63 @@ def compose_hand(
     public = view.public
     layout = _HandLayout()
     rules, wild = get_rules(public.variant), public.wild
-    seat_view = public.seats[view.seat]
     # As large as the row allows (a phone shrinks the image), up to layout.tile.
     count = len(view.concealed) + (1 if view.drawn is not None else 0)
     room = HAND_WIDTH - 2 * layout.margin - layout.gap
     tile_w = max(40, min(layout.tile, room // max(1, count)))
     tile_h = tile_height(tile_w)
-    meld_h = tile_height(layout.meld_tile)
-    small_h = tile_height(layout.small_tile)
+    aside_h = tile_height(layout.aside_tile)
+    per = layout.aside_tile + 2
 
-    header_h = 64
     claims = offered_claims(view)
-    prompt_h = tile_height(layout.prompt_tile) + 24 if claims else 0
-    hand_top = header_h + prompt_h + 26  # room for lifted tiles
+    prompt_h = tile_height(layout.prompt_tile) + 28 if claims else 0
+    # The waits, the tile on offer (no claim on it) and skipped wins: beside the hand
+    # where they fit, else in a row right under it, where the eye is either way.
+    info: list[_Aside] = []
+    if view.claim_tile is not None and not claims:
+        info.append((label("claim_tile", locale), (view.claim_tile,), 1, HIGHLIGHT))
+    if view.waits and show_legal:
+        info.append((label("waits", locale), tuple(view.waits), len(view.waits), GOLD))
+    if view.skipped_win:
+        skipped = tuple(view.skipped_win)
+        info.append((label("skipped_win", locale), skipped, len(skipped), MINUS))
+    hand_w = count * tile_w + (layout.gap if view.drawn is not None else 0)
+    beside_w = sum(
+        max(len(kinds) * per, text_width(caption, layout.important)) + 24
+        for caption, kinds, _n, _c in info
+    )
+    beside = bool(info) and hand_w + 8 + beside_w <= HAND_WIDTH - 2 * layout.margin
+    caption_h = round(1.45 * layout.important)
+    lift = 26  # room for lifted tiles (a hint)
+    if beside:
+        lift = max(lift, aside_h + caption_h - tile_h + 6)
+    hand_top = layout.header_h + prompt_h + lift
     hand_bottom = hand_top + tile_h
-    lower_top = hand_bottom + 22
-    has_lower = bool(view.melds or view.skipped_win or (view.claim_tile is not None and not claims))
-    has_lower = has_lower or bool(view.waits and show_legal)
-    lower_h = max(meld_h, small_h + 34) if has_lower else 0
+    below = hand_bottom + (round(1.45 * layout.text) + 4 if view.drawn is not None else 14)
+    under_top = below + 4
+    melds_top = under_top + (aside_h + 16 if info and not beside else 0)
+    meld_h = tile_height(layout.meld_tile)
+    own_bottom = melds_top + (meld_h + 16 if view.melds else 0)
     strip = _strip_layout(public, view.seat, layout)
-    strip_top = lower_top + lower_h + 16
+    strip_top = max(own_bottom, below) + 12
     legend = white_legend(view, locale)
-    legend_h = 34 if legend else 0
+    legend_h = 56 if legend else 0
     height = strip_top + sum(block_h for _seat, _units, block_h in strip) + legend_h + 12
     canvas = Image.new("RGB", (HAND_WIDTH, height), FELT)
     draw = ImageDraw.Draw(canvas)
 
-    # Header: indicator, wild and tiles left at the right, drawn first so the left side
-    # (seat wind, dealer, name, turn, rule set and hand number) knows where it must stop.
-    draw.rectangle((0, 0, HAND_WIDTH, header_h), fill=PANEL_DARK)
-    right = HAND_WIDTH - layout.margin
-    small = 36
-    small_top = (header_h - tile_height(small)) // 2
-    if wild is not None:
-        right -= small
-        wild_marker = marker_for(wild, rules, wild, locale)
-        paste(canvas, tile_sprite(wild, small, wild_marker), right, small_top)
-        right -= (
-            draw_text(canvas, wild_label(rules, locale), right - 8, 18, 20, GOLD, anchor="r") + 22
-        )
-    right -= small
-    paste(canvas, tile_sprite(public.indicator, small), right, small_top)
-    right -= (
-        draw_text(canvas, label("indicator", locale), right - 8, 18, 20, MUTED, anchor="r") + 22
-    )
-    tiles_left = f"{label('tiles_left', locale)} {public.tiles_left}"
-    right -= draw_text(canvas, tiles_left, right, 18, 20, MUTED, anchor="r") + 20
-
-    x: float = layout.margin
-    x += badge(draw, canvas, x, 14, wind_name(seat_view.seat_wind, locale), PANEL_EDGE, 24) + 8
-    if seat_view.is_dealer:
-        x += badge(draw, canvas, x, 14, label("dealer", locale), RED_BADGE, 24) + 8
-    turn = label("turn", locale) if public.current_seat == view.seat else ""
-    turn_w = badge_width(turn, 22) + 10 if turn else 0
-    name_room = min(300, int(right - x - 20 - turn_w))
-    name = fit_text(isolate(seat_name(names, view.seat, locale)), 26, max(40, name_room))
-    x += draw_text(canvas, name, x + 4, 12, 26) + 16
-    if turn:
-        x += badge(draw, canvas, x, 14, turn, HIGHLIGHT, 22, (40, 30, 10)) + 10
-    hand_no = label("hand_no", locale, n=public.hand_number + 1)
-    title = f"{rule_set_name(rules, locale)} · {hand_no}"
-    if text_width(title, 20) > right - x:
-        title = hand_no  # the rule set's name gives way first: the table says it too
-    if text_width(title, 20) <= right - x:
-        draw_text(canvas, title, x, 18, 20, MUTED)
-
+    _draw_header(canvas, draw, view, names, locale, layout, rules)
     if claims:
-        _draw_prompt(canvas, draw, view, claims, names, locale, header_h, layout, rules)
+        _draw_prompt(canvas, draw, view, claims, names, locale, layout.header_h, layout, rules)
 
-    # The concealed row.
+    # The concealed row, and the blocks beside it when they fit.
     must_discard = any(action.type == DISCARD for action in view.legal)
     legal_discards = {action.tile for action in view.legal if action.type == DISCARD}
     lifted = set(highlight or ())
     # Wilds first, as players arrange them; the rest in suit order.
     tiles = sorted(view.concealed, key=lambda kind: (kind != wild, kind))
-    total_w = len(tiles) * tile_w + (layout.gap + tile_w if view.drawn is not None else 0)
-    x = max(layout.margin, (HAND_WIDTH - total_w) // 2)
+    group_w = hand_w + (8 + beside_w if beside else 0)
+    x = max(layout.margin, (HAND_WIDTH - group_w) // 2)
     positions: list[tuple[int, float]] = [(kind, x + i * tile_w) for i, kind in enumerate(tiles)]
     if view.drawn is not None:
         positions.append((view.drawn, x + len(tiles) * tile_w + layout.gap))
@@ -208,53 +226,146 @@ def compose_hand(
             label("drawn", locale),
             drawn_x + tile_w / 2,
             hand_bottom + 2,
-            16,
+            layout.text,
             MUTED,
             anchor="m",
         )
+    if beside:
+        left = x + hand_w + 32
+        for caption, kinds, _total, color in info:
+            top = hand_bottom - aside_h
+            draw_text(canvas, caption, left, top - caption_h, layout.important, color)
+            for i, kind in enumerate(kinds):
+                sprite = tile_sprite(kind, layout.aside_tile, marker_for(kind, rules, wild, locale))
+                paste(canvas, sprite, left + i * per, top)
+            left += max(len(kinds) * per, text_width(caption, layout.important)) + 24
+    elif info:
+        _draw_aside_row(canvas, info, under_top, layout, rules, wild, locale)
 
-    # Lower row: melds at left, then waits / the tile on offer / skipped wins at right.
-    bottom = lower_top + lower_h
-    # Each block: caption, the tiles it may show, how many there are in all, colour.
-    info: list[tuple[str, tuple[int, ...], int, Color]] = []
-    if view.claim_tile is not None and not claims:
-        info.append((label("claim_tile", locale), (view.claim_tile,), 1, HIGHLIGHT))
-    if view.waits and show_legal:
-        info.append((label("waits", locale), tuple(view.waits)[:9], len(view.waits), GOLD))
-    if view.skipped_win:
-        skipped = tuple(view.skipped_win)
-        info.append((label("skipped_win", locale), skipped[:5], len(skipped), MINUS))
-    per = layout.small_tile + 2
-    info_w = sum(max(len(k) * per, text_width(c, 18)) + 24 for c, k, _n, _ in info)
+    # The seat's melds, in a row of their own.
     meld_entries = [meld_layout(m, view.seat, public.num_seats, own=True) for m in view.melds]
-    meld_room = HAND_WIDTH - 2 * layout.margin - info_w
-    meld_w = fit_meld_width(meld_entries, meld_room, layout.meld_tile, 16)
-    x = float(layout.margin)
+    meld_w = fit_meld_width(meld_entries, HAND_WIDTH - 2 * layout.margin, layout.meld_tile, 16)
+    meld_x = float(layout.margin)
     for entries in meld_entries:
-        x = draw_meld(canvas, entries, x, bottom, meld_w) + 16
-    right = HAND_WIDTH - layout.margin
-    for caption, kinds, total, color in reversed(info):
-        row_room = right - x - 20
-        shown = kinds[: max(1, int(row_room // per))]
-        if len(shown) < total:  # say how many more there are: a wait list cut short
-            caption = f"{caption} +{total - len(shown)}"  # read as complete misleads
-        block_w = max(len(shown) * per, text_width(caption, 18))
-        left = right - block_w
-        draw_text(canvas, caption, left, bottom - small_h - 30, 18, color)
-        for i, kind in enumerate(shown):
-            sprite = tile_sprite(kind, layout.small_tile, marker_for(kind, rules, wild, locale))
-            paste(canvas, sprite, left + i * per, bottom - small_h)
-        right = left - 24
+        meld_x = draw_meld(canvas, entries, meld_x, melds_top + meld_h, meld_w) + 16
 
     y = strip_top
     for seat, units, block_h in strip:
         _draw_seat_strip(canvas, draw, public, seat, units, y, block_h, names, locale, layout)
         y += block_h
     if legend:
-        sprite = tile_sprite(WHITE, 22, WHITE_MARKER)
-        paste(canvas, sprite, layout.margin, y + 2)
-        draw_text(canvas, legend, layout.margin + 30, y + 2, 20, GOLD)
+        back = tile_height(layout.strip_back)
+        sprite = tile_sprite(WHITE, layout.strip_back, WHITE_MARKER)
+        paste(canvas, sprite, layout.margin, y + (legend_h - back) // 2)
+        text_x = layout.margin + layout.strip_back + 12
+        draw_text(
+            canvas, legend, text_x, _top_for(y + legend_h / 2, layout.text), layout.text, GOLD
+        )
     return canvas
+
+
+def _draw_aside_row(
+    canvas: Image.Image,
+    info: list[_Aside],
+    top: int,
+    layout: _HandLayout,
+    rules: type[Variant],
+    wild: int | None,
+    locale: str,
+) -> None:
+    """The blocks under the hand in one row, each caption before its tiles; a list cut
+    short says how many more there are (a wait list read as complete misleads)."""
+    per = layout.aside_tile + 2
+    center = top + tile_height(layout.aside_tile) / 2
+    x = float(layout.margin)
+    right = HAND_WIDTH - layout.margin
+    # A block's least width: its caption (with a count) and one tile.
+    least = [
+        text_width(f"{caption} +{total}", layout.important) + 12 + per + 28
+        for caption, _kinds, total, _color in info
+    ]
+    for index, (caption, kinds, total, color) in enumerate(info):
+        room = right - x - sum(least[index + 1 :])  # leave the later blocks their least
+        caption_w = least[index] - per - 28
+        shown = kinds[: max(1, int((room - caption_w) // per))]
+        if len(shown) < total:
+            caption = f"{caption} +{total - len(shown)}"
+        x += draw_text(
+            canvas, caption, x, _top_for(center, layout.important), layout.important, color
+        )
+        x += 12
+        for kind in shown:
+            sprite = tile_sprite(kind, layout.aside_tile, marker_for(kind, rules, wild, locale))
+            paste(canvas, sprite, x, top)
+            x += per
+        x += 28
+
+
+def _draw_header(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: PlayerView,
+    names: Sequence[str] | None,
+    locale: str,
+    layout: _HandLayout,
+    rules: type[Variant],
+) -> None:
+    """Two rows: the seat (wind, dealer, name, whose turn) with the indicator and the
+    wild at the right; the rule set and hand number with the tiles left at the right.
+    The right side is drawn first, so the left knows where it must stop."""
+    public = view.public
+    wild = public.wild
+    seat_view = public.seats[view.seat]
+    draw.rectangle((0, 0, HAND_WIDTH, layout.header_h), fill=PANEL_DARK)
+    center = layout.header_row / 2
+    label_top = _top_for(center, layout.text)
+    small = layout.header_tile
+    small_top = center - tile_height(small) / 2
+    right = HAND_WIDTH - layout.margin
+    if wild is not None:
+        right -= small
+        wild_marker = marker_for(wild, rules, wild, locale)
+        paste(canvas, tile_sprite(wild, small, wild_marker), right, small_top)
+        text = wild_label(rules, locale)
+        right -= draw_text(canvas, text, right - 10, label_top, layout.text, GOLD, anchor="r")
+        right -= 30
+    right -= small
+    paste(canvas, tile_sprite(public.indicator, small), right, small_top)
+    text = label("indicator", locale)
+    right -= draw_text(canvas, text, right - 10, label_top, layout.text, MUTED, anchor="r") + 30
+
+    x: float = layout.margin
+    badge_top = center - (layout.badge + 12) / 2
+    wind = wind_name(seat_view.seat_wind, locale)
+    x += badge(draw, canvas, x, badge_top, wind, PANEL_EDGE, layout.badge) + 8
+    if seat_view.is_dealer:
+        x += badge(draw, canvas, x, badge_top, label("dealer", locale), RED_BADGE, layout.badge)
+        x += 8
+    turn = label("turn", locale) if public.current_seat == view.seat else ""
+    turn_w = badge_width(turn, layout.badge) + 12 if turn else 0
+    name_room = int(right - x - 12 - turn_w)
+    name = isolate(seat_name(names, view.seat, locale))
+    name = fit_text(name, layout.name_size, max(60, name_room))
+    name_top = _top_for(center, layout.name_size)
+    x += draw_text(canvas, name, x + 4, name_top, layout.name_size) + 16
+    if turn:
+        badge(draw, canvas, x, badge_top, turn, HIGHLIGHT, layout.badge, (40, 30, 10))
+
+    # The second row.
+    center = layout.header_row + layout.header_row2 / 2 - 4
+    tiles_left = f"{label('tiles_left', locale)} {public.tiles_left}"
+    left_top = _top_for(center, layout.important)
+    right = HAND_WIDTH - layout.margin
+    right -= draw_text(canvas, tiles_left, right, left_top, layout.important, anchor="r") + 30
+    hand_no = label("hand_no", locale, n=public.hand_number + 1)
+    title = f"{rule_set_name(rules, locale)} · {hand_no}"
+    room = right - layout.margin
+    if text_width(title, layout.text) > room:
+        title = hand_no  # the rule set's name gives way first: the table says it too
+    title_top = _top_for(center, layout.text)
+    draw_text(
+        canvas, fit_text(title, layout.text, room), layout.margin, title_top, layout.text, MUTED
+    )
 
 
 def offered_claims(view: PlayerView) -> tuple[str, ...]:
@@ -293,26 +404,28 @@ def _draw_prompt(
     assert view.claim_tile is not None
     public = view.public
     tile_h = tile_height(layout.prompt_tile)
-    draw.rectangle((0, top, HAND_WIDTH, top + tile_h + 24), fill=PANEL)
+    draw.rectangle((0, top, HAND_WIDTH, top + tile_h + 28), fill=PANEL)
     x = layout.margin
     sprite = tile_sprite(
         view.claim_tile, layout.prompt_tile, marker_for(view.claim_tile, rules, public.wild, locale)
     )
     draw.rounded_rectangle(
-        (x - 3, top + 9, x + layout.prompt_tile + 2, top + 14 + tile_h),
+        (x - 3, top + 11, x + layout.prompt_tile + 2, top + 16 + tile_h),
         10,
         outline=HIGHLIGHT,
         width=4,
     )
-    paste(canvas, sprite, x, top + 12)
-    x += layout.prompt_tile + 24
+    paste(canvas, sprite, x, top + 14)
+    x += layout.prompt_tile + 28
     headline, who = claim_headline(view, names, locale)
-    draw_text(canvas, label("claim_offer", locale), x, top + 14, 22, MUTED)
+    draw_text(canvas, label("claim_offer", locale), x, top + 12, layout.text, MUTED)
     room = HAND_WIDTH - x - layout.margin
-    draw_text(canvas, fit_text(headline, 40, room), x, top + 44, 40, HIGHLIGHT)
+    size = layout.headline
+    draw_text(canvas, fit_text(headline, size, room), x, top + 54, size, HIGHLIGHT)
     if who:
         line = label("discarded_by", locale, name=isolate(who))
-        draw_text(canvas, fit_text(line, 22, room), x, top + 100, 22, CREAM)
+        size = layout.strip_name
+        draw_text(canvas, fit_text(line, size, room), x, top + 126, size, CREAM)
 
 
 def claim_headline(
@@ -370,9 +483,10 @@ _Unit = tuple[str, object, int]
 def _strip_layout(
     public: PublicView, seat: int, layout: _HandLayout
 ) -> list[tuple[SeatView, list[_Unit], int]]:
-    """For each other seat in play order: its melds then its river, flowed left to right
-    in rows of ``TABLE_TILE`` wide tiles, and the block's height."""
-    width = HAND_WIDTH - 2 * layout.margin - layout.name_column
+    """For each other seat in play order: a line (wind, name, status, hidden count), then
+    its melds and its whole river flowed left to right in rows of ``TABLE_TILE`` wide
+    tiles across the image (15 a row: a late river takes two), and the block's height."""
+    width = HAND_WIDTH - 2 * layout.margin
     tile_h = tile_height(TABLE_TILE)
     blocks: list[tuple[SeatView, list[_Unit], int]] = []
     for offset in range(1, public.num_seats):
@@ -392,12 +506,12 @@ def _strip_layout(
                 and not discard.claimed
             )
             units.append(("discard", (discard.tile, discard.claimed, is_last), TABLE_TILE))
-        rows, row_w = 1, 0
+        rows, row_w = (1, 0) if units else (0, 0)
         for _kind, _payload, unit_w in units:
             if row_w + unit_w > width and row_w > 0:
                 rows, row_w = rows + 1, 0
             row_w += unit_w
-        blocks.append((seat_view, units, max(rows * (tile_h + 6), 64) + 14))
+        blocks.append((seat_view, units, layout.strip_head + rows * (tile_h + 4) + 10))
     return blocks
 
 
@@ -420,30 +534,49 @@ def _draw_seat_strip(
     draw.rectangle((0, top, HAND_WIDTH, top + block_h - 6), fill=PANEL_DARK)
     if is_turn or is_waited_on:
         draw.rectangle((0, top, 8, top + block_h - 6), fill=HIGHLIGHT)
+    center = top + layout.strip_head / 2 + 2
+    # The hidden count at the right: a back and "×10", a number rather than a row of
+    # backs nobody can count on a phone.
+    right = HAND_WIDTH - layout.margin
+    hidden = f"×{seat_view.concealed_count}"
+    text_top = _top_for(center, layout.strip_name)
+    draw_text(canvas, hidden, right, text_top, layout.strip_name, CREAM, anchor="r")
+    right -= max(text_width(hidden, layout.strip_name), text_width("×13", layout.strip_name)) + 6
+    back_h = tile_height(layout.strip_back)
+    paste(canvas, back_sprite(layout.strip_back), right - layout.strip_back, center - back_h / 2)
+    right -= layout.strip_back + 24
+
     x: float = layout.margin
     fill = RED_BADGE if seat_view.is_dealer else PANEL_EDGE
-    x += badge(draw, canvas, x, top + 8, wind_name(seat_view.seat_wind, locale), fill, 20) + 6
+    wind = wind_name(seat_view.seat_wind, locale)
+    size = layout.strip_badge
+    x += badge(draw, canvas, x, center - (size + 12) / 2, wind, fill, size) + 10
+    status, status_fill, status_color = "", PANEL_EDGE, CREAM
     if is_turn:
-        badge(draw, canvas, x, top + 8, label("turn", locale), HIGHLIGHT, 18, (40, 30, 10))
+        status, status_fill, status_color = label("turn", locale), HIGHLIGHT, (40, 30, 10)
     elif is_waited_on:
-        badge(draw, canvas, x, top + 8, label("waiting_on", locale), PANEL_EDGE, 18)
+        status = label("waiting_on", locale)
     elif seat_view.folded:  # 三摊: it chose not to go on, and pays nothing
-        badge(draw, canvas, x, top + 8, label("folded", locale), PANEL_EDGE, 18, MINUS)
+        status, status_color = label("folded", locale), MINUS
     elif seat_view.liable_with:  # 三摊: liable to these seats, as the table image says
         partners = " ".join(
             wind_name(public.seats[other].seat_wind, locale) for other in seat_view.liable_with
         )
-        text = f"{label('liable', locale)} {partners}"
-        badge(draw, canvas, x, top + 8, text, PANEL_EDGE, 18, MINUS)
-    name = fit_text(isolate(seat_name(names, seat_view.seat, locale)), 20, layout.name_column - 8)
-    draw_text(canvas, name, layout.margin, top + 42, 20, CREAM)
-    left = layout.margin + layout.name_column
-    right = HAND_WIDTH - layout.margin
+        status, status_color = f"{label('liable', locale)} {partners}", MINUS
+    size = layout.strip_status
+    status_w = badge_width(status, size) + 12 if status else 0
+    name = isolate(seat_name(names, seat_view.seat, locale))
+    name = fit_text(name, layout.strip_name, max(60, int(right - x - status_w)))
+    x += draw_text(canvas, name, x, text_top, layout.strip_name, CREAM) + 12
+    if status:
+        badge(draw, canvas, x, center - (size + 12) / 2, status, status_fill, size, status_color)
+
+    left = layout.margin
     tile_h = tile_height(TABLE_TILE)
-    x, y = left, top + 6
+    x, y = left, top + layout.strip_head
     for kind, payload, unit_w in units:
-        if x + unit_w > right and x > left:
-            x, y = left, y + tile_h + 6
+        if x + unit_w > HAND_WIDTH - layout.margin and x > left:
+            x, y = left, y + tile_h + 4
         if kind == "meld":
             draw_meld(canvas, cast(_MeldEntries, payload), x, y + tile_h, TABLE_TILE)
         elif kind == "discard":

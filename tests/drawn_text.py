@@ -14,12 +14,13 @@ import pytest
 
 @dataclass(frozen=True)
 class DrawnText:
-    """One ``draw_text`` call: its line (``y``) and horizontal extent."""
+    """One ``draw_text`` call: its line (``y``), horizontal extent and font size."""
 
     y: float
     left: float
     right: float
     text: str
+    size: int = 0
 
 
 def record_texts(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[DrawnText]:
@@ -31,7 +32,8 @@ def record_texts(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[Dr
         width: int = original(canvas, text, x, y, *args, **kwargs)
         anchor = kwargs.get("anchor", "l")
         left = x - width if anchor == "r" else x - width / 2 if anchor == "m" else x
-        drawn.append(DrawnText(y, left, left + width, text))
+        size = args[0] if args else kwargs.get("size", 0)
+        drawn.append(DrawnText(y, left, left + width, text, size))
         return width
 
     monkeypatch.setattr(module, "draw_text", recording)

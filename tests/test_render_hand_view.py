@@ -27,10 +27,14 @@ from render.samples import (
     sample_public_view,
     sample_win_result,
 )
+from render.text import label
+from render.tiles import tile_height
 from tests.drawn_text import assert_apart, record_calls, record_texts
 
-PHONE_WIDTH = 400  # the hand image shown on a phone: Discord scales it to the screen
-MIN_TILE_ON_PHONE = 16  # px: a tile face (numerals, dots) stays legible from here
+PHONE_WIDTH = 360  # the hand image shown on a phone: Discord scales it to the column
+PHONE = PHONE_WIDTH / HAND_WIDTH
+# px on the phone: a river face read for defence (its face's ink, a little inside the tile)
+MIN_TILE_ON_PHONE = 19
 
 
 def _with_seat(view: PlayerView, seat: int, **changes: object) -> PlayerView:
@@ -47,7 +51,7 @@ def _changed_box(a: PlayerView, b: PlayerView) -> tuple[int, int, int, int]:
     return box
 
 
-def test_opponents_river_tiles_are_legible_on_a_400_px_phone() -> None:
+def test_opponents_river_tiles_are_legible_on_a_360_px_phone() -> None:
     view = sample_player_view("jiaxing")
     river = view.public.seats[2].discards
     other = parse_tile("1m") if river[0].tile != parse_tile("1m") else parse_tile("9m")
@@ -57,6 +61,7 @@ def test_opponents_river_tiles_are_legible_on_a_400_px_phone() -> None:
     assert compose_hand(view).width == HAND_WIDTH
     assert (right - left) * scale >= MIN_TILE_ON_PHONE
     assert (bottom - top) * scale >= MIN_TILE_ON_PHONE
+    assert hand.TABLE_TILE >= 60  # 21.6 CSS px a tile (15.8 before)
 
 
 def test_opponents_melds_are_at_least_as_large_as_their_discards() -> None:
@@ -148,9 +153,8 @@ def test_claim_prompt_shows_the_offered_tile_large() -> None:
     assert (
         compose_hand(view).height - compose_hand(no_prompt).height >= hand._HandLayout().prompt_tile
     )
-    # The offered tile is drawn bigger than the hand's own tiles and much bigger than
-    # the 36 px it had before.
-    assert hand._HandLayout().prompt_tile >= 96
+    # The offered tile is drawn bigger than the hand's own tiles (43 CSS px on a phone).
+    assert hand._HandLayout().prompt_tile >= 120
 
 
 def test_white_legend_whenever_a_marked_white_is_drawn() -> None:
@@ -237,10 +241,15 @@ def test_the_hand_header_never_draws_one_text_over_another(
     view = sample_player_view("jiaxing")
     view = replace(view, public=replace(view.public, hand_number=11, tiles_left=103))
     render_hand(view, names=[name, "Alice", "老王", "小明"], locale=locale)
-    header = [text for text in drawn if text.y <= 20]  # the header's two lines as one
-    assert len(header) >= 4  # name, title, tiles left, indicator (and wild)
-    assert_apart([replace(text, y=0) for text in header])
+    layout = hand._HandLayout()
+    header = [text for text in drawn if text.y < layout.header_h]  # its two rows
+    assert len(header) >= 5  # name, indicator, wild; title, tiles left
+    # Each row as one line, whatever each text's size (a row by the middle of its ink).
+    row = [int(text.y + 0.79 * text.size >= layout.header_row) for text in header]
+    assert set(row) == {0, 1}
+    assert_apart([replace(text, y=100 * r) for text, r in zip(header, row, strict=True)])
     assert any("12" in text.text for text in header)  # the hand number stays
+    assert any("103" in text.text for text in header)  # and the tiles left
 
 
 def test_a_rob_kong_prompt_says_rob_the_kong_and_whose_kong() -> None:
@@ -286,20 +295,21 @@ def test_the_table_strip_says_waiting_not_turn_for_seats_asked_to_claim(
 
 
 def test_a_wait_list_cut_short_says_how_many_more(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A hand (with wilds) can wait on a dozen kinds; the image shows nine at most, and
-    fewer beside four melds: the caption then says how many it left out (听牌 +N), since
-    a list read as complete tells the player wrong waits."""
+    """A hand (with wilds) can wait on many kinds; the image shows the waits (56 px
+    tiles) beside the hand where they fit, else in a row under it, as many as that row
+    holds: the caption then says how many it left out (听牌 +N), since a list read as
+    complete tells the player wrong waits."""
     from render.samples import sample_waiting_view
 
     drawn = record_texts(monkeypatch, hand)
     view = sample_waiting_view("jiaxing")
-    waits = tuple(range(12))
+    waits = tuple(range(20))
     render_hand(replace(view, waits=waits), names=SAMPLE_NAMES, locale="en")
     cut = [text.text for text in drawn if text.text.startswith("Waits +")]
-    assert len(cut) == 1 and int(cut[0].split("+")[1]) >= 3  # 12 waits, 9 drawn at most
+    assert len(cut) == 1 and 20 - 15 <= int(cut[0].split("+")[1]) < 20  # 15 a row at most
     drawn.clear()
-    render_hand(replace(view, waits=waits[:2]), names=SAMPLE_NAMES, locale="en")
-    assert not any(text.text.startswith("Waits +") for text in drawn)
+    render_hand(replace(view, waits=waits[:12]), names=SAMPLE_NAMES, locale="en")
+    assert not any(text.text.startswith("Waits +") for text in drawn)  # a dozen fit
 
 
 def test_the_table_strip_shows_who_folded_and_who_is_liable(
@@ -348,3 +358,156 @@ def test_an_invalid_win_card_shows_the_hand_it_is_about(monkeypatch: pytest.Monk
     assert Image.open(io.BytesIO(png)).height > 300
     described = describe_result(view, result, ["东家", "南家", "西家", "北家"], "zh")
     assert "手牌" in described and "无效胡牌" in described  # the alt text says it too
+
+
+# --------------------------------------------------------------------------- on a phone
+
+
+def _sample_views() -> list[tuple[str, PlayerView]]:
+    from render.samples import sample_waiting_view
+
+    return [
+        (f"{variant}-{kind}", build(variant))
+        for variant in ("jiaxing", "taizhou")
+        for kind, build in (
+            ("turn", sample_player_view),
+            ("claim", sample_claim_view),
+            ("waiting", sample_waiting_view),
+        )
+    ]
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+def test_no_text_in_the_hand_image_is_too_small_for_a_phone(
+    monkeypatch: pytest.MonkeyPatch, locale: str
+) -> None:
+    """At 36 % (a 360 px wide phone) the header's 摸 / Drew was 5.8 CSS px, names and 余牌
+    7.2, 可以 7.9: now no text is under 30 source px (11 CSS px), and what a player looks
+    for (own name, tiles left, the claim headline, the waits' caption) is 36 to 44."""
+    drawn = record_texts(monkeypatch, hand)
+    badges = record_calls(monkeypatch, hand, "badge", 6)
+    for _name, view in _sample_views():
+        render_hand(view, names=SAMPLE_NAMES, locale=locale)
+    assert drawn and badges
+    assert min(text.size for text in drawn) >= 30, min(drawn, key=lambda text: text.size)
+    assert min(badges) >= 28
+
+    def size_of(text: str) -> int:
+        return max(t.size for t in drawn if t.text.startswith(text))
+
+    assert size_of(SAMPLE_NAMES[0]) >= 40  # own name
+    assert size_of(label("tiles_left", locale)) >= 36
+    assert size_of(label("waits", locale)) >= 36
+    headline, _who = hand.claim_headline(sample_claim_view("jiaxing"), SAMPLE_NAMES, locale)
+    assert size_of(headline) >= 44
+    assert size_of(label("drawn", locale)) >= 30
+    assert size_of(label("claim_offer", locale)) >= 30
+    for name in SAMPLE_NAMES[1:]:  # the other seats' names in the strip
+        assert size_of(name) >= 32
+
+
+def _tiles_drawn(
+    monkeypatch: pytest.MonkeyPatch, view: PlayerView
+) -> list[tuple[int | None, int, float, float]]:
+    """Every tile ``render_hand`` pastes: (kind, or None for a back, width, x, y)."""
+    made: dict[int, tuple[int | None, int]] = {}
+    pasted: list[tuple[int | None, int, float, float]] = []
+    tile_sprite, back_sprite, paste = hand.tile_sprite, hand.back_sprite, hand.paste
+
+    def tile(kind: int, width: int, *args: object, **kwargs: object) -> Image.Image:
+        sprite = tile_sprite(kind, width, *args, **kwargs)  # type: ignore[arg-type]
+        made[id(sprite)] = (kind, width)
+        return sprite
+
+    def back(width: int, **kwargs: object) -> Image.Image:
+        sprite = back_sprite(width, **kwargs)  # type: ignore[arg-type]
+        made[id(sprite)] = (None, width)
+        return sprite
+
+    def pasting(
+        canvas: Image.Image, sprite: Image.Image, x: float, y: float, *rest: object
+    ) -> None:
+        if id(sprite) in made:
+            pasted.append((*made[id(sprite)], x, y))
+        paste(canvas, sprite, x, y, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand, "tile_sprite", tile)
+    monkeypatch.setattr(hand, "back_sprite", back)
+    monkeypatch.setattr(hand, "paste", pasting)
+    render_hand(view, names=SAMPLE_NAMES)
+    return pasted
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_indicator_wild_and_waits_are_drawn_50_px_wide_by_the_hand(
+    monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
+    """The indicator and the wild were 36 px (13 CSS px) in the header, the waits 38 in
+    a corner under the melds: now they are at least 50 px wide, and the waits stand
+    beside the hand, or in the row right under it when the hand fills its row."""
+    from render.samples import sample_waiting_view
+
+    view = sample_waiting_view(variant)
+    public = view.public
+    tiles = _tiles_drawn(monkeypatch, view)
+    header = [t for t in tiles if t[3] < hand._HandLayout().header_h]
+    assert {kind for kind, _w, _x, _y in header} == {public.indicator, public.wild}
+    assert min(width for _k, width, _x, _y in header) >= 50
+    own_w = max(width for _k, width, _x, _y in tiles)  # the concealed row's tiles
+    own_y = min(y for _k, width, _x, y in tiles if width == own_w)
+    strip_top = min(y for _k, width, _x, y in tiles if width == hand.TABLE_TILE)
+    waits = [t for t in tiles if t[0] in view.waits and t[1] < own_w and t[3] < strip_top]
+    assert len(waits) == len(view.waits) and min(t[1] for t in waits) >= 50
+    own_bottom = own_y + tile_height(own_w)
+    for _kind, width, _x, y in waits:  # beside the hand: within its row
+        assert own_y <= y and y + tile_height(width) <= own_bottom + 1
+    # A 13-tile hand leaves no room beside it: the waits go right under it.
+    thirteen = replace(view, concealed=tuple(sorted([0, 0, 0, *range(1, 8), 8, 8, 8])), melds=())
+    monkeypatch.undo()
+    tiles = _tiles_drawn(monkeypatch, thirteen)
+    own_w = max(width for _k, width, _x, _y in tiles)
+    own_bottom = min(y for _k, width, _x, y in tiles if width == own_w) + tile_height(own_w)
+    strip_top = min(y for _k, width, _x, y in tiles if width == hand.TABLE_TILE)
+    waits = [t for t in tiles if t[0] in view.waits and t[1] < own_w and t[3] < strip_top]
+    assert waits and all(own_bottom <= y <= own_bottom + 40 for _k, _w, _x, y in waits)
+    assert all(y + tile_height(w) < strip_top for _k, w, _x, y in waits)
+
+
+def test_the_strip_draws_each_seats_hidden_tiles_as_a_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The others' hidden tiles: one back and "×10", not a row of 6 px backs nobody can
+    count on a phone; the strip's tiles are 60 px wide (21.6 CSS px)."""
+    drawn = record_texts(monkeypatch, hand)
+    view = sample_player_view("jiaxing")
+    view = _with_seat(view, 2, concealed_count=10)
+    tiles = _tiles_drawn(monkeypatch, view)
+    others = [view.public.seats[seat] for seat in (1, 2, 3)]
+    counts = [text.text for text in drawn if text.text.startswith("×")]
+    assert counts == [f"×{seat.concealed_count}" for seat in others]
+    assert "×10" in counts
+    # One back each (a concealed kong's backs are drawn with its meld, at strip size).
+    small_backs = [t for t in tiles if t[0] is None and t[1] < hand.TABLE_TILE]
+    assert len(small_backs) == len(others)
+    river = [t for t in tiles if t[0] is not None and t[1] == hand.TABLE_TILE]
+    assert len(river) >= sum(len(seat.discards) for seat in others)
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_a_late_river_is_drawn_whole_in_rows(variant: str) -> None:
+    """A Taizhou player reads whole rivers for defence: a river longer than a row wraps
+    to the next (15 tiles a row), oldest first, rather than losing its first discards."""
+    view = sample_player_view(variant)
+    long_river = tuple(DiscardView(kind % 27) for kind in range(22))
+    one_row = compose_hand(_with_seat(view, 2, discards=long_river[:15], melds=()))
+    two_rows = compose_hand(_with_seat(view, 2, discards=long_river, melds=()))
+    assert one_row.height == compose_hand(view).height
+    assert two_rows.height - one_row.height >= tile_height(hand.TABLE_TILE)
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_a_mid_hand_and_a_claim_stay_about_1100_px_tall(variant: str) -> None:
+    """Taller than before (561 to 747 px) for text and tiles a phone can read, but a
+    mid-hand view and a claim still fit about a phone screen and a half."""
+    for view in (sample_player_view(variant), sample_claim_view(variant)):
+        assert compose_hand(view, names=SAMPLE_NAMES).height <= 1100
