@@ -39,7 +39,6 @@ from .layout import (
     PANEL_DARK,
     PANEL_EDGE,
     RED_BADGE,
-    badge,
     badge_width,
     draw_meld,
     draw_text,
@@ -48,8 +47,10 @@ from .layout import (
     marker_for,
     meld_layout,
     meld_width,
+    palette_canvas,
     paste,
     seat_name,
+    surface_draw,
 )
 from .text import (
     Color,
@@ -93,7 +94,7 @@ class _HandLayout:
     badge: int = 30
     strip_head: int = 50  # a seat's line in the strip: wind, name, status, hidden count
     strip_name: int = 32
-    strip_badge: int = 28
+    strip_badge: int = 30
     strip_status: int = 30
     strip_back: int = 30  # the back drawn before "×10"
 
@@ -106,6 +107,27 @@ def _top_for(center: float, size: int) -> float:
     """The ``draw_text`` top that centres a line of ``size`` px text's ink on ``center``
     (the UI font's ink runs from about 0.3 to 1.28 of the size below the line's top)."""
     return center - 0.79 * size
+
+
+def _badge(
+    draw: ImageDraw.ImageDraw,
+    canvas: Image.Image,
+    x: float,
+    y: float,
+    text: str,
+    fill: Color,
+    size: int,
+    color: Color = CREAM,
+) -> int:
+    """``layout.badge`` with its text's ink centred in the pill: that one sets the text
+    3 px below the top, which at these sizes puts the ink 5 px low and its soft lower
+    edge outside a small pill. Returns the width."""
+    width = badge_width(text, size)
+    height = size + 12
+    draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
+    top = _top_for(y + height / 2, size)
+    draw_text(canvas, text, x + width / 2, top, size, color, anchor="m", backdrop=fill)
+    return width
 
 
 def render_hand(
@@ -126,7 +148,14 @@ def render_hand(
     if not isinstance(view, PlayerView):
         raise TypeError("render_hand takes a PlayerView (a seat's own view), nothing else")
     return encode_png(
-        compose_hand(view, names=names, locale=locale, highlight=highlight, show_legal=show_legal)
+        compose_hand(
+            view,
+            names=names,
+            locale=locale,
+            highlight=highlight,
+            show_legal=show_legal,
+            palette=True,
+        )
     )
 
 
@@ -142,7 +171,11 @@ def compose_hand(
     locale: str = "zh",
     highlight: Iterable[int] | None = None,
     show_legal: bool = True,
+    palette: bool = False,
 ) -> Image.Image:
+    """The hand image as an RGB image, or with ``palette`` composed on the shared palette
+    (``render.layout.palette_canvas``), as the table is: the same pixels that mapping the
+    RGB image would give, without the mapping, which grew with the phone-first image."""
     public = view.public
     layout = _HandLayout()
     rules, wild = get_rules(public.variant), public.wild
@@ -188,8 +221,9 @@ def compose_hand(
     legend = white_legend(view, locale)
     legend_h = 56 if legend else 0
     height = strip_top + sum(block_h for _seat, _units, block_h in strip) + legend_h + 12
-    canvas = Image.new("RGB", (HAND_WIDTH, height), FELT)
-    draw = ImageDraw.Draw(canvas)
+    size = (HAND_WIDTH, height)
+    canvas = palette_canvas(size, FELT) if palette else Image.new("RGB", size, FELT)
+    draw = surface_draw(canvas)
 
     _draw_header(canvas, draw, view, names, locale, layout, rules)
     if claims:
@@ -337,9 +371,9 @@ def _draw_header(
     x: float = layout.margin
     badge_top = center - (layout.badge + 12) / 2
     wind = wind_name(seat_view.seat_wind, locale)
-    x += badge(draw, canvas, x, badge_top, wind, PANEL_EDGE, layout.badge) + 8
+    x += _badge(draw, canvas, x, badge_top, wind, PANEL_EDGE, layout.badge) + 8
     if seat_view.is_dealer:
-        x += badge(draw, canvas, x, badge_top, label("dealer", locale), RED_BADGE, layout.badge)
+        x += _badge(draw, canvas, x, badge_top, label("dealer", locale), RED_BADGE, layout.badge)
         x += 8
     turn = label("turn", locale) if public.current_seat == view.seat else ""
     turn_w = badge_width(turn, layout.badge) + 12 if turn else 0
@@ -349,7 +383,7 @@ def _draw_header(
     name_top = _top_for(center, layout.name_size)
     x += draw_text(canvas, name, x + 4, name_top, layout.name_size) + 16
     if turn:
-        badge(draw, canvas, x, badge_top, turn, HIGHLIGHT, layout.badge, (40, 30, 10))
+        _badge(draw, canvas, x, badge_top, turn, HIGHLIGHT, layout.badge, (40, 30, 10))
 
     # The second row.
     center = layout.header_row + layout.header_row2 / 2 - 4
@@ -550,7 +584,7 @@ def _draw_seat_strip(
     fill = RED_BADGE if seat_view.is_dealer else PANEL_EDGE
     wind = wind_name(seat_view.seat_wind, locale)
     size = layout.strip_badge
-    x += badge(draw, canvas, x, center - (size + 12) / 2, wind, fill, size) + 10
+    x += _badge(draw, canvas, x, center - (size + 12) / 2, wind, fill, size) + 10
     status, status_fill, status_color = "", PANEL_EDGE, CREAM
     if is_turn:
         status, status_fill, status_color = label("turn", locale), HIGHLIGHT, (40, 30, 10)
@@ -569,7 +603,7 @@ def _draw_seat_strip(
     name = fit_text(name, layout.strip_name, max(60, int(right - x - status_w)))
     x += draw_text(canvas, name, x, text_top, layout.strip_name, CREAM) + 12
     if status:
-        badge(draw, canvas, x, center - (size + 12) / 2, status, status_fill, size, status_color)
+        _badge(draw, canvas, x, center - (size + 12) / 2, status, status_fill, size, status_color)
 
     left = layout.margin
     tile_h = tile_height(TABLE_TILE)

@@ -43,7 +43,7 @@ def warm_up() -> None:
             tile_sprite(kind, 40, marker)
             tile_sprite(kind, TABLE_TILE, marker)  # the hand image's table strip
     shared_palette()
-    encode_png(compose_hand(_warm_view()))
+    encode_png(compose_hand(_warm_view(), palette=True))  # as render_hand composes it
     encode_png(compose_table(_warm_public_view(), palette=True))
 
 

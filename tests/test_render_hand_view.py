@@ -287,7 +287,7 @@ def test_the_table_strip_says_waiting_not_turn_for_seats_asked_to_claim(
 ) -> None:
     """In a claim window nobody has the turn: the seats the table waits for are marked
     等待 / Waiting (the table image says so too), not 轮到 / Turn."""
-    badges = record_calls(monkeypatch, hand, "badge", 4)
+    badges = record_calls(monkeypatch, hand, "_badge", 4)
     view = sample_claim_view("jiaxing")
     waiting = replace(view, public=replace(view.public, current_seat=None, waiting_on=(0, 2, 3)))
     render_hand(waiting, names=SAMPLE_NAMES, locale="en")
@@ -317,7 +317,7 @@ def test_the_table_strip_shows_who_folded_and_who_is_liable(
 ) -> None:
     """Jiaxing 三摊 (RULES.md §1): the table image marks folded players and liable pairs;
     the strip under a hand now does too, so a player sees it on their own screen."""
-    badges = record_calls(monkeypatch, hand, "badge", 4)
+    badges = record_calls(monkeypatch, hand, "_badge", 4)
     view = sample_player_view("jiaxing")
     seats = list(view.public.seats)
     seats[1] = replace(seats[1], folded=True)
@@ -385,12 +385,12 @@ def test_no_text_in_the_hand_image_is_too_small_for_a_phone(
     7.2, 可以 7.9: now no text is under 30 source px (11 CSS px), and what a player looks
     for (own name, tiles left, the claim headline, the waits' caption) is 36 to 44."""
     drawn = record_texts(monkeypatch, hand)
-    badges = record_calls(monkeypatch, hand, "badge", 6)
+    badges = record_calls(monkeypatch, hand, "_badge", 6)
     for _name, view in _sample_views():
         render_hand(view, names=SAMPLE_NAMES, locale=locale)
     assert drawn and badges
     assert min(text.size for text in drawn) >= 30, min(drawn, key=lambda text: text.size)
-    assert min(badges) >= 28
+    assert min(badges) >= 30
 
     def size_of(text: str) -> int:
         return max(t.size for t in drawn if t.text.startswith(text))
@@ -511,3 +511,23 @@ def test_a_mid_hand_and_a_claim_stay_about_1100_px_tall(variant: str) -> None:
     mid-hand view and a claim still fit about a phone screen and a half."""
     for view in (sample_player_view(variant), sample_claim_view(variant)):
         assert compose_hand(view, names=SAMPLE_NAMES).height <= 1100
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+@pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
+def test_the_hand_png_is_composed_on_the_palette_with_the_rgb_images_pixels(
+    monkeypatch: pytest.MonkeyPatch, variant: str, locale: str
+) -> None:
+    """The phone-first image has half as many pixels again: ``render_hand`` composes it
+    on the shared palette (as the table does) rather than mapping an RGB image, and the
+    pixels are those the mapping gives (badges' text kept inside its pill)."""
+    from render.layout import shared_palette
+
+    encoded = record_calls(monkeypatch, hand, "encode_png", 0)
+    for view in (sample_player_view(variant), sample_claim_view(variant)):
+        decoded = Image.open(io.BytesIO(render_hand(view, names=SAMPLE_NAMES, locale=locale)))
+        rgb = compose_hand(view, names=SAMPLE_NAMES, locale=locale)
+        assert rgb.mode == "RGB"
+        reference = rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+        assert decoded.tobytes() == reference.tobytes()
+    assert [image.mode for image in encoded] == ["P", "P"]
