@@ -141,12 +141,12 @@ def test_a_history_page_lists_every_match_its_menu_offers(locale: str) -> None:
     cog = ReviewCog.__new__(ReviewCog)
     title = "**" + "Ａ" * 32 + " · page 1/3**"
     share = (2000 - len(title)) // 5 - 1  # as the page divides itself among five matches
-    lines = [cog._match_line(_match(f"g{i:011d}", 6), 100, locale, share) for i in range(5)]
+    lines = [cog._match_line(_match(f"g{i:011d}", 6), 100, 100, locale, share) for i in range(5)]
     page = ReviewCog._fit([title, *lines])
     assert all(f"`g{i:011d}`" in page for i in range(5))
     # One long match (eight rounds with many repeated deals: 80 hands) still shows, with
     # its first hands and how many more.
-    long_line = cog._match_line(_match("abcdef123456", 80), 100, locale, 2000 - len(title))
+    long_line = cog._match_line(_match("abcdef123456", 80), 100, 100, locale, 2000 - len(title))
     page = ReviewCog._fit([title, long_line])
     assert "`abcdef123456`" in page and len(page) <= 2000
     more = "… " if locale == "en-US" else "…另有 "
@@ -158,7 +158,7 @@ def test_a_history_page_lists_every_match_its_menu_offers(locale: str) -> None:
 def test_a_matchs_hands_listed_are_the_hands_its_menu_offers(hands: int) -> None:
     cog = ReviewCog.__new__(ReviewCog)
     match = _match("abcdef123456", hands)
-    content, shown = cog._match_detail(match, 100, "en-US")
+    content, shown = cog._match_detail(match, 100, 100, "en-US")
     assert len(content) <= 2000 and 0 < len(shown) <= 25
     assert [hand.hand_number for hand in shown] == [
         hand.hand_number for hand in match.hands[-len(shown) :]

@@ -208,7 +208,7 @@ class ReviewCog(commands.Cog):
         # offers is listed (a long match lists its first hands and how many more).
         share = (DISCORD_CONTENT_LIMIT - len(lines[0])) // max(1, len(result.matches)) - 1
         for match in result.matches:
-            lines.append(self._match_line(match, target, locale, share))
+            lines.append(self._match_line(match, target, owner, locale, share))
         issued = _minutes(self.bot)
         view = discord.ui.View(timeout=None)
         if result.matches:
@@ -263,33 +263,39 @@ class ReviewCog(commands.Cog):
         when = (match.finished_at or match.created_at).strftime("%Y-%m-%d %H:%M")
         return f"{when} · {self._variant(match.variant, locale)} · {match.game_id}"
 
-    def _seat_name(self, match: MatchSummary, seat: int | None, target: int, locale: Any) -> str:
+    def _seat_name(self, match: MatchSummary, seat: int | None, reader: int, locale: Any) -> str:
+        """A seat as ``reader`` calls it: "you" for their own seat only, so a manager
+        reading someone else's history sees that player's name."""
         for record in match.seats:
             if record.get("seat") == seat:
-                if record.get("user_id") == target and not record.get("is_ai"):
+                if record.get("user_id") == reader and not record.get("is_ai"):
                     return say(msg("history.you"), locale)
                 prefix = "🤖 " if record.get("is_ai") else ""
                 return prefix + str(record.get("name") or f"#{(seat or 0) + 1}")
         return f"#{(seat or 0) + 1}"
 
-    def _hand_text(self, match: MatchSummary, hand: Any, target: int, locale: Any) -> str:
+    def _hand_text(
+        self, match: MatchSummary, hand: Any, target: int, reader: int, locale: Any
+    ) -> str:
         label = say(msg("history.hand_line", hand=hand.hand_number + 1), locale)
         if hand.winner_seat is None:
             outcome = say(msg("history.draw"), locale)
         else:
-            winner = self._seat_name(match, hand.winner_seat, target, locale)
+            winner = self._seat_name(match, hand.winner_seat, reader, locale)
             outcome = say(msg("history.won_by", name=winner), locale)
         seat = match.seat_of(target)
         mine = hand.points[seat] if seat is not None and seat < len(hand.points) else 0
         return f"{label} {outcome} **{mine:+d}**"
 
-    def _match_line(self, match: MatchSummary, target: int, locale: Any, room: int) -> str:
+    def _match_line(
+        self, match: MatchSummary, target: int, reader: int, locale: Any, room: int
+    ) -> str:
         """The match in at most ``room`` characters: when, rule set, opponents, total,
         then its hands (as many as fit, and how many more)."""
         when = int((match.finished_at or match.created_at).timestamp())
         seat = match.seat_of(target)
         opponents = ", ".join(
-            escape_user_text(self._seat_name(match, record.get("seat"), target, locale))
+            escape_user_text(self._seat_name(match, record.get("seat"), reader, locale))
             for record in match.seats
             if record.get("seat") != seat
         )
@@ -299,7 +305,7 @@ class ReviewCog(commands.Cog):
             f"<t:{when}:f> · {self._variant(match.variant, locale)} · vs {opponents} · "
             f"**{total}**{status} · `{match.game_id}`"
         )
-        texts = [self._hand_text(match, hand, target, locale) for hand in match.hands]
+        texts = [self._hand_text(match, hand, target, reader, locale) for hand in match.hands]
         hands = _join_within(texts, room - len(head) - 4, locale)
         return f"{head}\n-# {hands}" if hands else head
 
@@ -349,7 +355,7 @@ class ReviewCog(commands.Cog):
                 raise ReplayLookupError(msg("replay.no_game", game=game_id[:40]))
             locale = interaction.locale
             seat = match.seat_of(target)
-            content, shown = self._match_detail(match, target, locale)
+            content, shown = self._match_detail(match, target, owner, locale)
             view = discord.ui.View(timeout=None)
             options = [
                 discord.SelectOption(
@@ -374,7 +380,7 @@ class ReviewCog(commands.Cog):
         await self._guarded(interaction, work())
 
     def _match_detail(
-        self, match: MatchSummary, target: int, locale: Any
+        self, match: MatchSummary, target: int, reader: int, locale: Any
     ) -> tuple[str, list[HandSummary]]:
         """A match's hands, one line each with every seat's points, and the hands listed:
         the latest that fit (at most a menu's 25), listed and offered alike; earlier ones
@@ -384,10 +390,10 @@ class ReviewCog(commands.Cog):
         shown: list[tuple[HandSummary, str]] = []
         for hand in reversed(match.hands):
             points = " · ".join(
-                f"{escape_user_text(self._seat_name(match, s, target, locale))} {value:+d}"
+                f"{escape_user_text(self._seat_name(match, s, reader, locale))} {value:+d}"
                 for s, value in enumerate(hand.points)
             )
-            line = f"{self._hand_text(match, hand, target, locale)} — {points}"
+            line = f"{self._hand_text(match, hand, target, reader, locale)} — {points}"
             room -= len(line) + 1
             if len(shown) == MAX_MENU_OPTIONS or room < 0:
                 break
