@@ -27,7 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import is_manager
-from bot.cogs.admin import AdminCog
+from bot.cogs.admin import ADMIN_ITEMS, AdminCog
 from bot.cogs.economy import EconomyCog
 from bot.cogs.guide import GuideCog
 from bot.cogs.play import PlayCog
@@ -153,7 +153,7 @@ class MahjongBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await install_commands(self)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS, *RULES_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS, *RULES_ITEMS, *ADMIN_ITEMS)
         restored = await self.manager.restore_all()
         log.info("restored %d running table(s) (%s)", len(restored), self.shard_plan.describe())
         await self.router.start(self.apply_routed_click)  # tables first: clicks need them

@@ -403,6 +403,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "admin.no_tables": ("本服务器现在没有开着的牌桌。", "No table is open on this server."),
     "admin.tables": ("开着的牌桌：{count}", "Open tables: {count}"),
+    "admin.tables_page": (
+        "开着的牌桌：{first}–{last} / {count}",
+        "Open tables: {first}–{last} of {count}",
+    ),
     "admin.table_lobby": (
         "大厅 {seated}/{seats} 人，房主 {name}",
         "lobby, {seated} of {seats} seated, host {name}",

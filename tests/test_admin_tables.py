@@ -82,3 +82,55 @@ async def test_a_manager_sees_every_open_table_and_nobody_else_does(h: Harness) 
     await h.click(HOST, question, end_now)
     record = await h.command(MANAGER, "mjadmin tables")
     assert h.reply_text(record) == "本服务器现在没有开着的牌桌。"
+
+
+async def test_a_long_list_pages_so_every_table_is_reachable(tmp_path: Path) -> None:
+    """Twenty lobbies with long host names: more than one message holds. Each page says
+    which tables it shows, fits in a message, and ◀ ▶ reach every table."""
+    hosts = {
+        800_000_000_000_000_200 + n: (
+            f"第{n:02d}号房主 with a rather long name",
+            DEFAULT_PERMISSIONS,
+        )
+        for n in range(20)
+    }
+    async with offline_bot(tmp_path, {**USERS, **hosts}, seed=92, threads=True) as h:
+        for host in hosts:
+            await h.command(host, "table create", [option("variant", "jiaxing")])
+        ids = set()
+        for host in hosts:
+            table = h.bot.manager.table_of_user(host)
+            assert table is not None
+            ids.add(table.table_id)
+        assert len(ids) == 20
+
+        record = await h.command(MANAGER, "mjadmin tables", locale="en-US")
+        message = h.ephemeral_messages(MANAGER)[-1]
+        seen: list[str] = []
+        heads = []
+        while True:
+            content = message.payload["content"]
+            assert len(content) <= 2000 and "…" not in content
+            head, *lines = content.splitlines()
+            heads.append(head)
+            found = re.fullmatch(r"\*\*Open tables: (\d+)–(\d+) of 20\*\*", head)
+            assert found, head
+            assert int(found[1]) == len(seen) + 1 and int(found[2]) == len(seen) + len(lines)
+            seen += [re.findall(r"`(\w+)`$", line)[0] for line in lines]
+            (forward,) = [c for row in message.components for c in row["components"]
+                          if c["custom_id"].startswith("mj:mt:") and c["label"] == "▶"]  # fmt: skip
+            if forward.get("disabled"):
+                break
+            await h.click(MANAGER, message, forward["custom_id"], locale="en-US")
+        assert len(heads) > 1 and sorted(seen) == sorted(ids) and len(seen) == 20
+        (back,) = [c for row in message.components for c in row["components"]
+                   if c["label"] == "◀"]  # fmt: skip
+        await h.click(MANAGER, message, back["custom_id"], locale="zh-CN")
+        assert message.payload["content"].startswith("**开着的牌桌：")
+        assert " / 20**" in message.payload["content"].splitlines()[0]
+        assert not h.failed_interactions() and record is not None
+
+        # The button checks Manage Server again: without it, the list does not move.
+        before = message.payload["content"]
+        refused = await h.click(next(iter(hosts)), message, back["custom_id"])
+        assert "管理服务器" in h.reply_text(refused) and message.payload["content"] == before

@@ -7,19 +7,28 @@ per role, so Manage Server is checked again here on every call.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import LEADERBOARD_PERMISSIONS, missing_permissions, require_manager
+from bot.checks import (
+    LEADERBOARD_PERMISSIONS,
+    is_manager,
+    missing_permissions,
+    require_manager,
+)
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
+from bot.discord_ack import edit_clicked
+from bot.discord_core import DISCORD_CONTENT_LIMIT
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, is_chinese, msg, public, say
 from bot.messages import msg_each
 from bot.presenter import SeatInfo
+from bot.rules_flow import send_with_view
 from data import BOT_KEPT_SETTINGS, SettingsError
 from engine.variants import RULE_SETS
 
@@ -29,6 +38,7 @@ if TYPE_CHECKING:
 
 MAX_ADJUST = 10**9
 CLEARABLE = ("leaderboard_channel", "min_balance", "hand_cap", "day_cap")
+_TABLES_HEADER_ROOM = 80  # "**开着的牌桌：13–20 / 20**" above a page of tables
 
 
 # /mjadmin settings' options: their names as the admin types them (Chinese from the
@@ -342,6 +352,27 @@ class AdminCog(commands.Cog):
         """Why: a server with several tables, each in its own thread, had no place that
         showed them all; a table whose players walked away (autoplay, or a lobby nobody
         starts) was found only by opening every thread."""
+        content, view = await self._tables_page(interaction, 0)
+        if view is None:
+            await self.bot.respond(interaction, content)
+        else:
+            await send_with_view(interaction, content, view)
+
+    async def on_tables_page(self, interaction: discord.Interaction[Any], page: int) -> None:
+        """A page button of the list: Manage Server is checked again (it may have been
+        taken away since), and the page is drawn from the tables open now."""
+        if not is_manager(interaction):
+            await self.bot.reply(interaction, msg("error.no_permission"))
+            return
+        content, view = await self._tables_page(interaction, page)
+        await edit_clicked(interaction, content, view)
+
+    async def _tables_page(
+        self, interaction: discord.Interaction[Any], page: int
+    ) -> tuple[str, discord.ui.View | None]:
+        """Page ``page`` (from 0, kept to the last) of the open tables, with the buttons to
+        the others. Why pages: one message holds 2,000 characters, about a dozen tables;
+        the rest were cut off under a header that counted them all."""
         assert interaction.guild_id is not None
         # A guild's tables all live in the process that holds its shard (bot.shards).
         open_tables = [
@@ -350,12 +381,26 @@ class AdminCog(commands.Cog):
         ]  # fmt: skip
         locale = interaction.locale
         if not open_tables:
-            await self.bot.reply(interaction, msg("admin.no_tables"))
-            return
-        lines = [f"**{say(msg('admin.tables', count=len(open_tables)), locale)}**"]
-        for table in open_tables:
-            lines.append(f"- {say(await self._table_line(interaction, table), locale)}")
-        await self.bot.respond(interaction, "\n".join(lines))
+            return say(msg("admin.no_tables"), locale), None
+        lines = [
+            f"- {say(await self._table_line(interaction, table), locale)}" for table in open_tables
+        ]
+        pages = _pages(lines, DISCORD_CONTENT_LIMIT - _TABLES_HEADER_ROOM)
+        page = max(0, min(page, len(pages) - 1))
+        first = sum(len(shown) for shown in pages[:page])
+        shown = pages[page]
+        if len(pages) == 1:
+            head = msg("admin.tables", count=len(open_tables))
+        else:
+            head = msg("admin.tables_page", first=first + 1, last=first + len(shown),
+                       count=len(open_tables))  # fmt: skip
+        content = "\n".join([f"**{say(head, locale)}**", *shown])
+        if len(pages) == 1:
+            return content, None
+        view = discord.ui.View(timeout=None)
+        view.add_item(TablesPageButton(page - 1, "p", disabled=page == 0))
+        view.add_item(TablesPageButton(page + 1, "n", disabled=page == len(pages) - 1))
+        return content, view
 
     async def _table_line(self, interaction: discord.Interaction[Any], table: TableSession) -> Text:
         """One table: its thread (a link), rule set, the lobby or the hand and whose turn
@@ -387,6 +432,57 @@ class AdminCog(commands.Cog):
             f"{head}{en_variant} · {where.en}{tail_en}",
             where.keep + tuple(seat.name for seat in seats),
         )
+
+
+def _pages(lines: list[str], room: int) -> list[list[str]]:
+    """``lines`` in order, as many to a page as fit in ``room`` characters (one at least)."""
+    pages: list[list[str]] = [[]]
+    used = 0
+    for line in lines:
+        if pages[-1] and used + len(line) + 1 > room:
+            pages.append([])
+            used = 0
+        pages[-1].append(line)
+        used += len(line) + 1
+    return pages
+
+
+class TablesPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mj:mt:(?P<page>[0-9]{1,4}):(?P<slot>[pn])",
+):
+    """◀ / ▶ under ``/mjadmin tables``: ``mj:mt:<page>:<slot>`` (``slot`` keeps the two
+    apart when both lead to the same page). It carries no owner: the list is ephemeral,
+    so only the manager who asked can press it, and Manage Server is checked again."""
+
+    def __init__(self, page: int, slot: str, *, disabled: bool = False) -> None:
+        page = max(0, page)
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"mj:mt:{page}:{slot}",
+                label="◀" if slot == "p" else "▶",
+                disabled=disabled,
+            )
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TablesPageButton:
+        return cls(int(match["page"]), match["slot"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
+        assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+        await cog.on_tables_page(interaction, self.page)
+
+
+ADMIN_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TablesPageButton,)
 
 
 def _seat_name(seat: SeatInfo) -> Text:
