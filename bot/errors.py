@@ -48,6 +48,10 @@ def describe_error(
     if isinstance(error, app_commands.CommandOnCooldown):
         return msg("error.cooldown", seconds=error.retry_after)
     if isinstance(error, app_commands.TransformerError):
+        if isinstance(error.value, discord.User):
+            # A user option that needs a member (kicking from a lobby): Discord resolves
+            # one who left the server as a user without a member.
+            return msg("error.user_gone")
         return msg("error.bad_value", reason=str(error.value)[:100])
     if isinstance(error, app_commands.CheckFailure):
         return msg("error.no_permission")

@@ -312,7 +312,7 @@ class AdminCog(commands.Cog):
     async def adjust(
         self,
         interaction: discord.Interaction[Any],
-        user: discord.Member,
+        user: discord.Member | discord.User,  # a player who left keeps a balance
         amount: app_commands.Range[int, -MAX_ADJUST, MAX_ADJUST],
         reason: app_commands.Range[str, 1, 200],
     ) -> None:

@@ -150,7 +150,9 @@ class EconomyCog(commands.Cog):
     @app_commands.rename(user=T("user", "用户"))
     @app_commands.describe(user=T("Whose balance (default: yours)", "查看谁的余额（默认自己）"))
     async def balance(
-        self, interaction: discord.Interaction[Any], user: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.Member | discord.User | None = None,  # one who left has a balance too
     ) -> None:
         assert interaction.guild_id is not None
         target = user or interaction.user

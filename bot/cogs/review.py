@@ -170,7 +170,7 @@ class ReviewCog(commands.Cog):
     async def history(
         self,
         interaction: discord.Interaction[Any],
-        user: discord.Member | None = None,
+        user: discord.Member | discord.User | None = None,  # or one who left the server
         variant: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None

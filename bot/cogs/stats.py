@@ -96,7 +96,7 @@ class StatsCog(commands.Cog):
     async def stats(
         self,
         interaction: discord.Interaction[Any],
-        user: discord.Member | None = None,
+        user: discord.Member | discord.User | None = None,  # or one who left the server
         variant: str | None = None,
         period: str = "all",
     ) -> None:
