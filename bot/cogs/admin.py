@@ -72,6 +72,14 @@ _SETTING_WORDS: dict[str, tuple[str, tuple[str, str]]] = {
 }
 
 
+def _setting_name(name: str) -> Text:
+    """A setting as ``/mjadmin settings`` names it to users: its option's Chinese name
+    and its English label (what its listing shows)."""
+    option = _SETTING_OPTIONS.get(name)
+    chinese = option.extras.get("zh", name) if option is not None else name
+    return Text(chinese, _SETTING_WORDS.get(name, (name, ("", "")))[0])
+
+
 class AdminCog(commands.Cog):
     admin = app_commands.Group(
         name=T("mjadmin", "麻将管理"),
@@ -258,6 +266,11 @@ class AdminCog(commands.Cog):
         if clear is not None:
             if clear not in CLEARABLE:
                 raise UserFacingError(msg("error.bad_value", reason=str(clear)[:30]))
+            if clear in changes:  # which one was meant? Neither is done.
+                both = _setting_name(clear)
+                raise UserFacingError(
+                    msg_each("admin.set_and_clear", {"setting": both.zh}, {"setting": both.en})
+                )
             changes[clear] = None
         store = self.bot.store
         try:
@@ -274,11 +287,8 @@ class AdminCog(commands.Cog):
             if name in BOT_KEPT_SETTINGS:
                 continue
             value = getattr(current, name)
-            english, unit = _SETTING_WORDS.get(name, (name, ("", "")))
-            option = _SETTING_OPTIONS.get(name)
-            label = english
-            if zh:
-                label = option.extras.get("zh", name) if option is not None else name
+            unit = _SETTING_WORDS.get(name, (name, ("", "")))[1]
+            label = _setting_name(name).zh if zh else _setting_name(name).en
             if value is None:
                 shown = "—（未设置）" if zh else "— (not set)"
             elif name == "leaderboard_channel":
