@@ -143,8 +143,9 @@ class LobbyMixin:
                     return refuse(msg("rematch.held"))
                 if user_id in self.removed_users:
                     return refuse(msg("session.removed_here"))
-                if not await self.store.can_sit(self.guild_id, user_id):
-                    return refuse(msg("session.balance_low"))
+                low = await self.manager.balance_refusal(self.guild_id, user_id)
+                if low is not None:
+                    return refuse(low)
                 if len(self.players) >= self.num_seats or self.status != "lobby":
                     return refuse(TABLE_FULL)
                 try:

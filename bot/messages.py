@@ -341,6 +341,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "同一条命令不能既设置又清除「{setting}」，设置没有改动。",
         "One command cannot both set and clear “{setting}”; nothing was changed.",
     ),
+    "admin.min_above_start": (
+        "入座最低积分（{minimum}）不能高于初始积分（{starting}），否则新玩家都无法入座。设置没有改动。",
+        "The minimum balance to sit ({minimum}) cannot be above the starting balance "
+        "({starting}): no new player could sit down. Nothing was changed.",
+    ),
     "admin.adjusted": (
         "已调整 {name} 的余额 {delta:+d}，现在是 {balance}。",
         "Adjusted {name}'s balance by {delta:+d}; it is now {balance}.",
@@ -401,7 +406,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "本服务器的底注最高 {most}（你选了 {stake}）",
         "This server's highest stake is {most} (you chose {stake})",
     ),
-    "session.balance_low": ("你的余额不足以入座", "Your balance is below this server's minimum"),
+    "session.balance_low": (
+        "你的余额 {balance} 低于本服务器入座所需的 {minimum}",
+        "Your balance, {balance}, is below this server's minimum to sit, {minimum}",
+    ),
     "session.unknown_ai_level": (
         "未知的电脑难度 {level}",
         "Unknown AI level {level!r} ({levels})",

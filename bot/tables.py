@@ -19,7 +19,7 @@ from engine.match import Match
 from .clock import Clock, FakeClock, SystemClock
 from .journal import ActionJournal
 from .messages import msg
-from .presenter import Presenter, SeatInfo
+from .presenter import Presenter, SeatInfo, Text
 from .refusals import CHANNEL_BUSY, SEATED_ELSEWHERE, SessionError
 from .scheduling import WakeGrid
 from .session import ActionObserver, TableSession
@@ -125,8 +125,23 @@ class TableManager:
         that is then refused would be left behind). ``create_table`` checks again."""
         if self.table_of_user(host_user_id) is not None:
             raise SessionError(SEATED_ELSEWHERE)
-        if not await self.store.can_sit(guild_id, host_user_id):
-            raise SessionError(msg("session.balance_low"))
+        low = await self.balance_refusal(guild_id, host_user_id)
+        if low is not None:
+            raise SessionError(low)
+
+    async def balance_refusal(self, guild_id: int, user_id: int) -> Text | None:
+        """Why the user may not sit when their balance is below the guild's minimum, with
+        both numbers (a player told only "too low" could not tell by how much, nor that
+        the minimum was set above what new players start with); None when they may."""
+        settings = await self.store.get_settings(guild_id)
+        if settings.min_balance is None:
+            return None
+        balance = await self.store.get_balance(guild_id, user_id)
+        if balance >= settings.min_balance:
+            return None
+        return msg(
+            "session.balance_low", balance=f"{balance:,}", minimum=f"{settings.min_balance:,}"
+        )
 
     def table_of_user(self, user_id: int) -> TableSession | None:
         for table in self._tables.values():
@@ -243,8 +258,9 @@ class TableManager:
             raise SessionError(error.text) from error
         if settings.max_stake is not None and stake > settings.max_stake:
             raise SessionError(msg("session.stake_above_max", stake=stake, most=settings.max_stake))
-        if seat_host and not await self.store.can_sit(guild_id, host_user_id):
-            raise SessionError(msg("session.balance_low"))
+        low = await self.balance_refusal(guild_id, host_user_id) if seat_host else None
+        if low is not None:
+            raise SessionError(low)
         if seed is None:
             seed = secrets.randbelow(2**31)
         table_id = secrets.token_hex(6)

@@ -29,7 +29,8 @@ from bot.i18n import T, Text, is_chinese, msg, public, say
 from bot.messages import msg_each
 from bot.presenter import SeatInfo
 from bot.rules_flow import send_with_view
-from data import BOT_KEPT_SETTINGS, SettingsError
+from data import BOT_KEPT_SETTINGS, GuildSettings, SettingsError
+from data.models import validate_setting
 from engine.variants import RULE_SETS
 
 if TYPE_CHECKING:
@@ -78,6 +79,18 @@ def _setting_name(name: str) -> Text:
     option = _SETTING_OPTIONS.get(name)
     chinese = option.extras.get("zh", name) if option is not None else name
     return Text(chinese, _SETTING_WORDS.get(name, (name, ("", "")))[0])
+
+
+def _check_minimum_reachable(before: GuildSettings, changes: dict[str, Any]) -> None:
+    """Refuse a minimum balance to sit above the starting balance (as the change leaves
+    them): every new player would be refused a seat, and the admin would learn it only
+    from players' complaints."""
+    minimum = changes.get("min_balance", before.min_balance)
+    starting = changes.get("starting_balance", before.starting_balance)
+    if minimum is not None and minimum > starting:
+        raise UserFacingError(
+            msg("admin.min_above_start", minimum=f"{minimum:,}", starting=f"{starting:,}")
+        )
 
 
 class AdminCog(commands.Cog):
@@ -275,6 +288,9 @@ class AdminCog(commands.Cog):
         store = self.bot.store
         try:
             if changes:
+                # Each value's own check first (its range), then how they go together.
+                checked = {name: validate_setting(name, value) for name, value in changes.items()}
+                _check_minimum_reachable(await store.get_settings(interaction.guild_id), checked)
                 current = await store.update_settings(interaction.guild_id, **changes)
             else:
                 current = await store.get_settings(interaction.guild_id)
