@@ -341,14 +341,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "同一条命令不能既设置又清除「{setting}」，设置没有改动。",
         "One command cannot both set and clear “{setting}”; nothing was changed.",
     ),
+    "admin.out_of_range": (
+        "{setting}必须在 {low} 到 {high}{unit}之间，收到 {value}{unit}",
+        "{setting} must be between {low} and {high}{unit}; got {value}{unit}",
+    ),
     "admin.min_above_start": (
         "入座最低积分（{minimum}）不能高于初始积分（{starting}），否则新玩家都无法入座。设置没有改动。",
         "The minimum balance to sit ({minimum}) cannot be above the starting balance "
         "({starting}): no new player could sit down. Nothing was changed.",
     ),
     "admin.adjusted": (
-        "已调整 {name} 的余额 {delta:+d}，现在是 {balance}。",
-        "Adjusted {name}'s balance by {delta:+d}; it is now {balance}.",
+        "已调整 {name} 的余额 {delta:+,d}，现在是 {balance:,}。",
+        "Adjusted {name}'s balance by {delta:+,d}; it is now {balance:,}.",
     ),
     "button.join": ("加入", "Join"),
     "button.leave": ("离开", "Leave"),

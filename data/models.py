@@ -27,6 +27,18 @@ class SettingsError(StoreError, ValueError):
         self.zh, self.en = zh, en
 
 
+class SettingRangeError(SettingsError):
+    """A number setting outside its range; ``name``, ``low``, ``high`` and ``value`` let a
+    caller say it in its own words (the Discord side names the setting as its command
+    option does)."""
+
+    def __init__(
+        self, zh: str, en: str, *, name: str, low: int | None, high: int | None, value: int
+    ) -> None:
+        super().__init__(zh, en)
+        self.name, self.low, self.high, self.value = name, low, high, value
+
+
 class UnknownGameError(StoreError, KeyError):
     """No game with that id."""
 
@@ -178,15 +190,17 @@ def validate_setting(name: str, value: Any) -> Any:
         )
     low, high = _INT_RANGES[name]
     if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"{low if low is not None else '-∞'}..{high if high is not None else '∞'}"
+        shown_low = f"{low:,}" if low is not None else "-∞"
+        bounds = f"{shown_low}..{f'{high:,}' if high is not None else '∞'}"
         if low is not None and high is not None:
-            allowed = f"{low} 到 {high} 之间"
+            allowed = f"在 {low:,} 到 {high:,} 之间"
         else:
-            allowed = f"不小于 {low}" if low is not None else f"不大于 {high}"
-        raise SettingsError(
-            f"设置 {name} 超出范围：必须{allowed}，收到 {value}",
-            f"setting {name} must be in {bounds}, got {value}",
-        )
+            allowed = f"不小于 {low:,}" if low is not None else f"不大于 {high:,}"
+        raise SettingRangeError(
+            f"设置 {name} 超出范围：必须{allowed}，收到 {value:,}",
+            f"setting {name} must be in {bounds}, got {value:,}",
+            name=name, low=low, high=high, value=value,
+        )  # fmt: skip
     return value
 
 

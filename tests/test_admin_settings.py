@@ -17,6 +17,8 @@ from discord_harness import (
     option,
 )
 
+from data import SettingRangeError
+
 ADMIN = 800_000_000_000_000_131
 PLAYER = 800_000_000_000_000_132
 USERS = {ADMIN: ("Manager", ADMIN_PERMISSIONS), PLAYER: ("Player", DEFAULT_PERMISSIONS)}
@@ -89,3 +91,51 @@ async def test_a_refused_seat_says_the_balance_and_the_minimum(h: Harness) -> No
     )
     record = await h.command(PLAYER, "table join", locale="zh-TW")
     assert h.reply_text(record) == "你的餘額 4,000 低於本伺服器入座所需的 5,000"
+
+
+async def test_a_number_out_of_range_is_named_as_the_command_names_it(h: Harness) -> None:
+    huge = [option("min_balance", 10**13)]
+    chinese = h.reply_text(await h.command(ADMIN, "mjadmin settings", huge))
+    assert chinese == (
+        "入座最低积分必须在 -1,000,000,000,000 到 1,000,000,000,000 积分之间，"
+        "收到 10,000,000,000,000 积分"
+    )
+    english = h.reply_text(await h.command(ADMIN, "mjadmin settings", huge, locale="en-US"))
+    assert english == (
+        "Minimum balance to sit must be between -1,000,000,000,000 and 1,000,000,000,000 "
+        "points; got 10,000,000,000,000 points"
+    )
+    slow = [option("discard_timeout", 9999)]
+    traditional = h.reply_text(await h.command(ADMIN, "mjadmin settings", slow, locale="zh-TW"))
+    assert traditional == "出牌限時必須在 5 到 600 秒之間，收到 9,999 秒"
+    english = h.reply_text(await h.command(ADMIN, "mjadmin settings", slow, locale="en-US"))
+    assert english == "Discard time must be between 5 and 600 s; got 9,999 s"
+    settings = await h.bot.store.get_settings(GUILD_ID)  # type: ignore[attr-defined]
+    assert settings.min_balance is None and settings.discard_timeout == 30
+
+
+async def test_an_adjustment_prints_its_numbers_as_balance_does(h: Harness) -> None:
+    record = await h.command(ADMIN, "mjadmin adjust", [option("user", str(PLAYER), 6), option("amount", 12_345), option("reason", "prize")])  # fmt: skip
+    text = h.reply_text(record)
+    assert "已调整 Player 的余额 +12,345，现在是 13,345。" in text
+    assert "Adjusted Player's balance by +12,345; it is now 13,345." in text
+    record = await h.command(ADMIN, "mjadmin adjust", [option("user", str(PLAYER), 6), option("amount", 2 * 10**9), option("reason", "x")], locale="en-US")  # fmt: skip
+    assert h.reply_text(record) == "The amount must be non-zero and within ±1,000,000,000"
+
+
+async def test_the_stores_own_range_error_reads_and_carries_its_numbers(h: Harness) -> None:
+    """What the command line and logs show, and what the command above words anew."""
+    store = h.bot.store  # type: ignore[attr-defined]
+    with pytest.raises(SettingRangeError) as caught:
+        await store.update_settings(GUILD_ID, min_balance=10**13)
+    error = caught.value
+    assert (error.name, error.low, error.high, error.value) == (
+        "min_balance",
+        -(10**12),
+        10**12,
+        10**13,
+    )
+    assert error.zh == (
+        "设置 min_balance 超出范围：必须在 -1,000,000,000,000 到 1,000,000,000,000 之间，"
+        "收到 10,000,000,000,000"
+    )

@@ -53,7 +53,7 @@ async def test_balance_lists_matches_adjustments_and_penalties_newest_first(h: H
     await store.update_settings(GUILD_ID, hand_cap=250)
     await _match(h, "aaaa1111", "taizhou", [[3, -1, -1, -1], [30, -10, -10, -10]])
     record = await h.command(ADMIN, "mjadmin adjust", [option("user", str(PLAYER), 6), option("amount", 500), option("reason", "欢迎红包 **bold** @everyone")])  # fmt: skip
-    assert "1780" in h.reply_text(record)
+    assert "1,780" in h.reply_text(record)
     await _match(h, "bbbb2222", "jiaxing", [[-2, 6, -2, -2]])
     await store.record_penalty(GUILD_ID, "bbbb2222", PLAYER, 40, beneficiaries=[RIVAL], key="x")
 

@@ -446,12 +446,12 @@ async def test_admin_commands_check_manage_server(env: Env) -> None:
     assert "出牌限时 `discard_timeout`: 60 秒" in h.reply_text(record)
     assert "单局封顶 `hand_cap`: —（未设置）" in h.reply_text(record)
     english = await h.command(ADMIN, "mjadmin settings", locale="en-US")
-    assert "Seconds to discard `discard_timeout`: 60 s" in h.reply_text(english)
+    assert "Discard time `discard_timeout`: 60 s" in h.reply_text(english)
     assert "Starting balance `starting_balance`: 1,000 points" in h.reply_text(english)
     settings = await env.store.get_settings(GUILD_ID)
     assert settings.discard_timeout == 60 and settings.leaderboard_channel == OTHER_CHANNEL_ID
     record = await h.command(ADMIN, "mjadmin settings", [option("discard_timeout", 9999)])
-    assert "超出范围" in h.reply_text(record)
+    assert "出牌限时必须在 5 到 600 秒之间" in h.reply_text(record)
     record = await h.command(ADMIN, "mjadmin settings", [option("timezone", "Mars/Base")])
     assert "未知时区" in h.reply_text(record)
 

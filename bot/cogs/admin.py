@@ -29,7 +29,7 @@ from bot.i18n import T, Text, is_chinese, msg, public, say
 from bot.messages import msg_each
 from bot.presenter import SeatInfo
 from bot.rules_flow import send_with_view
-from data import BOT_KEPT_SETTINGS, GuildSettings, SettingsError
+from data import BOT_KEPT_SETTINGS, GuildSettings, SettingRangeError, SettingsError
 from data.models import validate_setting
 from engine.variants import RULE_SETS
 
@@ -62,8 +62,8 @@ _SETTING_OPTIONS: dict[str, app_commands.locale_str] = {
 _SETTING_WORDS: dict[str, tuple[str, tuple[str, str]]] = {
     "timezone": ("Time zone", ("", "")),
     "leaderboard_channel": ("Leaderboard channel", ("", "")),
-    "discard_timeout": ("Seconds to discard", (" 秒", " s")),
-    "claim_timeout": ("Seconds to claim", (" 秒", " s")),
+    "discard_timeout": ("Discard time", (" 秒", " s")),
+    "claim_timeout": ("Claim time", (" 秒", " s")),
     "default_variant": ("Default rule set", ("", "")),
     "starting_balance": ("Starting balance", (" 积分", " points")),
     "min_balance": ("Minimum balance to sit", (" 积分", " points")),
@@ -79,6 +79,21 @@ def _setting_name(name: str) -> Text:
     option = _SETTING_OPTIONS.get(name)
     chinese = option.extras.get("zh", name) if option is not None else name
     return Text(chinese, _SETTING_WORDS.get(name, (name, ("", "")))[0])
+
+
+def _range_text(error: SettingRangeError) -> Text:
+    """A number out of range as the admin typed it: the setting's name from the command,
+    its unit, numbers with thousands separators (the store's text names its key)."""
+    if error.low is None or error.high is None:  # one-sided: no option an admin types
+        return Text(error.zh, error.en)
+    name = _setting_name(error.name)
+    unit_zh, unit_en = _SETTING_WORDS.get(error.name, (error.name, ("", "")))[1]
+    low, high, value = f"{error.low:,}", f"{error.high:,}", f"{error.value:,}"
+    return msg_each(
+        "admin.out_of_range",
+        {"setting": name.zh, "low": low, "high": high, "value": value, "unit": unit_zh},
+        {"setting": name.en, "low": low, "high": high, "value": value, "unit": unit_en},
+    )
 
 
 def _check_minimum_reachable(before: GuildSettings, changes: dict[str, Any]) -> None:
@@ -294,6 +309,8 @@ class AdminCog(commands.Cog):
                 current = await store.update_settings(interaction.guild_id, **changes)
             else:
                 current = await store.get_settings(interaction.guild_id)
+        except SettingRangeError as error:
+            raise UserFacingError(_range_text(error)) from None
         except SettingsError as error:
             raise UserFacingError(Text(error.zh, error.en)) from None
         self.bot.presenter.set_channel_language(interaction.guild_id, current.channel_language)
@@ -346,8 +363,8 @@ class AdminCog(commands.Cog):
         if amount == 0 or not -MAX_ADJUST <= amount <= MAX_ADJUST:
             raise UserFacingError(
                 Text(
-                    f"数额必须非零，且在 ±{MAX_ADJUST} 以内",
-                    f"The amount must be non-zero and within ±{MAX_ADJUST}",
+                    f"数额必须非零，且在 ±{MAX_ADJUST:,} 以内",
+                    f"The amount must be non-zero and within ±{MAX_ADJUST:,}",
                 )
             )
         if user.bot:
