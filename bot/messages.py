@@ -337,6 +337,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "These seats are held for the last match's players to confirm a rematch.",
     ),
     "admin.settings": ("当前设置：\n{settings}", "Current settings:\n{settings}"),
+    "admin.updated": ("已更新：{changes}", "Updated: {changes}"),
     "admin.set_and_clear": (
         "同一条命令不能既设置又清除「{setting}」，设置没有改动。",
         "One command cannot both set and clear “{setting}”; nothing was changed.",

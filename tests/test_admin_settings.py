@@ -139,3 +139,24 @@ async def test_the_stores_own_range_error_reads_and_carries_its_numbers(h: Harne
         "设置 min_balance 超出范围：必须在 -1,000,000,000,000 到 1,000,000,000,000 之间，"
         "收到 10,000,000,000,000"
     )
+
+
+async def test_a_change_says_first_what_it_changed(h: Harness) -> None:
+    change = [option("discard_timeout", 60), option("min_balance", 500)]
+    chinese = h.reply_text(await h.command(ADMIN, "mjadmin settings", change))
+    first, second, *listing = chinese.splitlines()
+    assert first == "已更新：出牌限时 30 → 60 秒；入座最低积分 未设置 → 500 积分"
+    assert second == "当前设置：" and "出牌限时 `discard_timeout`: 60 秒" in listing
+
+    change = [option("default_variant", "taizhou"), option("clear", "min_balance")]
+    english = h.reply_text(await h.command(ADMIN, "mjadmin settings", change, locale="en-US"))
+    assert english.splitlines()[0] == (
+        "Updated: Default rule set Jiaxing → Taizhou; Minimum balance to sit 500 points → not set"
+    )
+    same = [option("discard_timeout", 60)]
+    traditional = h.reply_text(await h.command(ADMIN, "mjadmin settings", same, locale="zh-TW"))
+    assert traditional.splitlines()[0] == "已更新：出牌限時 仍為 60 秒"
+
+    # Looking at the settings changes nothing and says nothing was updated.
+    shown = h.reply_text(await h.command(ADMIN, "mjadmin settings"))
+    assert shown.startswith("当前设置：")

@@ -96,6 +96,32 @@ def _range_text(error: SettingRangeError) -> Text:
     )
 
 
+def _value_text(name: str, value: Any, zh: bool, *, unit: bool = True) -> str:
+    """A setting's value as its listing shows it (a channel as a link, a rule set by its
+    name, a number with separators and, with ``unit``, its unit)."""
+    if value is None:
+        return "未设置" if zh else "not set"
+    if name == "leaderboard_channel":
+        return f"<#{value}>"
+    if name == "default_variant":
+        return variant_names(value)[0 if zh else 1] if value in RULE_SETS else str(value)
+    if isinstance(value, int):
+        units = _SETTING_WORDS.get(name, (name, ("", "")))[1]
+        return f"{value:,}{units[0 if zh else 1] if unit else ''}"
+    return str(value)
+
+
+def _change_text(name: str, old: Any, new: Any, zh: bool) -> str:
+    """One change as "出牌限时 30 → 60 秒": the unit once, after the last number."""
+    label = _setting_name(name).zh if zh else _setting_name(name).en
+    if old == new:
+        shown = _value_text(name, new, zh)
+        return f"{label} 仍为 {shown}" if zh else f"{label} still {shown}"
+    new_text = _value_text(name, new, zh)
+    old_text = _value_text(name, old, zh, unit=not isinstance(new, int))
+    return f"{label} {old_text} → {new_text}"
+
+
 def _check_minimum_reachable(before: GuildSettings, changes: dict[str, Any]) -> None:
     """Refuse a minimum balance to sit above the starting balance (as the change leaves
     them): every new player would be refused a seat, and the admin would learn it only
@@ -305,10 +331,11 @@ class AdminCog(commands.Cog):
             if changes:
                 # Each value's own check first (its range), then how they go together.
                 checked = {name: validate_setting(name, value) for name, value in changes.items()}
-                _check_minimum_reachable(await store.get_settings(interaction.guild_id), checked)
+                before = await store.get_settings(interaction.guild_id)
+                _check_minimum_reachable(before, checked)
                 current = await store.update_settings(interaction.guild_id, **changes)
             else:
-                current = await store.get_settings(interaction.guild_id)
+                before = current = await store.get_settings(interaction.guild_id)
         except SettingRangeError as error:
             raise UserFacingError(_range_text(error)) from None
         except SettingsError as error:
@@ -320,21 +347,26 @@ class AdminCog(commands.Cog):
             if name in BOT_KEPT_SETTINGS:
                 continue
             value = getattr(current, name)
-            unit = _SETTING_WORDS.get(name, (name, ("", "")))[1]
             label = _setting_name(name).zh if zh else _setting_name(name).en
             if value is None:
                 shown = "—（未设置）" if zh else "— (not set)"
-            elif name == "leaderboard_channel":
-                shown = f"<#{value}>"
-            elif name == "default_variant":
-                shown = variant_names(value)[0 if zh else 1] if value in RULE_SETS else value
             elif name == "channel_language" and value == "auto" and interaction.guild_locale:
                 shown = f"auto → {interaction.guild_locale}"  # what auto means here now
             else:
-                shown = f"{value:,}{unit[0 if zh else 1]}" if isinstance(value, int) else value
+                shown = _value_text(name, value, zh)
             # The option's name as the admin types it, and its key (what errors name).
             lines.append(f"{label} `{name}`: {shown}")
-        await self.bot.reply(interaction, msg("admin.settings", settings="\n".join(lines)))
+        text = msg("admin.settings", settings="\n".join(lines))
+        if changes:
+            # What this command changed comes first: the listing alone read the same as
+            # a look at the settings, so an admin could not tell a change was made.
+            done = ("；" if zh else "; ").join(
+                _change_text(name, getattr(before, name), getattr(current, name), zh)
+                for name in changes
+            )
+            updated = msg("admin.updated", changes=done)
+            text = Text(f"{updated.zh}\n{text.zh}", f"{updated.en}\n{text.en}")
+        await self.bot.reply(interaction, text)
 
     @admin.command(
         name=T("adjust", "调整余额"),
