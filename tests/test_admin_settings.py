@@ -160,3 +160,22 @@ async def test_a_change_says_first_what_it_changed(h: Harness) -> None:
     # Looking at the settings changes nothing and says nothing was updated.
     shown = h.reply_text(await h.command(ADMIN, "mjadmin settings"))
     assert shown.startswith("当前设置：")
+
+
+async def test_an_admin_caps_the_stake_and_a_table_above_it_is_refused(h: Harness) -> None:
+    """At a table of AI seats a hand's points are made or lost outright: an admin caps
+    the stake (``max_stake``), /table create above it is refused, a clear lifts it."""
+    store = h.bot.store  # type: ignore[attr-defined]
+    chinese = h.reply_text(await h.command(ADMIN, "mjadmin settings", [option("max_stake", 50)]))
+    assert chinese.splitlines()[0] == "已更新：最高底注 未设置 → 50"
+    assert (await store.get_settings(GUILD_ID)).max_stake == 50
+    refused = await h.command(PLAYER, "table create", [option("stake", 51)])
+    assert "本服务器的底注最高 50（你选了 51）" in h.reply_text(refused)
+    assert h.bot.manager.table_of_user(PLAYER) is None  # type: ignore[attr-defined]
+    english = await h.command(PLAYER, "table create", [option("stake", 51)], locale="en-US")
+    assert "This server's highest stake is 50 (you chose 51)" in h.reply_text(english)
+    await h.command(ADMIN, "mjadmin settings", [option("clear", "max_stake")])
+    assert (await store.get_settings(GUILD_ID)).max_stake is None
+    await h.command(PLAYER, "table create", [option("stake", 51)])
+    table = h.bot.manager.table_of_user(PLAYER)  # type: ignore[attr-defined]
+    assert table is not None and table.stake == 51

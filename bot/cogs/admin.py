@@ -29,6 +29,7 @@ from bot.i18n import T, Text, is_chinese, msg, public, say
 from bot.messages import msg_each
 from bot.presenter import SeatInfo
 from bot.rules_flow import send_with_view
+from bot.table_options import MAX_STAKE
 from data import BOT_KEPT_SETTINGS, GuildSettings, SettingRangeError, SettingsError
 from data.models import validate_setting
 from engine.variants import RULE_SETS
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from bot.session import TableSession
 
 MAX_ADJUST = 10**9
-CLEARABLE = ("leaderboard_channel", "min_balance", "hand_cap", "day_cap")
+CLEARABLE = ("leaderboard_channel", "min_balance", "hand_cap", "day_cap", "max_stake")
 _TABLES_HEADER_ROOM = 80  # "**开着的牌桌：13–20 / 20**" above a page of tables
 
 
@@ -54,6 +55,7 @@ _SETTING_OPTIONS: dict[str, app_commands.locale_str] = {
     "min_balance": T("min_balance", "入座最低积分"),
     "hand_cap": T("hand_cap", "单局封顶"),
     "day_cap": T("day_cap", "每日封顶"),
+    "max_stake": T("max_stake", "最高底注"),
     "channel_language": T("channel_language", "牌桌语言"),
     "clear": T("clear", "清除"),
 }
@@ -69,6 +71,7 @@ _SETTING_WORDS: dict[str, tuple[str, tuple[str, str]]] = {
     "min_balance": ("Minimum balance to sit", (" 积分", " points")),
     "hand_cap": ("Cap per hand", (" 积分", " points")),
     "day_cap": ("Cap per day", (" 积分", " points")),
+    "max_stake": ("Highest stake", ("", "")),
     "channel_language": ("Table language", ("", "")),
 }
 
@@ -241,6 +244,10 @@ class AdminCog(commands.Cog):
         min_balance=T("Minimum balance to sit down", "入座需要的最低积分"),
         hand_cap=T("Cap on one player's points per hand", "每人每局输赢上限"),
         day_cap=T("Cap on one player's net points per day", "每人每天输赢上限"),
+        max_stake=T(
+            "Highest stake a table may have (points a hand's unit is worth)",
+            "开桌可选的最高底注（每个输赢单位值多少积分）",
+        ),
         channel_language=T(
             "Language of the shared table, results and leaderboard in channels",
             "频道里牌桌、结果和排行榜的语言",
@@ -266,6 +273,7 @@ class AdminCog(commands.Cog):
             app_commands.Choice(name=T("minimum balance", "入座最低积分"), value="min_balance"),
             app_commands.Choice(name=T("hand cap", "单局封顶"), value="hand_cap"),
             app_commands.Choice(name=T("day cap", "每日封顶"), value="day_cap"),
+            app_commands.Choice(name=T("highest stake", "最高底注"), value="max_stake"),
         ],
     )
     async def settings(
@@ -280,6 +288,7 @@ class AdminCog(commands.Cog):
         min_balance: int | None = None,
         hand_cap: app_commands.Range[int, 1, 1_000_000_000] | None = None,
         day_cap: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        max_stake: app_commands.Range[int, 1, MAX_STAKE] | None = None,
         channel_language: str | None = None,
         clear: str | None = None,
     ) -> None:
@@ -295,6 +304,7 @@ class AdminCog(commands.Cog):
                 "min_balance": min_balance,
                 "hand_cap": hand_cap,
                 "day_cap": day_cap,
+                "max_stake": max_stake,
                 "channel_language": channel_language,
             }.items()
             if value is not None
