@@ -97,11 +97,13 @@ _SECTIONS: tuple[tuple[tuple[str, str], ...], ...] = (
 _ADMIN_SECTION: tuple[tuple[str, str], ...] = (
     ("**管理（需要“管理服务器”权限）**", "**Managing (needs Manage Server)**"),
     (
-        "{mjadmin settings} 时区、排行榜频道、出牌和吃碰的时限、默认玩法、初始积分、封顶、频道语言 · "
+        "{mjadmin settings} 时区、排行榜频道、出牌和吃碰的时限、默认玩法、初始积分、入座最低积分、"
+        "最高底注、封顶、频道语言 · "
         "{mjadmin rules} 新桌的默认规则 · {mjadmin adjust} 调整某人的积分（记入账本） · "
         "{mjadmin tables} 开着的牌桌：在哪、谁在玩、轮到谁",
         "{mjadmin settings} time zone, leaderboard channel, time limits, default rule set, "
-        "starting balance, caps, channel language · {mjadmin rules} the rules new tables "
+        "starting balance, minimum balance to sit, highest stake, caps, channel language · "
+        "{mjadmin rules} the rules new tables "
         "start with · {mjadmin adjust} change someone's points (kept in the ledger) · "
         "{mjadmin tables} the open tables: where, who, whose turn",
     ),
