@@ -26,12 +26,12 @@ from engine.tiles import name_en, name_zh
 from engine.types import CHOW, KONG, PUNG, HandResult, Meld
 from engine.variants import get_rules
 from engine.views import PlayerView, PublicView, SeatView
-from engine.words import ACTIONS, PREVAILING_WINDS, SEAT_WINDS, WIN_TYPES
+from engine.words import ACTIONS, PREVAILING_WINDS, SEAT_WINDS, WIN_TYPES, WINDS
 
 from .hand import claim_headline, white_legend
 from .layout import seat_name, signed
 from .leaderboard import board_entries, period_title, win_rate
-from .result import invalid_reason, item_value
+from .result import invalid_reason, item_value, payment_words, seat_payments, seat_score_text
 from .stats import card_figures, item_name, unit_name
 from .text import chinese, in_language, label, rule_set_name, wild_label
 
@@ -411,13 +411,44 @@ def describe_result(
             lines.append(f"{label('breakdown', locale)}{_colon(locale)}{_clause(items, locale)}")
         total = get_rules(result.variant).format_total(result, "zh" if _zh(locale) else "en")
         lines.append(chinese(total, locale))
-    changes = _list(
-        (f"{_seat_label(view, seat, names, locale)} {delta:+d}" for seat, delta in
-         enumerate(result.deltas)),
-        locale,
-    )  # fmt: skip
-    lines.append(f"{_word('net', locale)}{_colon(locale)}{changes}")
-    return _cut("\n".join(lines))
+    detailed = "\n".join([*lines, _net_line(view, result, names, locale, details=True)])
+    if len(detailed) <= DESCRIPTION_LIMIT:
+        return detailed
+    return _cut("\n".join([*lines, _net_line(view, result, names, locale, details=False)]))
+
+
+def _net_line(
+    view: PublicView,
+    result: HandResult,
+    names: Sequence[str] | None,
+    locale: str,
+    *,
+    details: bool,
+) -> str:
+    """Each seat's change as the card's seat rows show it: with ``details``, the seat's
+    own score (where the rule set keeps one) and the payments that make up its net, folded as drawn (the
+    winner's equal receipts on one line); without them where the text would not fit."""
+    winner = result.winner if result.valid else None
+    changes = []
+    for seat, delta in enumerate(result.deltas):
+        change = f"{_seat_label(view, seat, names, locale)} {delta:+d}"
+        parts = []
+        if details and winner is not None:
+            if result.totals is not None and seat < len(result.totals):
+                parts.append(seat_score_text(result.totals[seat], locale))
+            for entry in seat_payments(result, seat, locale, fold=seat == winner):
+                if len(entry.others) == 1:
+                    others = _seat_label(view, entry.others[0], names, locale)
+                else:
+                    others = " ".join(
+                        WINDS[view.seats[other].seat_wind].text(locale) for other in entry.others
+                    )
+                words = payment_words(entry, others, locale)
+                parts.append(f"{words} {entry.reason} {entry.amount_text}")
+        if parts:
+            change += _aside(_list(parts, locale), locale)
+        changes.append(change)
+    return f"{_word('net', locale)}{_colon(locale)}{_list(changes, locale)}"
 
 
 def describe_leaderboard(rows: Iterable[Any], period: str, subtitle: str, locale: str) -> str:

@@ -1,14 +1,23 @@
-"""The result image at the end of a hand: the winning hand, the itemised score, the
-payments and each seat's net change, or a draw (or an invalid win) and what it means."""
+"""The result image at the end of a hand: the winning hand, the itemised score and each
+seat's net change with the payments that make it up, or a draw (or an invalid win) and
+what it means.
+
+Drawn for a phone first: Discord shows the 1,000 px card about 360 px wide (36 %), so
+the title, the total and the nets are 40 to 42 source px (about 15 CSS px there), the
+score items and payments 30 to 32, nothing under 28, and the winning hand's tiles 72 px
+wide (26 CSS px). A seat's payments sit under its net, each signed as it counts towards
+it, so a player reads why they paid what without matching a separate list against the
+names (phone_images.md, item 5)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from engine.scoring.names import PAYMENT_REASONS, invalid_reason_text, payment_multiple
-from engine.types import HandResult, ScoreItem
+from engine.types import HandResult, Payment, ScoreItem
 from engine.variants import get_rules
 from engine.views import PublicView
 from engine.words import UNITS, WIN_TYPES
@@ -30,16 +39,41 @@ from .layout import (
     draw_meld,
     draw_text,
     encode_png,
-    fit_meld_width,
     marker_for,
     meld_layout,
+    meld_width,
     net_color,
     paste,
     seat_name,
     signed,
 )
-from .text import chinese, fit_text, label, rule_set_name, text_width, wind_name
+from .text import chinese, fit_text, in_language, label, rule_set_name, text_width, wind_name
 from .tiles import tile_height, tile_sprite
+
+# Text sizes in source px (a phone shows 36 % of them: 42 px is 15 CSS px, 28 is 10).
+TITLE_SIZE = 42
+NET_SIZE = 42
+TOTAL_SIZE = 40
+ITEM_SIZE = 32
+SEAT_SIZE = 34
+LINE_SIZE = 30  # payments, the discarder, section titles
+LEAST_SIZE = 28  # a payment's reason, the rule set and hand number: the smallest text
+TILE_W = 72  # the winning hand's tiles: 26 CSS px on a phone
+MARGIN = 24
+ITEM_ROW = 46
+PAY_ROW = 40
+SEAT_HEAD = 56
+CELL_H = 60  # a seat's net on a draw's card, two seats a row
+PAY_INDENT = 12  # a seat's payments under its name
+SEAT_PAD = 4  # below a seat's last payment, inside its box
+SEAT_GAP = 16  # from one seat's box to the next
+
+# Words only the result card draws, (zh-CN, en, zh-TW).
+WORDS: dict[str, tuple[str, str, str]] = {
+    "pays": ("付 {name}", "to {name}", "付 {name}"),
+    "gets": ("收 {name}", "from {name}", "收 {name}"),
+    "seat_score": ("得分 {n}", "score {n}", "得分 {n}"),
+}
 
 
 def item_value(item: ScoreItem, locale: str) -> str:
@@ -53,6 +87,69 @@ def item_value(item: ScoreItem, locale: str) -> str:
     if item.count > 1:
         text += f" ×{item.count}"
     return text
+
+
+def item_name(item: ScoreItem, locale: str) -> str:
+    """A score item as the card names it: the rule set's Chinese word on a Chinese card,
+    its English name on an English one (the card has no room for a gloss beside it)."""
+    return chinese(item.name_zh, locale) if locale.startswith("zh") else item.name_en
+
+
+@dataclass(frozen=True)
+class SeatPayment:
+    """One line of a seat's payments: whom it paid (or who paid it), the amount signed
+    as it counts towards the seat's net, and why. ``others`` holds several seats where
+    they each paid the winner the same for the same reason (``times`` = how many)."""
+
+    others: tuple[int, ...]
+    amount: int  # negative: the seat paid it
+    reason: str
+
+    @property
+    def amount_text(self) -> str:
+        """``-100``, or ``+100 ×3`` for three equal payments on one line."""
+        text = signed(self.amount)
+        return f"{text} ×{len(self.others)}" if len(self.others) > 1 else text
+
+
+def seat_payments(
+    result: HandResult, seat: int, locale: str, *, fold: bool = False
+) -> list[SeatPayment]:
+    """The payments ``seat`` made or received, in the scorer's order. With ``fold`` (the
+    winner's) equal payments received for one reason make one line: each payer's own
+    line already names the winner, and "+100 ×3" still adds up to the net."""
+    entries: list[SeatPayment] = []
+    for payment in result.payments:
+        if seat not in (payment.payer, payment.payee) or payment.payer == payment.payee:
+            continue
+        reason = payment_reason(payment, result, locale)
+        if payment.payer == seat:
+            entries.append(SeatPayment((payment.payee,), -payment.amount, reason))
+            continue
+        same = next(
+            (index for index, entry in enumerate(entries)
+             if fold and entry.amount == payment.amount and entry.reason == reason),
+            None,
+        )  # fmt: skip
+        if same is None:
+            entries.append(SeatPayment((payment.payer,), payment.amount, reason))
+        else:
+            folded = entries[same]
+            entries[same] = SeatPayment((*folded.others, payment.payer), folded.amount, reason)
+    return entries
+
+
+def payment_words(entry: SeatPayment, others: str, locale: str) -> str:
+    """ "付 东 小明" / "to E Ming" (paid) or "收 南 Alice" / "from S Alice" (received);
+    ``others`` is the other seat's label, or the winds of the seats folded into one line."""
+    key = "pays" if entry.amount < 0 else "gets"
+    return in_language(WORDS[key], locale, name=others)
+
+
+def seat_score_text(value: int, locale: str) -> str:
+    """A seat's own score (各家得分, where a rule set keeps one: what 互算 settles between
+    non-winners)."""
+    return in_language(WORDS["seat_score"], locale, n=value)
 
 
 def render_result(
@@ -73,6 +170,54 @@ def render_result(
     return encode_png(compose_result(view, result, names=names, locale=locale, win_tile=win_tile))
 
 
+@dataclass(frozen=True)
+class _Placed:
+    """A piece of the winning hand where it is drawn: a tile (``meld`` None) or a meld."""
+
+    x: float
+    row: int
+    kind: int | None = None
+    apart: bool = False
+    meld: list[tuple[int | None, bool, bool]] | None = None
+
+
+def hand_layout(
+    concealed: Sequence[int],
+    apart: int | None,
+    melds: Sequence[list[tuple[int | None, bool, bool]]],
+    room: float,
+    tile_w: int = TILE_W,
+) -> list[_Placed]:
+    """The winning hand in rows ``room`` px wide: the concealed tiles, the winning tile a
+    little apart, then the melds; a row ends where the next piece would not fit (a meld
+    is never split), so the tiles keep their phone size instead of shrinking."""
+    placed: list[_Placed] = []
+    x, row = 0.0, 0
+
+    def place(width: float, gap: float) -> tuple[float, int]:
+        nonlocal x, row
+        if x > 0 and x + gap + width > room:
+            x, row = 0.0, row + 1
+        elif x > 0:
+            x += gap
+        at = x
+        x += width
+        return at, row
+
+    for kind in concealed:
+        at, line = place(tile_w, 0)
+        placed.append(_Placed(at, line, kind))
+    if apart is not None:
+        at, line = place(tile_w, 14)
+        placed.append(_Placed(at, line, apart, apart=True))
+    for entries in melds:
+        at, line = place(
+            meld_width(entries, tile_w), 22 if not placed[-1:] or not placed[-1].meld else 16
+        )
+        placed.append(_Placed(at, line, meld=entries))
+    return placed
+
+
 def compose_result(
     view: PublicView,
     result: HandResult | None = None,
@@ -89,84 +234,26 @@ def compose_result(
     if win_tile is None and result.win_by == "discard" and view.last_discard:
         win_tile = view.last_discard[1]  # the discard that was won on
     width = HAND_WIDTH
-    margin = 28
-    tile_w = 54
-    tile_h = tile_height(tile_w)
-    winner = result.winner if result.valid else None
-    items = list(result.items) if winner is not None else []
-    payments = list(result.payments) if winner is not None else []
-    row_h = 34
-    height = 84
-    # The hand is drawn for an invalid win too (the calculator's): the reason it is no
-    # win reads against the tiles it is about.
-    hand_seat = result.winner if result.hand is not None else None
-    if hand_seat is not None:
-        height += tile_h + 36
-    if items:
-        height += 40 + row_h * len(items) + 50
-    if result.totals and winner is not None:
-        height += 40 + 36
-    if payments:
-        height += 40 + 30 * len(payments)
-    height += 40 + 60 + 20
-    if winner is None:
-        height += 60
-    canvas = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(canvas)
+    inner = width - 2 * MARGIN
     zh = locale.startswith("zh")
     rules = get_rules(view.variant)
+    winner = result.winner if result.valid else None
+    items = list(result.items) if winner is not None else []
 
     def seat_label(seat: int) -> str:
         return f"{wind_name(view.seats[seat].seat_wind, locale)} {isolate(seat_name(names, seat, locale))}"
 
-    # Title: the rule set and hand number at the right, drawn first so the winner, how
-    # they won and from whom stop short of it (long names are cut, not drawn over it).
-    draw.rectangle((0, 0, width, 64), fill=PANEL_DARK)
-    hand_title = (
-        f"{rule_set_name(rules, locale)} · {label('hand_no', locale, n=view.hand_number + 1)}"
-    )
-    right = (
-        width - margin - draw_text(canvas, hand_title, width - margin, 22, 18, MUTED, anchor="r")
-    )
-    right -= 20
-    x: float = margin
-    if winner is None:
-        key = "draw_title" if result.valid else "invalid_title"
-        x += draw_text(canvas, label(key, locale), x, 10, 32, GOLD)
-        if zh:
-            draw_text(canvas, LABEL_EN_SUFFIX.get(key, ""), x + 14, 22, 20, MUTED)
-    else:
-        win_type = WIN_TYPES.get(result.win_by or "")
-        how = win_type.text(locale, short=True) if win_type else label("winner", locale)
-        from_text = ""
-        if result.from_seat is not None and result.win_by != "self_draw":
-            from_text = f"← {seat_label(result.from_seat)}"
-        badge_w = badge_width(how, 22) + 12
-        # The winner's name first; the discarder gets what is left (at least a few letters).
-        from_room = min(text_width(from_text, 20), 220) if from_text else 0
-        name_room = min(520, int(right - x - 16 - badge_w - from_room))
-        x += draw_text(
-            canvas, fit_text(seat_label(winner), 32, max(80, name_room)), x, 10, 32, CREAM
-        )
-        x += 16
-        x += badge(draw, canvas, x, 14, how, RED_BADGE, 22) + 12
-        if from_text and right - x >= 60:
-            draw_text(canvas, fit_text(from_text, 20, int(right - x)), x, 20, 20, MUTED)
-    y = 84
+    def others_label(others: tuple[int, ...]) -> str:
+        if len(others) == 1:
+            return seat_label(others[0])
+        return " ".join(wind_name(view.seats[seat].seat_wind, locale) for seat in others)
 
-    if winner is None:
-        note = (
-            label("draw_note", locale)
-            if result.valid
-            else invalid_reason(result.reason, locale, view.variant)
-        )
-        draw_text(canvas, note, margin, y, 22, CREAM)
-        y += 36
-        if result.valid and rules.has_carried_fan:  # a draw feeds the carried pool
-            draw_text(canvas, label("draw_pool", locale), margin, y, 20, GOLD)
-        y += 24
-
-    # The winning hand (or the hand claimed to win).
+    # Measure first, then draw on a canvas of the height the card needs.
+    # The hand is drawn for an invalid win too (the calculator's): the reason it is no
+    # win reads against the tiles it is about.
+    hand_seat = result.winner if result.hand is not None else None
+    placed: list[_Placed] = []
+    tile_h = tile_height(TILE_W)
     if hand_seat is not None and result.hand is not None:
         concealed = list(result.hand.concealed)
         apart = None
@@ -176,99 +263,280 @@ def compose_result(
             concealed.reverse()
             apart = win_tile
         concealed.sort()
-        x = float(margin)
-        for kind in concealed:
-            paste(
-                canvas, tile_sprite(kind, tile_w, marker_for(kind, rules, view.wild, locale)), x, y
-            )
-            x += tile_w
-        if apart is not None:
-            x += 12
-            paste(
-                canvas,
-                tile_sprite(apart, tile_w, marker_for(apart, rules, view.wild, locale)),
-                x,
-                y,
-            )
-            draw.rounded_rectangle(
-                (x - 2, y - 2, x + tile_w + 1, y + tile_h + 1), 6, outline=HIGHLIGHT, width=3
-            )
-            x += tile_w
-        x += 20
         meld_entries = [
             meld_layout(meld, hand_seat, view.num_seats, own=True) for meld in result.hand.melds
         ]
-        meld_w = fit_meld_width(meld_entries, width - margin - x, tile_w, 12)
-        for entries in meld_entries:
-            x = draw_meld(canvas, entries, x, y + tile_h, meld_w) + 12
-        y += tile_h + 36
+        placed = hand_layout(concealed, apart, meld_entries, inner)
+    hand_rows = max((piece.row for piece in placed), default=-1) + 1
+    hand_h = hand_rows * (tile_h + 14) + 20 if hand_rows else 0
 
-    # Breakdown.
+    item_texts = [(item_name(item, locale), item_value(item, locale)) for item in items]
+    item_columns = _columns(
+        [
+            text_width(name, ITEM_SIZE) + 24 + text_width(value, ITEM_SIZE)
+            for name, value in item_texts
+        ],
+        inner,
+    )
+    item_rows = -(-len(items) // item_columns) if items else 0
+
+    seats = range(len(result.deltas))
+    entries = (
+        {seat: seat_payments(result, seat, locale, fold=seat == winner) for seat in seats}
+        if winner is not None
+        else {}
+    )
+    amount_w = max(
+        (text_width(e.amount_text, LINE_SIZE) for es in entries.values() for e in es), default=0
+    )
+
+    header = _header(view, result, winner, seat_label, locale)
+    height = header.height + 16
+    note_lines: list[str] = []
+    if winner is None:
+        note = (
+            label("draw_note", locale)
+            if result.valid
+            else invalid_reason(result.reason, locale, view.variant)
+        )
+        note_lines = wrap_text(note, 34, inner)
+        height += 48 * len(note_lines) + 16
+        if result.valid and rules.has_carried_fan:
+            height += 56
+    height += hand_h
     if items:
-        _section_title(canvas, label("breakdown", locale), "Breakdown", zh, margin, y)
-        y += 40
-        for i, item in enumerate(items):
-            if i % 2 == 0:
-                draw.rectangle((margin - 8, y - 3, width - margin + 8, y + row_h - 5), fill=PANEL)
-            draw_text(canvas, chinese(item.name_zh, locale), margin, y, 22, CREAM)
-            draw_text(canvas, item.name_en, margin + 240, y + 3, 19, MUTED)
-            draw_text(canvas, item_value(item, locale), width - margin, y, 22, CREAM, anchor="r")
-            y += row_h
+        height += 48 + ITEM_ROW * item_rows + 72
+    if winner is not None:
+        for seat in seats:
+            height += SEAT_HEAD + PAY_ROW * len(entries[seat]) + SEAT_GAP
+    else:
+        height += (CELL_H + 10) * -(-len(result.deltas) // 2) + 8
+    height += 8
+
+    canvas = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(canvas)
+    _draw_header(canvas, draw, header)
+    y: float = header.height + 16
+
+    for line in note_lines:
+        draw_text(canvas, line, MARGIN, y, 34, CREAM)
+        y += 48
+    if note_lines:
+        y += 16
+        if result.valid and rules.has_carried_fan:  # a draw feeds the carried pool
+            draw_text(canvas, label("draw_pool", locale), MARGIN, y, 32, GOLD)
+            y += 56
+
+    # The winning hand (or the hand claimed to win).
+    for piece in placed:
+        px = MARGIN + piece.x
+        py = y + piece.row * (tile_h + 14)
+        if piece.meld is not None:
+            draw_meld(canvas, piece.meld, px, py + tile_h, TILE_W)
+            continue
+        assert piece.kind is not None
+        sprite = tile_sprite(piece.kind, TILE_W, marker_for(piece.kind, rules, view.wild, locale))
+        paste(canvas, sprite, px, py)
+        if piece.apart:
+            draw.rounded_rectangle(
+                (px - 3, py - 3, px + TILE_W + 2, py + tile_h + 2), 7, outline=HIGHLIGHT, width=4
+            )
+    y += hand_h
+
+    # The score items, in one or two columns, and the total.
+    if items:
+        draw_text(canvas, label("breakdown", locale), MARGIN, y, LINE_SIZE, GOLD)
+        y += 48
+        col_w = inner / item_columns
+        for row in range(0, item_rows, 2):  # the stripes first: a line's text reaches below it
+            top = y + row * ITEM_ROW
+            draw.rectangle(
+                (MARGIN - 10, top - 2, width - MARGIN + 10, top + ITEM_ROW - 2), fill=PANEL
+            )
+        for row in range(item_rows):
+            for column in range(item_columns):
+                index = row * item_columns + column
+                if index >= len(item_texts):
+                    break
+                name, value = item_texts[index]
+                left = MARGIN + column * col_w + (12 if column else 0)
+                right = MARGIN + (column + 1) * col_w - (12 if column < item_columns - 1 else 0)
+                value_w = draw_text(canvas, value, right, y, ITEM_SIZE, CREAM, anchor="r")
+                room = int(right - value_w - 20 - left)
+                draw_text(canvas, fit_text(name, ITEM_SIZE, room), left, y, ITEM_SIZE, CREAM)
+            y += ITEM_ROW
         total = chinese(rules.format_total(result, "zh" if zh else "en"), locale)
-        draw.line((margin, y + 6, width - margin, y + 6), fill=PANEL_EDGE, width=2)
-        draw_text(canvas, total, width - margin, y + 14, 26, GOLD, anchor="r")
-        y += 50
+        draw.line((MARGIN, y + 6, width - MARGIN, y + 6), fill=PANEL_EDGE, width=2)
+        draw_text(canvas, fit_text(total, TOTAL_SIZE, inner), width - MARGIN, y + 14,
+                  TOTAL_SIZE, GOLD, anchor="r")  # fmt: skip
+        y += 72
 
-    if result.totals and winner is not None:
-        draw_text(canvas, label("totals", locale), margin, y, 20, GOLD)
-        y += 36
-        col = (width - 2 * margin) / len(result.totals)
-        for seat, value in enumerate(result.totals):
-            room = int(col - text_width(f": {value}", 19) - 12)
-            entry = f"{fit_text(seat_label(seat), 19, room)}: {value}"
-            draw_text(canvas, entry, margin + seat * col, y, 19, CREAM)
-        y += 40
+    # Each seat's net, its own score where the rule set keeps one, and its payments.
+    net_w = max(text_width(signed(delta), NET_SIZE) for delta in result.deltas)
+    if winner is not None:
+        for seat in seats:
+            rows = len(entries[seat])
+            block_h = SEAT_HEAD + PAY_ROW * rows + SEAT_PAD
+            fill = PANEL if seat == winner else PANEL_DARK
+            draw.rounded_rectangle(
+                (MARGIN - 10, y - 4, width - MARGIN + 10, y + block_h), 10, fill=fill
+            )
+            delta = result.deltas[seat]
+            right = width - MARGIN
+            draw_text(canvas, signed(delta), right, y, NET_SIZE, net_color(delta), anchor="r")
+            name_right = right - net_w - 24
+            if result.totals is not None and seat < len(result.totals):
+                score = seat_score_text(result.totals[seat], locale)
+                name_right -= draw_text(canvas, score, name_right, y + 8, LINE_SIZE, MUTED,
+                                        anchor="r") + 20  # fmt: skip
+            color = GOLD if seat == winner else CREAM
+            label_text = fit_text(seat_label(seat), SEAT_SIZE, int(name_right - MARGIN))
+            draw_text(canvas, label_text, MARGIN, y + 4, SEAT_SIZE, color)
+            _draw_payments(canvas, entries[seat], others_label, locale, y + SEAT_HEAD,
+                           amount_w)  # fmt: skip
+            y += block_h + SEAT_GAP - SEAT_PAD
+    else:
+        col_w = inner / 2
+        for seat in seats:
+            column, row = seat % 2, seat // 2
+            left = MARGIN + column * col_w + (12 if column else 0)
+            right = MARGIN + (column + 1) * col_w - (0 if column else 12)
+            top = y + row * (CELL_H + 10)
+            draw.rounded_rectangle((left - 10, top, right + 10, top + CELL_H), 10,
+                                   fill=PANEL_DARK)  # fmt: skip
+            delta = result.deltas[seat]
+            used = draw_text(
+                canvas, signed(delta), right, top - 6, NET_SIZE, net_color(delta), anchor="r"
+            )
+            room = int(right - used - 20 - left)
+            draw_text(canvas, fit_text(seat_label(seat), 32, room), left, top + 3, 32, CREAM)
+        y += (CELL_H + 10) * -(-len(result.deltas) // 2) + 8
+    return canvas
 
-    if payments:
-        _section_title(canvas, label("payments", locale), "Payments", zh, margin, y)
-        y += 40
-        for payment in payments:
-            reason = _payment_reason(payment.reason, locale, payment_multiple(payment, result))
-            reason_left = width - margin - 110 - text_width(reason, 17) - 16
-            draw_text(canvas, reason, width - margin - 110, y + 2, 17, MUTED, anchor="r")
-            draw_text(canvas, str(payment.amount), width - margin, y, 20, CREAM, anchor="r")
-            # Payer and payee each keep part of the room: a long payer no longer hides
-            # whom it pays.
-            arrow = "  →  "
-            half = int((reason_left - margin - text_width(arrow, 20)) / 2)
-            payer = fit_text(seat_label(payment.payer), 20, half)
-            payee = fit_text(seat_label(payment.payee), 20, half)
-            draw_text(canvas, f"{payer}{arrow}{payee}", margin, y, 20, CREAM)
-            y += 30
 
-    # Net change per seat.
-    y += 10
-    draw.rectangle((0, y, width, y + 60), fill=PANEL_DARK)
-    col = (width - 2 * margin) / max(1, len(result.deltas))
-    for seat, delta in enumerate(result.deltas):
-        sx = margin + seat * col
-        name = fit_text(seat_label(seat), 18, int(col - 80))
-        draw_text(canvas, name, sx, y + 17, 18, MUTED)
-        draw_text(canvas, signed(delta), sx + col - 16, y + 12, 26, net_color(delta), anchor="r")
-    # The height was reserved generously (names and notes vary); trim to what was drawn.
-    return canvas.crop((0, 0, width, min(height, int(y) + 60)))
+def _columns(widths: Sequence[float], room: float, gap: float = 24) -> int:
+    """Two columns when every entry fits in half the room, else one."""
+    return 2 if widths and max(widths) <= (room - gap) / 2 else 1
 
 
-def _section_title(
-    canvas: Image.Image, title: str, english: str, zh: bool, x: float, y: float
+def _draw_payments(
+    canvas: Image.Image,
+    entries: Sequence[SeatPayment],
+    others_label: Callable[[tuple[int, ...]], str],
+    locale: str,
+    top: float,
+    amount_w: int,
 ) -> None:
-    """A result-card section title; a Chinese card adds the English word after it."""
-    draw_text(canvas, title + ("" if not zh else f"  {english}"), x, y, 22, GOLD)
+    """A seat's payments under its net, one a line (two columns mixed one seat's lines up
+    on a phone): whom, why, and the signed amount, the amounts right-aligned under the
+    net they add up to."""
+    left = MARGIN + PAY_INDENT
+    right = HAND_WIDTH - MARGIN
+    for index, entry in enumerate(entries):
+        y = top + index * PAY_ROW
+        draw_text(canvas, entry.amount_text, right, y, LINE_SIZE, net_color(entry.amount),
+                  anchor="r")  # fmt: skip
+        reason_right = right - amount_w - 24
+        reason_w = draw_text(canvas, entry.reason, reason_right, y + 2, LEAST_SIZE, MUTED,
+                             anchor="r")  # fmt: skip
+        words = payment_words(entry, others_label(entry.others), locale)
+        room = int(reason_right - reason_w - 24 - left)
+        draw_text(canvas, fit_text(words, LINE_SIZE, room), left, y, LINE_SIZE, CREAM)
+
+
+@dataclass(frozen=True)
+class _Header:
+    """What the title band says: the winner (or the draw, or the refused win), how they
+    won, from whom, and the rule set and hand number (on the first line where it fits
+    beside the title, else under it, so a self-drawn win's band stays one line tall)."""
+
+    title: str
+    how: str  # the win's badge ("" for a draw)
+    from_text: str
+    hand_title: str
+    one_line: bool
+
+    @property
+    def height(self) -> int:
+        return 74 if self.one_line else 120
+
+
+def _header(
+    view: PublicView,
+    result: HandResult,
+    winner: int | None,
+    seat_label: Callable[[int], str],
+    locale: str,
+) -> _Header:
+    rules = get_rules(view.variant)
+    hand_title = (
+        f"{rule_set_name(rules, locale)} · {label('hand_no', locale, n=view.hand_number + 1)}"
+    )
+    if winner is None:
+        title = label("draw_title" if result.valid else "invalid_title", locale)
+        used = text_width(title, 44)
+        how = from_text = ""
+    else:
+        title = seat_label(winner)
+        win_type = WIN_TYPES.get(result.win_by or "")
+        how = win_type.text(locale, short=True) if win_type else label("winner", locale)
+        used = text_width(title, TITLE_SIZE) + 20 + badge_width(how, LINE_SIZE)
+        from_text = ""
+        if result.from_seat is not None and result.win_by != "self_draw":
+            from_text = f"← {seat_label(result.from_seat)}"
+    room = HAND_WIDTH - 2 * MARGIN - 28
+    one_line = not from_text and used + text_width(hand_title, LEAST_SIZE) <= room
+    return _Header(title, how, from_text, hand_title, one_line)
+
+
+def _draw_header(canvas: Image.Image, draw: ImageDraw.ImageDraw, header: _Header) -> None:
+    width = HAND_WIDTH
+    draw.rectangle((0, 0, width, header.height), fill=PANEL_DARK)
+    title_y = 22 if header.one_line else 72
+    title_w = draw_text(
+        canvas, header.hand_title, width - MARGIN, title_y, LEAST_SIZE, MUTED, anchor="r"
+    )
+    if not header.how:  # a draw or a refused win
+        draw_text(canvas, header.title, MARGIN, 10, 44, GOLD)
+        return
+    badge_w = badge_width(header.how, LINE_SIZE)
+    room = width - 2 * MARGIN - badge_w - 20
+    if header.one_line:
+        room -= title_w + 28
+    title = fit_text(header.title, TITLE_SIZE, room)
+    x = MARGIN + draw_text(canvas, title, MARGIN, 8, TITLE_SIZE, CREAM)
+    badge(draw, canvas, x + 20, 14, header.how, RED_BADGE, LINE_SIZE)
+    if header.from_text:
+        room = width - 2 * MARGIN - title_w - 24
+        draw_text(canvas, fit_text(header.from_text, LINE_SIZE, room), MARGIN, 70, LINE_SIZE, CREAM)
+
+
+def wrap_text(text: str, size: int, room: int) -> list[str]:
+    """``text`` in lines at most ``room`` px wide: broken at spaces where it has them
+    (English), else between characters (Chinese), never cut."""
+    words = text.split(" ") if " " in text else list(text)
+    joiner = " " if " " in text else ""
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        candidate = f"{line}{joiner}{word}" if line else word
+        if line and text_width(candidate, size) > room:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
+def payment_reason(payment: Payment, result: HandResult, locale: str) -> str:
+    """The scoring module's name for a payment's reason, else the raw key; with the
+    multiple of the score it pays ("三摊 ×5") where the reason pays one."""
+    return _payment_reason(payment.reason, locale, payment_multiple(payment, result))
 
 
 def _payment_reason(reason: str, locale: str, multiple: int | None = None) -> str:
-    """The scoring module's name for a payment reason, else the raw key; with the
-    multiple of the score it pays ("三摊 ×5") where the reason pays one."""
     zh, en = PAYMENT_REASONS.get(reason, (reason, reason))
     name = chinese(zh, locale) if locale.startswith("zh") else en
     return f"{name} ×{multiple}" if multiple is not None else name
@@ -277,6 +545,3 @@ def _payment_reason(reason: str, locale: str, multiple: int | None = None) -> st
 def invalid_reason(reason: str | None, locale: str, variant: str) -> str:
     zh, en = invalid_reason_text(reason, get_rules(variant).wild_name_zh)
     return chinese(zh, locale) if locale.startswith("zh") else en
-
-
-LABEL_EN_SUFFIX = {"draw_title": "Exhaustive draw", "invalid_title": "Invalid win"}

@@ -325,3 +325,21 @@ def test_a_leaderboard_description_reads_each_row_as_the_picture_shows_it() -> N
     assert describe_leaderboard([], "week", "", "en") == "Leaderboard · This week\nNo games yet"
     many = [(rank, "名" * 32, 10**6, 10**4, 10**3) for rank in range(1, 40)]
     assert len(describe_leaderboard(many, "week", "", "zh")) <= DESCRIPTION_LIMIT
+
+
+def test_a_result_description_says_each_seats_payments_as_the_card_folds_them() -> None:
+    """The card lists each seat's payments under its net (the winner's equal receipts on
+    one "×3" line), and each seat's own score where the rule set keeps one: the alt text
+    says them in the same words, in each seat's part of the net line."""
+    from render.result import seat_payments
+
+    public, result, _tile = sample_win_result("taizhou")
+    text = describe_result(public, result, SAMPLE_NAMES, "zh")
+    net_line = text.splitlines()[-1]
+    assert "收 南 西 北 腊子 +100 ×3" in net_line and "互算" in net_line
+    assert result.totals is not None and all(f"得分 {n}" in net_line for n in result.totals)
+    for seat in range(len(result.deltas)):
+        for entry in seat_payments(result, seat, "zh", fold=seat == result.winner):
+            assert f"{entry.reason} {entry.amount_text}" in net_line
+    jiaxing, won, _tile = sample_win_result("jiaxing")
+    assert "from South West North win +12 ×3" in describe_result(jiaxing, won, SAMPLE_NAMES, "en")

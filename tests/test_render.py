@@ -22,6 +22,7 @@ from render import render_hand, render_leaderboard, render_result, render_table
 from render.layout import fit_meld_width as _fit_meld_width
 from render.layout import meld_layout as _meld_layout
 from render.layout import meld_width as _meld_width
+from render.layout import signed
 from render.samples import (
     SAMPLE_LEADERBOARD,
     SAMPLE_NAMES,
@@ -32,7 +33,7 @@ from render.samples import (
     sample_win_result,
 )
 from render.table import _river_fit
-from render.text import safe_text
+from render.text import label, safe_text
 from render.tiles import (
     GOLD,
     IVORY,
@@ -44,7 +45,7 @@ from render.tiles import (
     tile_height,
     tile_sprite,
 )
-from tests.drawn_text import assert_apart, record_texts
+from tests.drawn_text import assert_apart, record_calls, record_texts
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ONE_MB = 1024 * 1024
@@ -517,10 +518,10 @@ def test_a_new_rule_set_renders_from_its_flags_alone(monkeypatch: pytest.MonkeyP
 def test_the_result_card_never_draws_one_text_over_another(
     monkeypatch: pytest.MonkeyPatch, variant: str, locale: str
 ) -> None:
-    """Long names are cut where the card's columns meet: the title's winner and
-    discarder before the rule set and hand number, each seat's score in its column, a
-    payment's payer and payee before its reason (both kept: the payee used to fall off
-    the end), the net change per seat."""
+    """Long names are cut where the card's columns meet: the title's winner before the
+    rule set and hand number, the discarder under it, each seat's name before its own
+    score and net, a payment's other seat before its reason and amount (one line for
+    each payment a seat made or received: none is dropped), two score items on a row."""
     from render import result as result_module
 
     drawn = record_texts(monkeypatch, result_module)
@@ -529,9 +530,16 @@ def test_the_result_card_never_draws_one_text_over_another(
     names = ["W" * 32, "M" * 32, "老" * 32, "Ｗ" * 32]
     result_module.render_result(ended, discard, names=names, locale=locale, win_tile=win_tile)
     assert_apart(drawn)
-    payments = [text.text for text in drawn if "→" in text.text]
-    assert payments and all(text.count("…") <= 2 for text in payments)
-    assert all(not text.endswith("→") for text in payments)  # the payee is there
+    words = ("付 ", "收 ") if locale == "zh" else ("to ", "from ")
+    payments = [text.text for text in drawn if text.text.startswith(words)]
+    lines = sum(
+        len(result_module.seat_payments(discard, seat, locale, fold=seat == discard.winner))
+        for seat in range(len(discard.deltas))
+    )
+    assert payments and len(payments) == lines
+    assert all(text.count("…") <= 1 for text in payments)
+    names_drawn = [text.text for text in drawn if "W" * 8 in text.text or "老" * 4 in text.text]
+    assert any(text.startswith("← ") for text in names_drawn)  # the discarder is there
 
 
 def test_a_payment_that_is_a_multiple_of_the_score_says_so() -> None:
@@ -585,3 +593,154 @@ def test_a_seat_header_never_draws_one_text_over_another(
     render_table(replace(public, seats=views), names=names, locale="en")
     assert_apart(drawn, line_height=10)
     assert any(text.text.startswith("Liable") for text in drawn)
+
+
+# --------------------------------------------------------------------------- on a phone
+
+
+def _record_sizes(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, int]]:
+    """Every (text, size) ``module`` draws from now on."""
+    drawn: list[tuple[str, int]] = []
+    original = module.draw_text
+
+    def recording(canvas: Any, text: str, x: float, y: float, size: int, *args: Any,
+                  **kwargs: Any) -> int:  # fmt: skip
+        drawn.append((text, size))
+        return int(original(canvas, text, x, y, size, *args, **kwargs))
+
+    monkeypatch.setattr(module, "draw_text", recording)
+    return drawn
+
+
+def _golden_result(file: str, name: str) -> tuple[PublicView, HandResult]:
+    """A golden case scored and set on an ended view, as the calculator's card is."""
+    import json
+
+    from engine.scoring import score_hand
+    from engine.scoring.case import parse_case
+    from engine.views import SeatView
+
+    cases = json.loads((Path(__file__).parent / "golden" / file).read_text(encoding="utf-8"))
+    context = parse_case(next(case for case in cases if case["name"] == name))
+    result = score_hand(context)
+    result.hand = context.players[context.winner]
+    result.win_tile = context.win.tile
+    seats = tuple(
+        SeatView(seat=seat, seat_wind=27 + (seat - context.dealer) % context.seats,
+                 is_dealer=seat == context.dealer, concealed_count=len(hand.concealed),
+                 melds=hand.melds, discards=())
+        for seat, hand in enumerate(context.players)
+    )  # fmt: skip
+    view = replace(
+        sample_public_view(context.variant),
+        num_seats=context.seats, dealer=context.dealer, indicator=context.indicator,
+        wild=context.wild, seats=seats, phase="ended", current_seat=None, result=result,
+    )  # fmt: skip
+    return view, result
+
+
+# Capped (腊子) with 互算 on a discard; liability (全包) with 互算; Jiaxing's 三摊 ×5.
+GOLDEN_CARDS = (
+    ("audit2_taizhou.json", "tz2-limit-nondealer-winner"),
+    ("audit2_taizhou.json", "tz2-liab1-kong-limit-settlement"),
+    ("taizhou.json", "tz-full-flush-liability"),
+    ("audit2_jiaxing.json", "jx2-a37-santan-5x-winner-liable"),
+)
+
+
+@pytest.mark.parametrize("locale", ["zh", "en", "zh-TW"])
+def test_the_result_card_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
+    """phone_images.md item 5: a phone shows the card at 36 %, so nothing is drawn under
+    28 px (10 CSS px), score items and payments at 30 or more, the title, nets and total
+    at 40 or more, and the winning hand's tiles (and melds) at least 70 px wide."""
+    from render import result as result_module
+
+    sizes = _record_sizes(monkeypatch, result_module)
+    tiles = record_calls(monkeypatch, result_module, "tile_sprite", 1)
+    melds = record_calls(monkeypatch, result_module, "draw_meld", 4)
+    cards = [sample_win_result(variant)[:2] for variant in ("jiaxing", "taizhou")]
+    cards += [_golden_result(file, name) for file, name in GOLDEN_CARDS]
+    for view, result in cards:
+        sizes.clear()
+        result_module.render_result(view, result, names=SAMPLE_NAMES, locale=locale)
+        drawn: dict[str, int] = {}
+        for text, size in sizes:  # a net and a payment can be the same number
+            drawn[text] = max(size, drawn.get(text, 0))
+        assert min(size for _text, size in sizes) >= 28
+        for item in result.items:
+            name = result_module.item_name(item, locale)
+            assert drawn[name] >= 30 and drawn[result_module.item_value(item, locale)] >= 30
+        total = result_module.chinese(
+            get_rules(result.variant).format_total(result, "en" if locale == "en" else "zh"),
+            locale,
+        )
+        assert drawn[total] >= 40
+        for delta in result.deltas:
+            assert drawn[signed(delta)] >= 40
+        lines = [text for text, size in sizes if text.startswith(("付 ", "收 ", "to ", "from "))]
+        assert lines and all(drawn[line] >= 30 for line in lines)
+    assert tiles and min(tiles) >= 70 and melds and min(melds) >= 70
+    for variant in ("jiaxing", "taizhou"):
+        sizes.clear()
+        result_module.render_result(sample_draw_result(variant)[0], locale=locale)
+        drawn = dict(sizes)  # a draw: short, but readable
+        assert min(drawn.values()) >= 28 and drawn[label("draw_note", locale)] >= 32
+        assert drawn[label("draw_title", locale)] >= 42 and drawn["0"] >= 40
+
+
+@pytest.mark.parametrize(("file", "name"), GOLDEN_CARDS)
+def test_each_seats_payments_add_up_to_its_net(file: str, name: str) -> None:
+    """Payments are folded into the seats' rows: each payment is under its payer and its
+    payee (the winner's equal receipts on one "×3" line), so a row's amounts add up to
+    the net drawn above them, and no payment is left out."""
+    from render.result import seat_payments
+
+    _view, result = _golden_result(file, name)
+    assert result.payments
+    for seat, delta in enumerate(result.deltas):
+        entries = seat_payments(result, seat, "zh", fold=seat == result.winner)
+        assert sum(entry.amount * len(entry.others) for entry in entries) == delta
+        made = [p for p in result.payments if seat in (p.payer, p.payee)]
+        assert sum(len(entry.others) for entry in entries) == len(made)
+    winner_lines = seat_payments(result, result.winner or 0, "zh", fold=True)
+    assert len(winner_lines) <= len({(p.amount, p.reason) for p in result.payments})
+
+
+def test_the_limit_and_the_settlement_are_on_the_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A capped Taizhou hand says 腊子 in its items, its total ("→ 100（腊子）") and its
+    payments, and the non-winners' 互算 with each seat's own score (得分)."""
+    from render import result as result_module
+
+    drawn = record_texts(monkeypatch, result_module)
+    view, result = _golden_result("audit2_taizhou.json", "tz2-limit-nondealer-winner")
+    result_module.render_result(view, result, names=SAMPLE_NAMES)
+    texts = [text.text for text in drawn]
+    assert "腊子" in texts and "100胡" in texts and "互算" in texts
+    assert any(text.endswith("→ 100（腊子）") for text in texts)
+    assert result.totals is not None
+    assert all(f"得分 {value}" in texts for value in result.totals)
+
+
+def test_the_board_and_the_stats_card_read_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone shows the 900 px board and stats card at 40 %: their data (ranks, names,
+    nets, counts, figures) at 30 px or more, headers, labels and the chart's axis at 26."""
+    from bot.commands.render_demo import sample_player_stats
+    from render import leaderboard as board_module
+    from render import stats as stats_module
+
+    board = _record_sizes(monkeypatch, board_module)
+    board_module.render_leaderboard(SAMPLE_LEADERBOARD, subtitle="2026-W48", locale="en")
+    assert min(size for _text, size in board) >= 26
+    for rank, name, net, hands, wins in SAMPLE_LEADERBOARD:
+        drawn = dict(board)
+        assert drawn[str(rank)] >= 30 and drawn[signed(net)] >= 30 and drawn[name] >= 30
+        assert drawn[str(hands)] >= 30 and drawn[str(wins)] >= 30
+    card = _record_sizes(monkeypatch, stats_module)
+    stats = sample_player_stats()
+    stats_module.render_stats(stats, name="小明 Ming", subtitle="全部", locale="zh")
+    assert min(size for _text, size in card) >= 26
+    drawn = dict(card)
+    assert all(drawn[value] >= 30 for value in stats_module.card_figures(stats).values())
+    low, high = min(v for _d, v in stats.trend), max(v for _d, v in stats.trend)
+    assert drawn[str(low)] >= 26 and drawn[str(high)] >= 26  # the axis
+    assert drawn[stats.trend[0][0].isoformat()] >= 26  # and its first day

@@ -343,10 +343,11 @@ def _visual_positions(line: str) -> list[int]:
 def test_a_right_to_left_name_does_not_reorder_the_label_around_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A score after an Arabic or Hebrew name ("محمد: -8") would join the name's
-    direction (the bidi algorithm makes a number after Arabic letters an Arabic number)
-    and be drawn on its left; composed labels isolate the name, so the score stays on
-    the right and a payment reads payer → payee."""
+    """A word beside an Arabic or Hebrew name ("محمد: -8", "to محمد") could join the
+    name's direction and be drawn on its other side; composed labels isolate the name,
+    so a seat's payment reads "to"/"from" and the seat's wind before the name, and the
+    seat's own score and net (drawn apart now) stay where they are put."""
+    from render import bidi
     from render import result as result_module
 
     drawn = record_texts(monkeypatch, result_module)
@@ -354,16 +355,18 @@ def test_a_right_to_left_name_does_not_reorder_the_label_around_it(
     discard = replace(result, win_by="discard", from_seat=2, totals=[120, -8, 5, -117])
     names = ["محمد علي", "דוד כהן", "فاطمة ٢", "Bob"]
     result_module.render_result(ended, discard, names=names, locale="en", win_tile=win_tile)
-    totals = [drawn_text.text for drawn_text in drawn if re.search(r": -?\d+$", drawn_text.text)]
-    payments = [drawn_text.text for drawn_text in drawn if "→" in drawn_text.text]
-    assert len(totals) == 4 and payments
+    payments = [
+        drawn_text.text for drawn_text in drawn if drawn_text.text.startswith(("to ", "from "))
+    ]
+    scores = [
+        drawn_text.text for drawn_text in drawn if re.fullmatch(r"score -?\d+", drawn_text.text)
+    ]
+    assert len(scores) == 4 and payments
     assert_apart(drawn)
-    for line, mark in [
-        *((line, line.rindex(": ")) for line in totals),
-        *((line, line.index("→")) for line in payments),
-    ]:
+    right_to_left = [line for line in payments if any(bidi.isolate(n) in line for n in names[:3])]
+    assert right_to_left  # the folded "from S W N" names no one
+    for line in right_to_left:
+        mark = line.index(" ", line.index(" ") + 1)  # after "to E" / "from S"
         positions = _visual_positions(line)
         assert all(positions[i] < positions[mark] for i in range(mark)), line
         assert all(positions[i] > positions[mark] for i in range(mark + 1, len(line))), line
-    runs = text.visual_runs(totals[0])
-    assert runs[-1][0] == text.UI_FONT_PATH and runs[-1][1].startswith(": ") and not runs[-1][2]
