@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.commands.render_demo import sample_player_stats
 from data import PlayerStats
-from render.stats import card_figures, render_stats
+from render.stats import HEIGHT, WIDTH, card_figures, render_stats
 
 
 def empty_stats() -> PlayerStats:
@@ -39,7 +39,7 @@ def test_card_renders_in_every_locale_full_and_empty() -> None:
         for locale in ("zh-CN", "zh-TW", "en"):
             png = render_stats(stats, name="小明 Ming", subtitle="全部", locale=locale)
             image = Image.open(io.BytesIO(png))
-            assert image.size == (900, 700)
+            assert image.size == (WIDTH, HEIGHT) == (900, 960)
     # A one-day trend still draws a line (flat) rather than failing.
     one_day = PlayerStats(**{**empty_stats().__dict__, "trend": ((date(2026, 11, 24), 990),)})
     assert render_stats(one_day, name="x", subtitle="", locale="en").startswith(b"\x89PNG")
