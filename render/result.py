@@ -415,8 +415,9 @@ def compose_result(
 
 
 def _columns(widths: Sequence[float], room: float, gap: float = 24) -> int:
-    """Two columns when every entry fits in half the room, else one."""
-    return 2 if widths and max(widths) <= (room - gap) / 2 else 1
+    """Two columns when there are two entries or more and each fits in half the room,
+    else one (a lone item stays beside its value, not halfway across the card)."""
+    return 2 if len(widths) > 1 and max(widths) <= (room - gap) / 2 else 1
 
 
 def _draw_payments(

@@ -744,3 +744,21 @@ def test_the_board_and_the_stats_card_read_on_a_phone(monkeypatch: pytest.Monkey
     low, high = min(v for _d, v in stats.trend), max(v for _d, v in stats.trend)
     assert drawn[str(low)] >= 26 and drawn[str(high)] >= 26  # the axis
     assert drawn[stats.trend[0][0].isoformat()] >= 26  # and its first day
+
+
+def test_a_lone_score_item_keeps_its_value_at_the_cards_edge(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two items a row where they fit, but a lone item (a plain 胡家奖励 win) is one
+    column: its value at the card's right edge, not halfway across beside nothing."""
+    from render import result as result_module
+
+    drawn = record_texts(monkeypatch, result_module)
+    ended, result, win_tile = sample_win_result("taizhou")
+    for count, edges in ((1, 1), (2, 2)):
+        drawn.clear()
+        shown = replace(result, items=result.items[:count])
+        result_module.render_result(ended, shown, win_tile=win_tile)
+        values = {result_module.item_value(item, "zh") for item in shown.items}
+        rights = {round(text.right) for text in drawn if text.text in values}
+        assert len(rights) == edges and max(rights) == 1000 - result_module.MARGIN
