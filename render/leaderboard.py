@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from .bidi import isolate
 from .layout import (
@@ -19,7 +19,9 @@ from .layout import (
     draw_text,
     encode_png,
     net_color,
+    palette_canvas,
     signed,
+    surface_draw,
 )
 from .stats import percent
 from .text import fit_text, label, text_width
@@ -88,8 +90,8 @@ def compose_leaderboard(
     header_h = 84
     columns_h = 44
     height = header_h + columns_h + ROW_H * max(1, len(entries)) + 20
-    canvas = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(canvas)
+    canvas = palette_canvas((width, height), FELT)  # composed on the shared palette
+    draw = surface_draw(canvas)
     draw.rectangle((0, 0, width, header_h), fill=PANEL_DARK)
     period_text = period_title(period, locale)
     x = margin + draw_text(canvas, label("leaderboard", locale), margin, 10, TITLE_SIZE, GOLD)

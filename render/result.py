@@ -43,9 +43,11 @@ from .layout import (
     meld_layout,
     meld_width,
     net_color,
+    palette_canvas,
     paste,
     seat_name,
     signed,
+    surface_draw,
 )
 from .text import chinese, fit_text, in_language, label, rule_set_name, text_width, wind_name
 from .tiles import tile_height, tile_sprite
@@ -313,8 +315,8 @@ def compose_result(
         height += (CELL_H + 10) * -(-len(result.deltas) // 2) + 8
     height += 8
 
-    canvas = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(canvas)
+    canvas = palette_canvas((width, height), FELT)  # composed on the shared palette: no mapping
+    draw = surface_draw(canvas)
     _draw_header(canvas, draw, header)
     y: float = header.height + 16
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.variants import RULE_SETS
 
@@ -26,7 +26,9 @@ from .layout import (
     draw_text,
     encode_png,
     net_color,
+    palette_canvas,
     signed,
+    surface_draw,
 )
 from .text import chinese, fit_text, label, text_width
 
@@ -79,8 +81,8 @@ def render_stats(stats: Any, *, name: str, subtitle: str, locale: str = "zh") ->
 
 
 def compose_stats(stats: Any, *, name: str, subtitle: str, locale: str = "zh") -> Image.Image:
-    canvas = Image.new("RGB", (WIDTH, HEIGHT), FELT)
-    draw = ImageDraw.Draw(canvas)
+    canvas = palette_canvas((WIDTH, HEIGHT), FELT)  # composed on the shared palette
+    draw = surface_draw(canvas)
     header_h = 84
     draw.rectangle((0, 0, WIDTH, header_h), fill=PANEL_DARK)
     x = MARGIN + draw_text(canvas, label("stats_title", locale), MARGIN, 10, 42, GOLD) + 18
@@ -159,7 +161,7 @@ def draw_trend(
 ) -> None:
     """A line plot of the closing balance per day, x by date, y scaled to the range."""
     left, top, right, bottom = box
-    draw = ImageDraw.Draw(canvas)
+    draw = surface_draw(canvas)
     draw.rounded_rectangle(box, 8, fill=PANEL_DARK)
     if not trend:
         draw_text(canvas, "-", (left + right) / 2, (top + bottom) / 2 - 20, DATA_SIZE, MUTED,

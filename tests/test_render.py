@@ -762,3 +762,22 @@ def test_a_lone_score_item_keeps_its_value_at_the_cards_edge(
         values = {result_module.item_value(item, "zh") for item in shown.items}
         rights = {round(text.right) for text in drawn if text.text in values}
         assert len(rights) == edges and max(rights) == 1000 - result_module.MARGIN
+
+
+def test_the_result_board_and_stats_card_are_composed_on_the_shared_palette() -> None:
+    """As the table is: the phone-first cards are taller (a result card about 1,300 px),
+    and composing them in palette mode skips mapping an RGB canvas onto the palette
+    before the PNG, which made the taller card cheaper than the old one."""
+    from bot.commands.render_demo import sample_player_stats
+    from render.leaderboard import compose_leaderboard
+    from render.result import compose_result
+    from render.stats import compose_stats
+
+    ended, result, win_tile = sample_win_result("taizhou")
+    images = [
+        compose_result(ended, result, names=SAMPLE_NAMES, win_tile=win_tile),
+        compose_result(sample_draw_result("jiaxing")[0]),
+        compose_leaderboard(SAMPLE_LEADERBOARD),
+        compose_stats(sample_player_stats(), name="小明 Ming", subtitle="全部"),
+    ]
+    assert all(image.mode == "P" for image in images)
