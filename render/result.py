@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.scoring.names import PAYMENT_REASONS, invalid_reason_text, payment_multiple
+from engine.tiles import name_en, name_zh
 from engine.types import HandResult, Payment, ScoreItem
 from engine.variants import get_rules
 from engine.views import PublicView
@@ -75,6 +76,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "pays": ("付 {name}", "to {name}", "付 {name}"),
     "gets": ("收 {name}", "from {name}", "收 {name}"),
     "seat_score": ("得分 {n}", "score {n}", "得分 {n}"),
+    "winning_tile": ("胡 {tile}", "winning tile: {tile}", "胡 {tile}"),
 }
 
 
@@ -146,6 +148,12 @@ def payment_words(entry: SeatPayment, others: str, locale: str) -> str:
     ``others`` is the other seat's label, or the winds of the seats folded into one line."""
     key = "pays" if entry.amount < 0 else "gets"
     return in_language(WORDS[key], locale, name=others)
+
+
+def winning_tile_text(kind: int, locale: str) -> str:
+    """The winning tile named ("胡 二条", "winning tile: 2 Bamboo") beside it, alone on its row."""
+    tile = chinese(name_zh(kind), locale) if locale.startswith("zh") else name_en(kind)
+    return in_language(WORDS["winning_tile"], locale, tile=tile)
 
 
 def seat_score_text(value: int, locale: str) -> str:
@@ -343,6 +351,11 @@ def compose_result(
             draw.rounded_rectangle(
                 (px - 3, py - 3, px + TILE_W + 2, py + tile_h + 2), 7, outline=HIGHLIGHT, width=4
             )
+            if piece.x == 0 and not any(other.row == piece.row for other in placed if other.meld):
+                # Alone on its row (a closed hand's 14th tile does not fit beside the 13
+                # at phone size): named, so the row reads as the winning tile's own.
+                caption = winning_tile_text(piece.kind, locale)
+                draw_text(canvas, caption, px + TILE_W + 24, py + tile_h / 2 - 26, LINE_SIZE, MUTED)
     y += hand_h
 
     # The score items, in one or two columns, and the total.

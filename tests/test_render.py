@@ -781,3 +781,20 @@ def test_the_result_board_and_stats_card_are_composed_on_the_shared_palette() ->
         compose_stats(sample_player_stats(), name="小明 Ming", subtitle="全部"),
     ]
     assert all(image.mode == "P" for image in images)
+
+
+def test_a_winning_tile_alone_on_its_row_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closed hand's 14 tiles do not fit one row at phone size (72 px): the winning tile
+    goes to the next row, named beside it ("胡 一萬"), not left there unexplained; a hand
+    whose melds share that row needs no caption."""
+    from render import result as result_module
+
+    drawn = record_texts(monkeypatch, result_module)
+    view, result = _golden_result("audit2_jiaxing.json", "jx2-a37-santan-5x-winner-liable")
+    assert result.hand is not None and len(result.hand.concealed) == 14
+    result_module.render_result(view, result, locale="zh-TW")
+    assert "胡 一萬" in [text.text for text in drawn]
+    drawn.clear()
+    ended, won, win_tile = sample_win_result("taizhou")
+    result_module.render_result(ended, won, win_tile=win_tile, locale="en")
+    assert not any(text.text.startswith("winning tile") for text in drawn)
