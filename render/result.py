@@ -221,9 +221,8 @@ def hand_layout(
         at, line = place(tile_w, 14)
         placed.append(_Placed(at, line, apart, apart=True))
     for entries in melds:
-        at, line = place(
-            meld_width(entries, tile_w), 22 if not placed[-1:] or not placed[-1].meld else 16
-        )
+        gap = 16 if placed and placed[-1].meld else 22  # the melds a little off the tiles
+        at, line = place(meld_width(entries, tile_w), gap)
         placed.append(_Placed(at, line, meld=entries))
     return placed
 
