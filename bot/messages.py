@@ -73,6 +73,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "match goes on and your hand still comes to you. Ask a server admin to restore my "
         "permissions there.",
     ),
+    "admin.board_problem_permissions": (
+        "⚠ {week} 那一周的排行榜没能发到 {channel}：机器人在那里缺少权限（查看频道、发送消息、"
+        "附加文件）。权限恢复后，下一次检查（每 10 分钟）会补发。",
+        "⚠ The leaderboard of the week of {week} could not be posted in {channel}: the bot "
+        "lacks a permission there (View Channel, Send Messages, Attach Files). Once it is "
+        "back, the next check (every 10 minutes) posts it.",
+    ),
+    "admin.board_problem_channel_gone": (
+        "⚠ {week} 那一周的排行榜没能发出：频道 {channel} 已经不在了。请用 leaderboard_channel "
+        "换一个频道。",
+        "⚠ The leaderboard of the week of {week} could not be posted: its channel {channel} "
+        "is gone. Choose another with leaderboard_channel.",
+    ),
     "admin.board_no_permissions": (
         "我在 {channel} 缺少权限，没法发每周排行榜：{missing}。请先在该频道设置（权限）里给我这些权限，再设为排行榜频道。",
         "I cannot post the weekly leaderboard in {channel} without these permissions: "

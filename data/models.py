@@ -79,7 +79,9 @@ class GuildSettings:
     kept by the bot itself, so that after a restart the table is drawn in it at once.
     ``hand_cap`` / ``day_cap``: optional limits on one player's |points| in one hand and
     net win or loss per local day (None: no cap). ``max_stake``: the highest stake a
-    table may be opened with (None: the bot's own limit). ``last_leaderboard_week`` is the Monday
+    table may be opened with (None: the bot's own limit). ``leaderboard_problem`` is kept
+    by the bot: why the last weekly post failed ("permissions:2026-11-23" or
+    "channel_gone:…", the week's Monday), None once a post succeeds. ``last_leaderboard_week`` is the Monday
     (local date) of the last week whose leaderboard was posted, so a restart does not
     post it twice.
     """
@@ -98,6 +100,7 @@ class GuildSettings:
     channel_language: str = "auto"
     preferred_locale: str | None = None
     max_stake: int | None = None
+    leaderboard_problem: str | None = None
 
     @property
     def zone(self) -> ZoneInfo:
@@ -128,11 +131,25 @@ _NULLABLE = {
     "hand_cap",
     "day_cap",
     "max_stake",
+    "leaderboard_problem",
     "last_leaderboard_week",
     "preferred_locale",
 }
 # Settings the bot keeps itself: not shown to or set by admins.
-BOT_KEPT_SETTINGS = frozenset({"last_leaderboard_week", "preferred_locale"})
+BOT_KEPT_SETTINGS = frozenset({"last_leaderboard_week", "preferred_locale", "leaderboard_problem"})
+
+
+# Why a weekly leaderboard post failed (``leaderboard_problem``): the bot lacks a
+# permission in the channel, or the channel is gone.
+LEADERBOARD_PROBLEMS = ("permissions", "channel_gone")
+
+
+def _is_iso_date(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def validate_setting(name: str, value: Any) -> Any:
@@ -166,6 +183,11 @@ def validate_setting(name: str, value: Any) -> Any:
     if name == "preferred_locale":
         if not isinstance(value, str) or not 2 <= len(value) <= 16:
             raise SettingsError(f"语言代码无效：{value!r}", f"invalid locale: {value!r}")
+        return value
+    if name == "leaderboard_problem":
+        kind, _, week = str(value).partition(":")
+        if kind not in LEADERBOARD_PROBLEMS or not _is_iso_date(week):
+            raise SettingsError(f"无效的记录：{value!r}", f"invalid problem note: {value!r}")
         return value
     if name == "last_leaderboard_week":
         if isinstance(value, datetime):

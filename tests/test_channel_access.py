@@ -202,9 +202,20 @@ async def test_a_leaderboard_channel_the_bot_cannot_post_in_is_refused(
     assert await bot.post_weekly_leaderboards() == 0
     warned = [r for r in caplog.records if "refuses the bot's post" in r.getMessage()]
     assert len(warned) == 1 and not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    # The admin is told where they look (it was only a log line): the week and the channel.
+    week = (await store.week_bounds(GUILD_ID, 1, bot.now())).week_start.isoformat()
+    shown = h.reply_text(await h.command(ADMIN, "mjadmin settings", locale="zh-CN"))
+    assert shown.splitlines()[0].startswith(
+        f"⚠ {week} 那一周的排行榜没能发到 <#{OTHER_CHANNEL_ID}>：机器人在那里缺少权限"
+    )
+    shown = h.reply_text(await h.command(ADMIN, "mjadmin settings", locale="en-US"))
+    assert shown.startswith(f"⚠ The leaderboard of the week of {week} could not be posted in")
     h.deny_bot_in(OTHER_CHANNEL_ID, 0)
     assert await bot.post_weekly_leaderboards() == 1  # not lost: posted once it may
     assert len(h.channel_messages(OTHER_CHANNEL_ID)) == 1
+    assert (await store.get_settings(GUILD_ID)).leaderboard_problem is None
+    shown = h.reply_text(await h.command(ADMIN, "mjadmin settings", locale="zh-CN"))
+    assert "⚠" not in shown
 
 
 # ---------------------------------------------------------------------- a channel deleted

@@ -231,6 +231,7 @@ async def test_a_database_from_before_rule_set_boards_is_backfilled(db: BackendD
         "DELETE FROM schema_migrations WHERE version = 7",
         # and what came after it (version 8: the server's highest stake)
         "ALTER TABLE guild_settings DROP COLUMN max_stake",
+        "ALTER TABLE guild_settings DROP COLUMN leaderboard_problem",
         "DELETE FROM schema_migrations WHERE version = 8",
     ):
         await db.execute_raw(statement)

@@ -344,6 +344,11 @@ class AdminCog(commands.Cog):
                 before = await store.get_settings(interaction.guild_id)
                 _check_minimum_reachable(before, checked)
                 current = await store.update_settings(interaction.guild_id, **changes)
+                if "leaderboard_channel" in changes and current.leaderboard_problem:
+                    # A new channel (its permissions checked above): the old problem is moot.
+                    current = await store.update_settings(
+                        interaction.guild_id, leaderboard_problem=None
+                    )
             else:
                 before = current = await store.get_settings(interaction.guild_id)
         except SettingRangeError as error:
@@ -376,6 +381,11 @@ class AdminCog(commands.Cog):
             )
             updated = msg("admin.updated", changes=done)
             text = Text(f"{updated.zh}\n{text.zh}", f"{updated.en}\n{text.en}")
+        if current.leaderboard_problem and current.leaderboard_channel is not None:
+            kind, _, week = current.leaderboard_problem.partition(":")
+            where = f"<#{current.leaderboard_channel}>"
+            warning = msg(f"admin.board_problem_{kind}", week=week, channel=where)
+            text = Text(f"{warning.zh}\n{text.zh}", f"{warning.en}\n{text.en}")
         await self.bot.reply(interaction, text)
 
     @admin.command(

@@ -384,12 +384,26 @@ class EconomyCog(commands.Cog):
             log.warning("guild %s: the leaderboard channel %s refuses the bot's post (%s %s); "
                         "a permission was taken away", guild.id, channel_id, error.status,
                         error.code)  # fmt: skip
+            await self._note_problem(guild.id, "permissions", week_start)
+            return 0
+        except discord.NotFound:
+            log.warning("guild %s: the leaderboard channel %s is gone", guild.id, channel_id)
+            await self._note_problem(guild.id, "channel_gone", week_start)
             return 0
         except discord.HTTPException:
             log.exception("could not post the weekly leaderboard in guild %s", guild.id)
             return 0  # not marked: the next check posts it
-        await self.bot.store.update_settings(guild.id, last_leaderboard_week=week_start)
+        await self.bot.store.update_settings(
+            guild.id, last_leaderboard_week=week_start, leaderboard_problem=None
+        )
         return 1
+
+    async def _note_problem(self, guild_id: int, kind: str, week_start: date) -> None:
+        """Keep why the board did not go out, for /mjadmin settings to say: a log line
+        alone left the admin to learn it from the players."""
+        problem = f"{kind}:{week_start.isoformat()}"
+        with contextlib.suppress(Exception):  # the post is retried either way
+            await self.bot.store.update_settings(guild_id, leaderboard_problem=problem)
 
     async def _found_in_channel(self, channel: discord.PartialMessageable, content: str) -> bool:
         """Whether the bot's own board (same first line: the week) is among the channel's
