@@ -534,7 +534,6 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
     async def _end_seated(
         self, user_id: int, seat: int, max_penalty: int | None, after_hand: bool
     ) -> SubmitResult:
-        assert self.match is not None
         name = self._seats[seat].name
         if after_hand:
             if self._end_after_hand is None:
@@ -543,22 +542,10 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 text = msg("session.end_after_hand", name=name)
                 await self.presenter.notice(self.table_id, self.channel_id, text)
             return SubmitResult(True, msg("table.end_after_hand"))
-        points = self.leave_penalty(user_id)
-        others = [p.user_id for p in self._seats if p.user_id is not None and p.user_id != user_id]
-        if max_penalty is not None and points > max_penalty:
-            key = "table.end_confirm" if others else "table.end_confirm_forfeit"
-            return SubmitResult(False, msg(key, points=points), confirm=points)
-        if points > 0:
-            await self.store.record_penalty(
-                self.guild_id,
-                self.table_id,
-                user_id,
-                points,
-                reason="end",
-                beneficiaries=others,
-                key=f"{self.table_id}:end:{user_id}:{self.match.turn_id}",
-                hand_number=self.match.hand_number,
-            )
+        charged = await self._walk_out(user_id, max_penalty, "end")
+        if isinstance(charged, SubmitResult):
+            return charged
+        points, _shared = charged
         text = msg("session.ended_penalty", name=name, points=points)
         await self.presenter.notice(self.table_id, self.channel_id, text)
         await self._record_ended_by(user_id)
@@ -725,16 +712,18 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             return 0
         return self.match.round.flee_penalty(seat) * self.stake
 
-    async def _leave_running(self, user_id: int, max_penalty: int | None) -> SubmitResult:
+    async def _walk_out(
+        self, user_id: int, max_penalty: int | None, reason: str
+    ) -> tuple[int, bool] | SubmitResult:
+        """Charge ``user_id`` for walking out of the hand in play (``reason``: "leave" or
+        "end"), shared by the other seated players: the points and whether anyone
+        received them; or, above ``max_penalty``, the question with the price to confirm
+        (``table.<reason>_confirm``), nothing charged."""
         assert self.match is not None
-        seat = self.seat_of(user_id)
-        if seat is None:
-            return refuse(NOT_SEATED)
-        info = self._seats[seat]
         points = self.leave_penalty(user_id)
         others = [p.user_id for p in self._seats if p.user_id is not None and p.user_id != user_id]
         if max_penalty is not None and points > max_penalty:
-            key = "table.leave_confirm" if others else "table.leave_confirm_forfeit"
+            key = f"table.{reason}_confirm" if others else f"table.{reason}_confirm_forfeit"
             return SubmitResult(False, msg(key, points=points), confirm=points)
         if points > 0:
             await self.store.record_penalty(
@@ -742,11 +731,23 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                 self.table_id,
                 user_id,
                 points,
-                reason="leave",
+                reason=reason,
                 beneficiaries=others,
-                key=f"{self.table_id}:leave:{user_id}:{self.match.turn_id}",
+                key=f"{self.table_id}:{reason}:{user_id}:{self.match.turn_id}",
                 hand_number=self.match.hand_number,
             )
+        return points, bool(others)
+
+    async def _leave_running(self, user_id: int, max_penalty: int | None) -> SubmitResult:
+        assert self.match is not None
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return refuse(NOT_SEATED)
+        info = self._seats[seat]
+        charged = await self._walk_out(user_id, max_penalty, "leave")
+        if isinstance(charged, SubmitResult):
+            return charged
+        points, shared = charged
         await self._close_hands([user_id], msg("session.hand_left", points=points))
         replacement = self._new_ai(seat)
         self._seats[seat] = replace(replacement, name=f"{replacement.name} ({info.name})")
@@ -770,7 +771,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             await self._announce_table(self._public())
         if points == 0:
             return SubmitResult(True, msg("table.left"))
-        key = "table.left_penalty" if others else "table.left_penalty_forfeit"
+        key = "table.left_penalty" if shared else "table.left_penalty_forfeit"
         return SubmitResult(True, msg(key, points=points))
 
     # ------------------------------------------------------------------ the core
