@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -43,6 +44,7 @@ from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
 from bot.journal import BOT_COMMIT_INTERVAL
 from bot.leases import Leases, StoreLeases
+from bot.refusals import SubmitResult
 from bot.routing import InProcessRouter, RoutedClick, Router
 from bot.rules_flow import RULES_ITEMS, send_with_view
 from bot.session import SessionError, SystemClock, TableManager, TableSession
@@ -594,20 +596,11 @@ class MahjongBot(commands.Bot):
         confirming that price (``confirmed``, from its id): a penalty nobody saw coming is
         points lost by a typo, and one that rose since (三摊) is asked again."""
         result = await table.leave(interaction.user.id, max_penalty=confirmed or 0)
-        if result.confirm is not None:
-            question = say(result.message or msg("error.generic"), interaction.locale)
-            view = leave_view(table.table_id, result.confirm, str(interaction.locale))
-            if confirmed is None:
-                await send_with_view(interaction, question, view)
-            else:  # the price changed under the button: the question is asked anew there
-                await edit_clicked(interaction, question, view)
-            return
-        left = result.message or msg("table.left")  # with the penalty, if one was charged
-        text = left if result.ok else result.message or msg("error.generic")
-        if confirmed is not None and result.ok:  # the question becomes the answer
-            await edit_clicked(interaction, say(text, interaction.locale), None)
-            return
-        await self.reply(interaction, text)
+        view = functools.partial(leave_view, table.table_id, locale=str(interaction.locale))
+        # The answer carries the penalty, if one was charged.
+        await self._answer_priced(
+            interaction, result, view, on_question=confirmed is not None, done=msg("table.left")
+        )
 
     async def end_table(
         self,
@@ -626,17 +619,34 @@ class MahjongBot(commands.Bot):
             max_penalty=confirmed or 0,
             after_hand=after_hand,
         )
+        view = functools.partial(end_view, table.table_id, locale=str(interaction.locale))
+        on_question = confirmed is not None or after_hand  # both buttons are the question's
+        await self._answer_priced(
+            interaction, result, view, on_question=on_question, done=msg("table.ended")
+        )
+
+    async def _answer_priced(
+        self,
+        interaction: discord.Interaction[Any],
+        result: SubmitResult,
+        view: Callable[[int], discord.ui.View],
+        *,
+        on_question: bool,
+        done: Text,
+    ) -> None:
+        """Answer a leave or an end that may cost points: the question with the price
+        (``view`` of it) when the session asks (again, in place, if the price changed
+        under a button), else the answer, which a pressed question becomes (its buttons
+        gone: no second charge)."""
         if result.confirm is not None:
             question = say(result.message or msg("error.generic"), interaction.locale)
-            view = end_view(table.table_id, result.confirm, str(interaction.locale))
-            if confirmed is None:
-                await send_with_view(interaction, question, view)
+            if on_question:
+                await edit_clicked(interaction, question, view(result.confirm))
             else:
-                await edit_clicked(interaction, question, view)
+                await send_with_view(interaction, question, view(result.confirm))
             return
-        done = result.message or msg("table.ended")
-        text = done if result.ok else result.message or msg("error.generic")
-        if interaction.type == discord.InteractionType.component and result.ok:
+        text = (result.message or done) if result.ok else result.message or msg("error.generic")
+        if on_question and result.ok:
             await edit_clicked(interaction, say(text, interaction.locale), None)
             return
         await self.reply(interaction, text)
