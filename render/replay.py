@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import GifImagePlugin, Image, ImageChops
 
@@ -36,15 +37,17 @@ from .layout import (
     seat_name,
     surface_draw,
 )
-from .table import compose_table
+from .table import HandFit, compose_table, table_fit
 from .text import fit_text, label, wind_name
 from .tiles import tile_height, tile_sprite
 
 __all__ = [
     "ANIMATION_FORMATS",
     "CAPTION_HEIGHT",
+    "FrameLayout",
     "compose_replay_frame",
     "encode_gif",
+    "frame_layout",
     "render_replay_animation",
     "render_replay_frame",
 ]
@@ -109,17 +112,69 @@ def _caption(
                       GOLD, anchor="r")  # fmt: skip
 
 
+@dataclass(frozen=True)
+class FrameLayout:
+    """What every frame of one hand shares: the rivers laid out for the hand's longest,
+    the table's height (its tallest frame's) and each seat's hand fitted for all the
+    frames (its smallest tile width, its widest room, a row of its own if any needs it)."""
+
+    river_room: int
+    height: int
+    hands: dict[int, HandFit]
+
+
+def frame_layout(
+    record: HandReplay,
+    *,
+    names: Sequence[str] | None = None,
+    locale: str = "zh",
+    perspective: int | None = None,
+) -> FrameLayout:
+    """The layout every frame of ``record`` is drawn with: an animation's frames must
+    all be one size, and stepping through a hand should not make tiles jump (a GIF
+    frame then also stores only what was played)."""
+    longest = max(
+        (len(seat.discards) for frame in record.frames for seat in frame.public.seats),
+        default=0,
+    )
+    fits: dict[int, HandFit] = {}
+    for frame in record.frames:
+        _height, hands = table_fit(frame.public, names=names, locale=locale,
+                                   perspective=perspective, revealed=frame.hands,
+                                   river_room=longest)  # fmt: skip
+        for seat, fit in hands.items():
+            seen = fits.get(seat, fit)
+            if fit.own_row != seen.own_row:  # on a row of its own, the row's tiles count
+                seen = seen if seen.own_row else fit
+                fits[seat] = seen
+            elif fit.tile_w <= seen.tile_w:
+                fits[seat] = HandFit(fit.tile_w, 0, fit.own_row)
+    height = 0
+    widths: dict[int, int] = {}
+    for frame in record.frames:
+        frame_height, hands = table_fit(frame.public, names=names, locale=locale,
+                                        perspective=perspective, revealed=frame.hands,
+                                        river_room=longest, hands=fits)  # fmt: skip
+        height = max(height, frame_height)
+        for seat, fit in hands.items():
+            widths[seat] = max(widths.get(seat, 0), fit.width)
+    hands = {seat: HandFit(fit.tile_w, widths[seat], fit.own_row) for seat, fit in fits.items()}
+    return FrameLayout(longest, height, hands)
+
+
 def compose_replay_frame(
     frame: ReplayFrame,
     steps: int,
     *,
     names: Sequence[str] | None = None,
     locale: str = "zh",
-    perspective: int = 0,
+    perspective: int | None = None,
     palette: bool = True,
+    layout: FrameLayout | None = None,
 ) -> Image.Image:
     """One replay frame, the caption band over the open table, on the shared palette
-    (``palette=False``: as an RGB image, which the tests compare it with)."""
+    (``palette=False``: as an RGB image, which the tests compare it with). ``layout``
+    (``frame_layout`` of the frame's hand) keeps it the size of the hand's other frames."""
     canvas = compose_table(
         frame.public,
         names=names,
@@ -128,6 +183,9 @@ def compose_replay_frame(
         revealed=frame.hands,
         header=CAPTION_HEIGHT,
         palette=palette,
+        river_room=layout.river_room if layout is not None else None,
+        height=layout.height if layout is not None else None,
+        hands=layout.hands if layout is not None else None,
     )
     _caption(canvas, frame, steps, names, locale)
     return canvas
@@ -139,13 +197,19 @@ def render_replay_frame(
     *,
     names: Sequence[str] | None = None,
     locale: str = "zh",
-    perspective: int = 0,
+    perspective: int | None = None,
 ) -> bytes:
-    """PNG of frame ``step`` (clamped to the hand) of a replayed hand."""
+    """PNG of frame ``step`` (clamped to the hand) of a replayed hand, as large as every
+    other frame of the hand."""
     index = max(0, min(step, record.steps))
     return encode_png(
         compose_replay_frame(
-            record.frames[index], record.steps, names=names, locale=locale, perspective=perspective
+            record.frames[index],
+            record.steps,
+            names=names,
+            locale=locale,
+            perspective=perspective,
+            layout=frame_layout(record, names=names, locale=locale, perspective=perspective),
         )
     )
 
@@ -155,16 +219,22 @@ def render_replay_animation(
     *,
     names: Sequence[str] | None = None,
     locale: str = "zh",
-    perspective: int = 0,
+    perspective: int | None = None,
     fmt: str = "gif",
 ) -> bytes:
     """The whole hand as an animated GIF or APNG: one frame per action (plus the deal),
     each shown ``STEP_MS``, the result ``LAST_MS``, looping."""
     if fmt not in ANIMATION_FORMATS:
         raise ValueError(f"animation format must be one of {', '.join(ANIMATION_FORMATS)}")
+    layout = frame_layout(record, names=names, locale=locale, perspective=perspective)
     images = [
         compose_replay_frame(
-            frame, record.steps, names=names, locale=locale, perspective=perspective
+            frame,
+            record.steps,
+            names=names,
+            locale=locale,
+            perspective=perspective,
+            layout=layout,
         )
         for frame in record.frames
     ]

@@ -338,3 +338,18 @@ def sample_hand_replay(
             return record
     assert first is not None
     return first
+
+
+def sample_late_public_view(
+    variant: str = DEFAULT_RULE_SET, seats: int = 4, seed: int = 2024, tiles_left: int = 10
+) -> PublicView:
+    """A late table from a hand played to the last tile (``sample_hand_replay`` with no
+    win): the first turn with ``tiles_left`` or fewer tiles left, rivers of about twenty
+    tiles at four seats, melds and claimed discards as real play leaves them. The image
+    tests bound the table's height with it."""
+    record = sample_hand_replay(variant, seed, seats, won=False)
+    for frame in record.frames:
+        public = frame.public
+        if public.phase == "turn" and public.tiles_left <= tiles_left:
+            return public
+    return record.frames[-1].public

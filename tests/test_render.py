@@ -267,13 +267,20 @@ def test_images_are_pngs_under_1_mb_and_within_discord_limits(all_images: dict[s
         assert 150 <= height <= 1600, (name, image.size)
 
 
-def test_hand_is_about_a_phone_screen_wide_and_table_about_square(
+def test_hand_is_about_a_phone_screen_wide_and_table_a_column_of_seat_bands(
     all_images: dict[str, bytes],
 ) -> None:
     with Image.open(io.BytesIO(all_images["hand-jiaxing-zh"])) as hand:
         assert 900 <= hand.width <= 1100
+    heights = {}
+    for seats in (4, 3, 2):
+        with Image.open(io.BytesIO(all_images[f"table-taizhou-{seats}"])) as table:
+            assert table.width == 1000
+            heights[seats] = table.height
+    # One band a seat under the header: fewer seats, a shorter image.
+    assert heights[4] > heights[3] > heights[2]
     with Image.open(io.BytesIO(all_images["table-jiaxing-4"])) as table:
-        assert table.size == (1000, 1000)
+        assert table.size == (1000, heights[4])
 
 
 def test_rendering_is_deterministic() -> None:
@@ -381,12 +388,20 @@ def test_taizhou_a_chowed_discarded_white_lies_sideways_as_the_claimed_tile() ->
     assert [kind for kind, sideways, _ in entries if not sideways] == [12, 14]
 
 
-def test_long_rivers_shrink_to_fit_in_rows_of_six() -> None:
-    width, rows = _river_fit(40, 976, 180, 48)
-    height = tile_height(width)
-    blocks = math.ceil(math.ceil(40 / 6) / rows)
-    assert rows * height <= 180
-    assert blocks * 6 * width <= 976
+def test_rivers_run_in_rows_of_about_a_dozen_large_tiles_and_shrink_only_when_very_long() -> None:
+    """A river is one row of large tiles while short, then rows of 14 tiles at least
+    56 px wide (20 CSS px on a phone) for a whole four-seat hand (about 20 discards);
+    only a river longer than two rows (a two-seat wall) makes the tiles smaller."""
+    short_w, short_row, short_rows = _river_fit(8, 4)
+    assert short_rows == 1 and short_w >= 64 and short_row * short_w <= 1000
+    for count in (14, 20, 24, 28):
+        width, per_row, rows = _river_fit(count, 4)
+        assert width >= 56 and 12 <= per_row <= 14 and rows == math.ceil(count / per_row)
+        assert rows * tile_height(width) <= 2 * tile_height(56) + 4
+    # Fewer seats give each river more rows before its tiles shrink.
+    assert _river_fit(36, 3)[0] >= 56 and _river_fit(50, 2)[0] >= 56
+    width, per_row, rows = _river_fit(80, 2)
+    assert width < 56 and per_row > 14 and per_row * width <= 1000 - 2 * 18
     view = sample_public_view("taizhou", 2)
     long_river = tuple(DiscardView(k % 34) for k in range(46))
     seats = (replace(view.seats[0], discards=long_river), view.seats[1])

@@ -14,9 +14,11 @@ from render.layout import shared_palette
 from render.replay import (
     compose_replay_frame,
     encode_gif,
+    frame_layout,
     render_replay_animation,
     render_replay_frame,
 )
+from render.table import table_fit
 
 NAMES = ("小明 Ming", "Alice", "老王", "Bob the Builder")
 
@@ -60,7 +62,10 @@ def test_the_animation_has_one_frame_per_action_and_ends_on_the_result(
     assert image.format == ("GIF" if fmt == "gif" else "PNG")
     assert image.n_frames == record.steps + 1
     image.seek(image.n_frames - 1)
-    last = compose_replay_frame(record.frames[-1], record.steps, names=NAMES, palette=False)
+    layout = frame_layout(record, names=NAMES)
+    last = compose_replay_frame(
+        record.frames[-1], record.steps, names=NAMES, palette=False, layout=layout
+    )
     expected = last.quantize(palette=shared_palette(), dither=Image.Dither.NONE).convert("RGB")
     assert image.convert("RGB").tobytes() == expected.tobytes()
 
@@ -84,12 +89,44 @@ def test_frames_composed_on_the_palette_equal_rgb_frames_mapped(record) -> None:
 def test_the_frame_png_decodes_to_the_rgb_reference(record, locale: str) -> None:  # type: ignore[no-untyped-def]
     step = record.steps // 2
     decoded = Image.open(io.BytesIO(render_replay_frame(record, step, names=NAMES, locale=locale)))
+    layout = frame_layout(record, names=NAMES, locale=locale)
     rgb = compose_replay_frame(
-        record.frames[step], record.steps, names=NAMES, locale=locale, palette=False
+        record.frames[step],
+        record.steps,
+        names=NAMES,
+        locale=locale,
+        palette=False,
+        layout=layout,
     )
     reference = rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
     assert decoded.size == reference.size
     assert decoded.convert("RGB").tobytes() == reference.convert("RGB").tobytes()
+
+
+def test_every_frame_of_a_hand_is_one_size_with_its_tiles_at_one_size(record) -> None:  # type: ignore[no-untyped-def]
+    """The table grows as the rivers do (a second row), but an animation's frames must
+    be one size and stepping through a hand must not make the picture jump: every frame
+    is laid out for the hand's longest river, as tall as its tallest frame, with each
+    seat's open hand at one tile width and in one place."""
+    first, last = record.frames[0], record.frames[-1]
+    assert (
+        table_fit(first.public, revealed=first.hands)[0]
+        < table_fit(last.public, revealed=last.hands)[0]
+    )
+    sizes = {
+        Image.open(io.BytesIO(render_replay_frame(record, step, names=NAMES))).size
+        for step in (0, record.steps // 2, record.steps)
+    }
+    assert len(sizes) == 1
+    data = render_replay_animation(record, names=NAMES)
+    image = Image.open(io.BytesIO(data))
+    assert image.size == next(iter(sizes))
+    layout = frame_layout(record, names=NAMES)
+    assert image.size == (1000, layout.height + 64)
+    hands = [table_fit(f.public, names=NAMES, revealed=f.hands, river_room=layout.river_room,
+                       hands=layout.hands)[1] for f in record.frames]  # fmt: skip
+    for seat in range(4):
+        assert len({(fit[seat].tile_w, fit[seat].own_row) for fit in hands}) == 1
 
 
 def test_gif_frames_decode_to_what_was_drawn() -> None:
@@ -137,7 +174,7 @@ def test_the_liable_label_is_drawn_on_free_panel_not_over_a_seats_tiles() -> Non
         unmarked = compose_replay_frame(bare, record.steps, palette=False)
         box = ImageChops.difference(marked, unmarked).getbbox()
         assert box is not None, f"seat {seat}: no label drawn"
-        assert box[3] - box[1] <= 24  # one line of 16 px text
+        assert box[3] - box[1] <= 32  # one line of 30 px text
         under = unmarked.crop(box)
         colors = under.getcolors(under.width * under.height)  # getdata() goes in Pillow 14
         assert {color for _, color in colors} == {PANEL}, f"seat {seat}: the label covers {box}"
