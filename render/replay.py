@@ -53,7 +53,8 @@ __all__ = [
 ]
 
 CAPTION_HEIGHT = 64
-CAPTION_TILE = 34
+CAPTION_TILE = 38
+CAPTION_TEXT = 30  # 11 CSS px on a phone, as the table's smallest text
 STEP_MS = 700  # each action's frame in the animation
 LAST_MS = 4000  # the result stays up before the loop starts again
 ANIMATION_FORMATS = ("gif", "apng")
@@ -69,19 +70,22 @@ def _caption(
     )
     middle = CAPTION_HEIGHT // 2 + 1
     x = 24.0
-    x += draw_text(canvas, f"{frame.step}/{steps}", x, middle - 14, 24, MUTED) + 22
+    x += draw_text(canvas, f"{frame.step}/{steps}", x, middle - 21, CAPTION_TEXT, MUTED) + 22
     public = frame.public
     result = public.result
     action = frame.action
     if action is not None and action.seat < len(public.seats):
         seat_view = public.seats[action.seat]
         who = f"{wind_name(seat_view.seat_wind, locale)} {isolate(seat_name(names, action.seat, locale))}"
-        x += draw_text(canvas, fit_text(who, 24, 360), x, middle - 14, 24, CREAM) + 14
+        x += (
+            draw_text(canvas, fit_text(who, CAPTION_TEXT, 360), x, middle - 21, CAPTION_TEXT, CREAM)
+            + 14
+        )
         concealed = action.type == "kong" and any(
             event.get("type") == "concealed_kong" for event in frame.events
         )
         verb = ACTIONS["concealed_kong" if concealed else action.type].text(locale)
-        x += draw_text(canvas, verb, x, middle - 14, 24, HIGHLIGHT) + 12
+        x += draw_text(canvas, verb, x, middle - 21, CAPTION_TEXT, HIGHLIGHT) + 12
         tiles = list(action.tiles or ()) or ([action.tile] if action.tile is not None else [])
         if action.type == "win" and result is not None and result.hand is not None:
             tiles = []
@@ -97,7 +101,7 @@ def _caption(
             x += CAPTION_TILE + 2
     elif action is None:
         x += draw_text(canvas, label("hand_no", locale, n=public.hand_number + 1), x,
-                       middle - 14, 24, CREAM)  # fmt: skip
+                       middle - 21, CAPTION_TEXT, CREAM)  # fmt: skip
     if result is not None:
         if result.winner is not None and result.valid:
             how = WIN_TYPES[result.win_by].text(locale) if result.win_by in WIN_TYPES else ""
@@ -108,7 +112,7 @@ def _caption(
             text = label("draw_title", locale)
         room = int(width - 24 - x - 20)
         if room > 40:
-            draw_text(canvas, fit_text(text.strip(), 24, room), width - 24, middle - 14, 24,
+            draw_text(canvas, fit_text(text.strip(), CAPTION_TEXT, room), width - 24, middle - 21, CAPTION_TEXT,
                       GOLD, anchor="r")  # fmt: skip
 
 
