@@ -13,6 +13,8 @@ far under Discord's 10 MB.
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -166,6 +168,32 @@ def frame_layout(
     return FrameLayout(longest, height, hands)
 
 
+# Layouts of the hands stepped through lately, by the record's identity (``bot.replays``
+# keeps each rebuilt record, so every click of one hand passes the same object): a frame
+# alone is a few milliseconds, and laying out a hand's hundred frames again for each
+# would be many times that.
+_LAYOUTS: OrderedDict[tuple[object, ...], tuple[HandReplay, FrameLayout]] = OrderedDict()
+_LAYOUTS_LOCK = threading.Lock()
+LAYOUT_CACHE_SIZE = 32
+
+
+def _cached_layout(
+    record: HandReplay, names: Sequence[str] | None, locale: str, perspective: int | None
+) -> FrameLayout:
+    key = (id(record), tuple(names) if names is not None else None, locale, perspective)
+    with _LAYOUTS_LOCK:
+        hit = _LAYOUTS.get(key)
+        if hit is not None and hit[0] is record:
+            _LAYOUTS.move_to_end(key)
+            return hit[1]
+    layout = frame_layout(record, names=names, locale=locale, perspective=perspective)
+    with _LAYOUTS_LOCK:
+        _LAYOUTS[key] = (record, layout)
+        while len(_LAYOUTS) > LAYOUT_CACHE_SIZE:
+            _LAYOUTS.popitem(last=False)
+    return layout
+
+
 def compose_replay_frame(
     frame: ReplayFrame,
     steps: int,
@@ -213,7 +241,7 @@ def render_replay_frame(
             names=names,
             locale=locale,
             perspective=perspective,
-            layout=frame_layout(record, names=names, locale=locale, perspective=perspective),
+            layout=_cached_layout(record, names, locale, perspective),
         )
     )
 

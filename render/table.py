@@ -335,7 +335,7 @@ def _draw_band(
     y2 = y + LINE2_Y
     score_text = signed(seat_view.score)
     x = left + 2
-    x += draw_text(canvas, score_text, x, y2 - 6, SCORE_SIZE, net_color(seat_view.score)) + 18
+    x += draw_text(canvas, score_text, x, y2 - 8, SCORE_SIZE, net_color(seat_view.score)) + 18
     state, state_color = _state(view, seat_view, locale)
     liable = ""
     if seat_view.liable_with:
@@ -351,9 +351,9 @@ def _draw_band(
         liable_w = text_width(liable, TAG_SIZE)
     if state:
         state = fit_text(state, TAG_SIZE, int(max(0, room - liable_w - 16)))
-        x += draw_text(canvas, state, x, y2 - 1, TAG_SIZE, state_color) + 16
+        x += draw_text(canvas, state, x, y2 - 3, TAG_SIZE, state_color) + 16
     if liable and x + liable_w <= info_right:
-        draw_text(canvas, liable, x, y2 - 1, TAG_SIZE, MINUS)
+        draw_text(canvas, liable, x, y2 - 3, TAG_SIZE, MINUS)
 
     # The river: rows of ``per_row`` from the left, in the order the tiles were played.
     rules = get_rules(view.variant)

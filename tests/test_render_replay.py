@@ -178,3 +178,24 @@ def test_the_liable_label_is_drawn_on_free_panel_not_over_a_seats_tiles() -> Non
         under = unmarked.crop(box)
         colors = under.getcolors(under.width * under.height)  # getdata() goes in Pillow 14
         assert {color for _, color in colors} == {PANEL}, f"seat {seat}: the label covers {box}"
+
+
+def test_stepping_through_a_hand_lays_it_out_once(record, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Each ◀ ▶ click renders one frame of the same (cached) record: its layout over
+    every frame of the hand is worked out on the first click only."""
+    from render import replay as replay_module
+
+    calls: list[object] = []
+    original = replay_module.frame_layout
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(replay_module, "frame_layout", counting)
+    monkeypatch.setattr(replay_module, "_LAYOUTS", type(replay_module._LAYOUTS)())
+    for step in (1, 2, 3):
+        render_replay_frame(record, step, names=NAMES)
+    assert calls == [record]
+    render_replay_frame(record, 1, names=NAMES, locale="en")  # another language: its own
+    assert len(calls) == 2
