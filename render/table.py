@@ -55,6 +55,7 @@ from .tiles import back_sprite, tile_height, tile_sprite
 WIDTH = TABLE_SIZE
 MARGIN = 6  # felt around and between the bands
 PAD = 9  # inside a band
+BOTTOM_PAD = PAD - 2  # under a river's last row (tiles draw their own shadow edge)
 INNER = WIDTH - 2 * MARGIN - 2 * PAD  # a band's drawable width
 
 # Text sizes (source px; a phone shows 36 % of them): nothing under 28.
@@ -68,7 +69,7 @@ BADGE_H = 42
 CAPTION_SIZE = 28  # header captions (翻牌, 余牌, 番池, 骰子), the hand and round line
 VALUE_SIZE = 40  # tiles left, the pool
 TURN_SIZE = 36  # whose turn, in the header
-TURN_ROOM = 200  # the least width whose turn keeps in the header
+TURN_ROOM = 250  # the least width whose turn keeps in the header
 
 HEADER_H = 116  # the header band's height
 INFO_H = 77  # a seat's two lines: badges and name; score and state
@@ -265,10 +266,12 @@ def _top_height(hand: HandFit) -> int:
 
 
 def _band_height(hand: HandFit, river_h: int) -> int:
-    return PAD + _top_height(hand) + RIVER_GAP + river_h + PAD - 2
+    return PAD + _top_height(hand) + RIVER_GAP + river_h + BOTTOM_PAD
 
 
 def _state(view: PublicView, seat_view: SeatView, locale: str) -> tuple[str, Color]:
+    """The word under a seat's name: a seat that folded its three-claim stays folded
+    whatever it is asked, else its turn, else that the table waits for it."""
     is_turn = view.current_seat == seat_view.seat and view.phase == "turn"
     waiting = seat_view.seat in view.waiting_on and view.phase != "turn"
     if seat_view.folded:
@@ -405,9 +408,15 @@ def _draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, value: i
 
 
 def _status(
-    view: PublicView, names: Sequence[str] | None, rules: type[Variant], locale: str
+    view: PublicView,
+    names: Sequence[str] | None,
+    rules: type[Variant],
+    locale: str,
+    *,
+    short: bool = False,
 ) -> str:
-    """Whose turn it is, who the table waits for, or that the hand is over."""
+    """Whose turn it is, who the table waits for, or that the hand is over; ``short``
+    names the seats waited for without the word 等待 (their bands say it too)."""
     if view.phase == "turn" and view.current_seat is not None:
         seat = view.current_seat
         wind = wind_name(view.seats[seat].seat_wind, locale)
@@ -419,6 +428,8 @@ def _status(
         if key == "claim_window" and rules.discard_wins:
             key = "claim_window_or_win"
         waiting = " ".join(wind_name(view.seats[s].seat_wind, locale) for s in view.waiting_on)
+        if short:
+            return f"{label(key, locale)} · {waiting}".strip()
         return f"{label(key, locale)} · {label('waiting_on', locale)} {waiting}".strip()
     return ""
 
@@ -440,25 +451,32 @@ def _draw_header(
     left, right = x0 + PAD + 4, x1 - PAD - 4
     y = top + 2
 
-    # Line 1: rule set, hand number and round wind; whose turn on the right, which keeps
-    # at least TURN_ROOM when the hand's line is long (an English round wind).
+    # Line 1: rule set, hand number and round wind; whose turn on the right, keeping at
+    # least TURN_ROOM when the hand's line is long (an English round wind), which is then
+    # cut instead; a claim window's longer line drops to 30 px, then leaves out 等待
+    # (the waiting seats' bands say it), rather than be cut.
     x = left
     x += draw_text(canvas, fit_text(rule_set_name(rules, locale), TITLE_SIZE, 360), x, y,
-                   TITLE_SIZE) + 28  # fmt: skip
+                   TITLE_SIZE) + 22  # fmt: skip
     line = label("hand_no", locale, n=view.hand_number + 1)
     if rules.has_prevailing_wind:
         line += f" · {label('prevailing', locale)} {wind_name(view.prevailing_wind, locale)}"
-    line_size = CAPTION_SIZE + 2
+    line_size = CAPTION_SIZE
     status = _status(view, names, rules, locale)
-    status_room = int(right - x - text_width(line, line_size) - 28)
-    if status:  # keeps at least TURN_ROOM, or all it needs if less
-        status_room = max(status_room, min(TURN_ROOM, text_width(status, TURN_SIZE)))
-    line_room = int(right - x - (status_room + 28 if status else 0))
+    left_over = int(right - x - text_width(line, line_size) - 24)
+    status_size = TURN_SIZE
+    if view.phase != "turn" and text_width(status, TURN_SIZE) > max(left_over, TURN_ROOM):
+        status_size = TAG_SIZE  # a turn keeps its size and cuts the name instead
+        if text_width(status, status_size) > max(left_over, TURN_ROOM):
+            status = _status(view, names, rules, locale, short=True)
+    status_room = max(left_over, min(TURN_ROOM, text_width(status, status_size)))
+    line_room = int(right - x - (status_room + 24 if status else 0))
     draw_text(canvas, fit_text(line, line_size, line_room), x, y + 5,
               line_size, MUTED)  # fmt: skip
     if status:
-        draw_text(canvas, fit_text(status, TURN_SIZE, status_room), right, y, TURN_SIZE,
-                  HIGHLIGHT, anchor="r")  # fmt: skip
+        draw_text(canvas, fit_text(status, status_size, status_room), right,
+                  y + (TURN_SIZE - status_size) * 0.75, status_size, HIGHLIGHT,
+                  anchor="r")  # fmt: skip
 
     # Line 2: indicator → wild, the counters, the dice on the right.
     tile_w = 48

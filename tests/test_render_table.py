@@ -200,6 +200,14 @@ def test_seats_asked_to_claim_are_outlined_and_named_in_the_header(
         assert edge == (GOLD if seat in (2, 3) else PANEL_EDGE), seat
     texts = [text for text, _ in seen["texts"]]
     assert "可吃碰杠 · 等待 西 北" in texts and texts.count("… 等待") == 2
+    # In English the header's line is full: the seats are named whole, 30 px, without
+    # the word their bands say ("… Waiting"); one seat fits with it.
+    seen["texts"].clear()
+    render_table(claim, names=SAMPLE_NAMES, locale="en")
+    assert ("Claim · W N", 30) in seen["texts"]
+    seen["texts"].clear()
+    render_table(replace(claim, waiting_on=(3,)), names=SAMPLE_NAMES, locale="en")
+    assert ("Claim · Waiting N", 30) in seen["texts"]
 
 
 def test_liability_folding_claimed_discards_and_wilds_are_drawn(
