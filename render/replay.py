@@ -107,7 +107,10 @@ def _caption(
     if result is not None:
         if result.winner is not None and result.valid:
             how = WIN_TYPES[result.win_by].text(locale) if result.win_by in WIN_TYPES else ""
-            text = f"{label('winner', locale)} {isolate(seat_name(names, result.winner, locale))} {how}"
+            winner = isolate(seat_name(names, result.winner, locale))
+            if action is not None and action.seat == result.winner:
+                winner = ""  # named on the left already, as the seat that won
+            text = f"{label('winner', locale)} {winner} {how}".replace("  ", " ")
         elif result.winner is not None:
             text = label("invalid_title", locale)
         else:

@@ -199,3 +199,21 @@ def test_stepping_through_a_hand_lays_it_out_once(record, monkeypatch) -> None: 
     assert calls == [record]
     render_replay_frame(record, 1, names=NAMES, locale="en")  # another language: its own
     assert len(calls) == 2
+
+
+def test_a_win_caption_says_how_without_naming_the_winner_twice(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The last frame's caption names the seat that won on its left ("N Bob the Builder
+    wins"); its right says how (自摸 / self-draw), which a second copy of a long name
+    used to push off the end at 30 px."""
+    from render import replay as replay_module
+    from render.samples import sample_hand_replay
+    from tests.drawn_text import record_texts
+
+    won = sample_hand_replay("jiaxing", 2024, 4)
+    assert won.result is not None and won.result.winner is not None
+    names = ("小明 Ming", "Alice", "老王", "Bob the Builder")
+    drawn = record_texts(monkeypatch, replay_module)
+    compose_replay_frame(won.frames[-1], won.steps, names=names, locale="en")
+    last = drawn[-1].text
+    assert last.startswith("Winner ") and not last.endswith("…")
+    assert names[won.result.winner] not in last
