@@ -6,6 +6,7 @@ replace SQLite by reimplementing this one class. The class is assembled here fro
 part per job, each a mixin over ``StoreBase``: ``data.connection`` (opening, migrations,
 the writer and reader, transactions, ``check_database``), ``data.ledger`` (balances,
 settlement, penalties, adjustments, ``verify_balances``), ``data.leaderboards``,
+``data.audit`` (the guild-wide ledger an admin pages through and exports),
 ``data.games`` (games, seating, the action log) and ``data.settings`` (guild settings and
 user preferences). Callers import ``Store`` from here or from ``data``.
 
@@ -69,6 +70,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .audit import AuditPart
 from .connection import StoreBase, check_database
 from .games import AlreadySeatedError, ChannelBusyError, GamesPart
 from .history import HistoryPart
@@ -88,7 +90,9 @@ __all__ = [
 ]
 
 
-class Store(LedgerPart, LeaderboardsPart, GamesPart, HistoryPart, LeasesPart, SettingsPart):
+class Store(
+    LedgerPart, LeaderboardsPart, AuditPart, GamesPart, HistoryPart, LeasesPart, SettingsPart
+):
     """Async storage for one bot process. Open with ``await Store.open(path)`` or ``async with``.
 
     ``clock`` supplies "now" for rows written without an explicit time (tests pass a

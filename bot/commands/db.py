@@ -1,11 +1,15 @@
-"""``mahjong-bot db``: bring a database to the current schema, or move SQLite to PostgreSQL.
+"""``mahjong-bot db``: bring a database to the current schema, move SQLite to PostgreSQL, or
+export a server's balances and ledger.
 
     mahjong-bot db migrate [--db TARGET]      # TARGET: file or postgresql:// URL ($MAHJONG_DB)
     mahjong-bot db copy SRC.db postgresql://user:password@host/db
+    mahjong-bot db export --guild GUILD_ID --out DIR [--db TARGET]
 
 Why a command for migrating: the bot migrates on start anyway, but a server operator
 moving to a new version wants to do it (and see it fail, if it does) before starting N
 bot processes. ``copy`` is for a server that outgrows one SQLite file (``data.copy``).
+``export`` writes the same two CSV files ``/mjadmin export`` attaches (``data.export``),
+whole (no upload limit on a disk), with the names the bot last saw.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import argparse
 import asyncio
 import os
 import sys
+from pathlib import Path
 
 from bot.commands.database import describe_target, open_store_or_explain
 
@@ -29,12 +34,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     copy.add_argument("source", metavar="SRC", help="the SQLite file (stop the bot first)")
     copy.add_argument("destination", metavar="DST", help="postgresql://user:password@host/db")
+    export = sub.add_parser(
+        "export", help="write a server's balances and ledger as CSV files (as /mjadmin export)"
+    )
+    export.add_argument("--guild", type=int, required=True, help="the server's (guild's) id")
+    export.add_argument("--out", required=True, metavar="DIR", help="directory for the files")
+    export.add_argument(
+        "--db", default=None, help="SQLite file or postgresql:// URL ($MAHJONG_DB or ./mahjong.db)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "migrate":
         target = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
         return asyncio.run(migrate(target))
+    if args.action == "export":
+        target = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
+        return asyncio.run(export(target, args.guild, args.out))
     return asyncio.run(copy(args.source, args.destination))
 
 
@@ -71,5 +87,41 @@ async def copy(source: str, destination: str) -> int:
     print(
         f"已复制 / copied {report.total_rows:,} rows to {describe_target(destination)}; "
         f"row counts and {report.balances:,} balances verified"
+    )
+    return 0
+
+
+async def export(target: str, guild_id: int, out: str) -> int:
+    from data.export import export_guild
+
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(
+            f"mahjong-bot db export: 无法创建目录 / cannot create {out}: {error}", file=sys.stderr
+        )
+        return 2
+    store = await open_store_or_explain(target)
+    if store is None:
+        return 2
+    try:
+        result = await export_guild(store, guild_id)
+    finally:
+        await store.close()
+    written = []
+    for what, data in (("balances", result.balances), ("ledger", result.ledger)):
+        path = folder / result.file_name(what)
+        path.write_bytes(data)
+        written.append(path)
+    if not result.users and not result.rows:
+        print(
+            f"mahjong-bot db export: 服务器 {guild_id} 没有余额和账本记录 / "
+            f"no balances or ledger rows for guild {guild_id} (wrong id?)",
+            file=sys.stderr,
+        )
+    print(
+        f"已导出 / exported {result.users:,} balances and {result.rows:,} ledger rows: "
+        + ", ".join(str(path) for path in written)
     )
     return 0
