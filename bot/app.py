@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -247,6 +247,12 @@ class MahjongBot(commands.Bot):
                 await self.store.set_user_pref(user.id, "display_name", name)
 
     async def name_of(self, guild: discord.Guild | None, user_id: int) -> str:
+        name = await self.known_name(guild, user_id)
+        return name or f"user…{str(user_id)[-4:]}"
+
+    async def known_name(self, guild: discord.Guild | None, user_id: int) -> str | None:
+        """The member's name, else the name last seen (kept in the store), else None:
+        for a caller with a better stand-in than ``name_of``'s (a mention)."""
         member = guild.get_member(user_id) if guild is not None else None
         if member is not None:
             return member.display_name
@@ -256,7 +262,7 @@ class MahjongBot(commands.Bot):
                 stored = (await self.store.get_user_prefs(user_id)).get("display_name")
                 if isinstance(stored, str) and stored:
                     name = self._names[user_id] = stored
-        return name or f"user…{str(user_id)[-4:]}"
+        return name
 
     async def command_ids(self) -> dict[str, int]:
         """Each top-level command's id, for mentions a click opens (``/help``): from this
@@ -370,11 +376,14 @@ class MahjongBot(commands.Bot):
         *,
         ephemeral: bool = True,
         file: discord.File | None = None,
+        files: Sequence[discord.File] = (),
     ) -> None:
         """Send ``content`` as the interaction's answer (or its follow-up once it was
         deferred), cut to Discord's limit, under the watchdog's lock."""
         content = fit(content)
         extra: dict[str, Any] = {"file": file} if file is not None else {}
+        if files:
+            extra["files"] = list(files)
         guard = interaction.extras.get("ack_guard")
         lock = guard.lock if isinstance(guard, AckGuard) else contextlib.nullcontext()
         async with lock:

@@ -444,6 +444,45 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "admin.table_turn": ("轮到 {name}", "{name} to act"),
     "admin.table_autoplay": ("托管", "autoplay"),
+    "admin.ledger_title": (
+        "账本 · {what} · 第 {page}/{pages} 页，共 {count} 条",
+        "Ledger · {what} · page {page} of {pages}, {count} rows",
+    ),
+    "admin.ledger_empty": (
+        "账本里没有这样的记录（{what}）。",
+        "No ledger rows of that kind ({what}).",
+    ),
+    "admin.ledger_audit": ("管理员调整和罚分", "adjustments and penalties"),
+    "admin.ledger_adjustment": ("管理员调整", "adjustments"),
+    "admin.ledger_penalty": ("罚分", "penalties"),
+    "admin.ledger_hand": ("对局", "hands"),
+    "admin.ledger_opening": ("开户", "opening balances"),
+    "admin.ledger_adjusted": ("调整，{name} 操作", "adjustment by {name}"),
+    "admin.ledger_self": ("调整，{name} ⚠ 自己给自己", "adjustment by {name} ⚠ self"),
+    "admin.ledger_hand_line": ("第 {hand} 局", "hand {hand}"),
+    "admin.ledger_cut": (
+        "-# 太长的原因在这里截短了；/mjadmin export 导出的文件里是全文。",
+        "-# Long reasons are cut short here; /mjadmin export has them in full.",
+    ),
+    "admin.exported": (
+        "已导出：{users} 个余额、{rows} 条账本记录（CSV，UTF-8，Excel 可直接打开）。",
+        "Exported: {users} balances and {rows} ledger rows (CSV, UTF-8; Excel opens them).",
+    ),
+    "admin.exported_zip": (
+        "文件超过 Discord 的上传上限（{limit} MB），已压缩为一个 zip。",
+        "Over Discord's upload limit ({limit} MB), so they come as one zip.",
+    ),
+    "admin.exported_parts": (
+        "文件超过 Discord 的上传上限（{limit} MB），账本分成 {parts} 个 zip，共 {messages} 条消息。",
+        "Over Discord's upload limit ({limit} MB): the ledger comes in {parts} zip parts "
+        "over {messages} messages.",
+    ),
+    "admin.export_too_big": (
+        "账本太大，Discord 发不下（{rows} 条记录）。请托管机器人的人运行 "
+        "mahjong-bot db export --guild {guild} --out 目录。",
+        "The ledger is too big to send through Discord ({rows} rows). Ask whoever hosts the "
+        "bot to run mahjong-bot db export --guild {guild} --out DIR.",
+    ),
     "session.no_ai": ("桌上没有电脑玩家", "There is no AI player to remove"),
     "session.removed": ("房主请 {name} 离开了牌桌", "The host removed {name} from the table"),
     "session.removed_here": (

@@ -1046,6 +1046,9 @@ class Harness:
                                           "avatar": None}  # fmt: skip
         self._patched: list[tuple[Any, Any]] = []
         self.guild_locale = "zh-CN"  # the guild's preferred locale, sent with each interaction
+        # The server's upload limit Discord sends with each interaction (10 MiB without
+        # boosts); a test may lower it to see what the bot does with a larger file.
+        self.attachment_size_limit = 10 * 1024 * 1024
 
     async def start(self) -> None:
         """What ``login`` + ``connect`` would do, without a gateway or a token: discord.py's
@@ -1151,7 +1154,7 @@ class Harness:
             "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
             "token": token, "version": 1, "locale": locale,
             "app_permissions": str(self.remote.bot_permissions),
-            "attachment_size_limit": 10 * 1024 * 1024, "entitlements": [],
+            "attachment_size_limit": self.attachment_size_limit, "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
         }  # fmt: skip
         if in_dm:

@@ -58,7 +58,8 @@ def test_expected_commands_exist(payload: list[dict[str, Any]]) -> None:
                            "back", "rules", "dm", "ping", "score"}  # fmt: skip
     admin = next(c for c in payload if c["name"] == "mjadmin")
     assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server
-    assert {o["name"] for o in admin["options"]} == {"settings", "adjust", "rules", "tables"}
+    assert {o["name"] for o in admin["options"]} == {"settings", "adjust", "rules", "tables",
+                                                     "ledger", "export"}  # fmt: skip
 
 
 def test_payload_respects_discord_limits(payload: list[dict[str, Any]]) -> None:

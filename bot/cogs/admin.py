@@ -1,5 +1,5 @@
-"""``/mjadmin settings``, ``/mjadmin rules``, ``/mjadmin adjust`` and ``/mjadmin tables``
-(Manage Server).
+"""``/mjadmin settings``, ``/mjadmin rules``, ``/mjadmin adjust``, ``/mjadmin tables``,
+``/mjadmin ledger`` and ``/mjadmin export`` (Manage Server).
 
 The command's default permission only hides it in clients; a server can override that
 per role, so Manage Server is checked again here on every call.
@@ -7,6 +7,7 @@ per role, so Manage Server is checked again here on every call.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -22,15 +23,18 @@ from bot.checks import (
 )
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.discord_ack import edit_clicked
-from bot.discord_core import DISCORD_CONTENT_LIMIT
+from bot.discord_core import DISCORD_CONTENT_LIMIT, discord_file
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
+from bot.export_files import pack_export
 from bot.i18n import T, Text, is_chinese, msg, public, say
 from bot.messages import msg_each
 from bot.presenter import SeatInfo
 from bot.rules_flow import send_with_view
 from bot.table_options import MAX_STAKE
-from data import BOT_KEPT_SETTINGS, GuildSettings, SettingRangeError, SettingsError
+from data import BOT_KEPT_SETTINGS, GuildSettings, LedgerEntry, SettingRangeError, SettingsError
+from data.audit import AUDIT_KINDS, LEDGER_KINDS
+from data.export import export_guild
 from data.models import validate_setting
 from engine.variants import RULE_SETS
 
@@ -41,6 +45,10 @@ if TYPE_CHECKING:
 MAX_ADJUST = 10**9
 CLEARABLE = ("leaderboard_channel", "min_balance", "hand_cap", "day_cap", "max_stake")
 _TABLES_HEADER_ROOM = 80  # "**开着的牌桌：13–20 / 20**" above a page of tables
+LEDGER_PAGE = 10  # rows a page of /mjadmin ledger lists
+_LEDGER_ROOM = 160  # its title and the note under the rows
+MAX_LEDGER_PAGE = 99_999
+_MENTION = re.compile(r"<@[0-9]+>")  # a user the bot has no name for (Discord shows one)
 
 
 # /mjadmin settings' options: their names as the admin types them (Chinese from the
@@ -528,6 +536,222 @@ class AdminCog(commands.Cog):
             where.keep + tuple(seat.name for seat in seats),
         )
 
+    @admin.command(
+        name=T("ledger", "账本"),
+        description=T(
+            "The server's ledger: adjustments, penalties (or hands, openings), who made them",
+            "本服务器的账本：管理员调整、罚分（或对局、开户），谁做的",
+        ),
+    )
+    @app_commands.check(require_manager)
+    @app_commands.rename(user=T("user", "用户"), kind=T("kind", "类型"), page=T("page", "页码"))
+    @app_commands.describe(
+        user=T("Only this user's rows (also one who left)", "只看这个用户的（离开的也可以）"),
+        kind=T("Which rows (default: adjustments and penalties)", "哪类记录（默认：调整和罚分）"),
+        page=T("Which page, from 1 (default: the newest)", "第几页，从 1 开始（默认最新）"),
+    )
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name=T("adjustments", "管理员调整"), value="adjustment"),
+            app_commands.Choice(name=T("penalties", "罚分"), value="penalty"),
+            app_commands.Choice(name=T("hands", "对局"), value="hand"),
+            app_commands.Choice(name=T("opening balances", "开户"), value="opening"),
+        ]
+    )
+    async def ledger(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.Member | discord.User | None = None,  # a player who left keeps rows
+        kind: str | None = None,
+        page: app_commands.Range[int, 1, MAX_LEDGER_PAGE] = 1,
+    ) -> None:
+        """Why: auditing was one user at a time and ten lines deep (/balance); an admin
+        could not see every adjustment and penalty of the server, nor who made them, and
+        an admin adjusting their own balance went unmarked."""
+        if kind is not None and kind not in LEDGER_KINDS:
+            raise UserFacingError(msg("error.bad_value", reason=str(kind)[:20]))
+        if user is not None and user.bot:
+            raise UserFacingError(Text("机器人没有余额", "Bots have no balance"))
+        target = user.id if user is not None else None
+        content, view = await self._ledger_page(interaction, target, kind, page - 1, None)
+        if view is None:
+            await self.bot.respond(interaction, content)
+        else:
+            await send_with_view(interaction, content, view)
+
+    async def on_ledger_page(
+        self,
+        interaction: discord.Interaction[Any],
+        user: int | None,
+        kind: str | None,
+        page: int,
+        upto: int,
+    ) -> None:
+        """A page button: Manage Server checked again, the page read up to the same row
+        as the first look (``upto``), so pages neither shift nor repeat as play goes on."""
+        if not is_manager(interaction):
+            await self.bot.reply(interaction, msg("error.no_permission"))
+            return
+        content, view = await self._ledger_page(interaction, user, kind, page, upto)
+        await edit_clicked(interaction, content, view)
+
+    async def _ledger_page(
+        self,
+        interaction: discord.Interaction[Any],
+        user: int | None,
+        kind: str | None,
+        page: int,
+        upto: int | None,
+    ) -> tuple[str, discord.ui.View | None]:
+        """Page ``page`` (from 0, kept to the last) of the rows, newest first, with ◀ ▶."""
+        assert interaction.guild_id is not None
+        locale = interaction.locale
+        kinds = (kind,) if kind is not None else AUDIT_KINDS
+        store = self.bot.store
+        result = await store.guild_ledger(
+            interaction.guild_id, kinds=kinds, user_id=user, upto=upto, limit=LEDGER_PAGE,
+            offset=page * LEDGER_PAGE,
+        )  # fmt: skip
+        pages = max(1, -(-result.total // LEDGER_PAGE))
+        if page >= pages and result.total:  # past the end (a typed page): the last one
+            page = pages - 1
+            result = await store.guild_ledger(
+                interaction.guild_id, kinds=kinds, user_id=user, upto=result.upto,
+                limit=LEDGER_PAGE, offset=page * LEDGER_PAGE,
+            )  # fmt: skip
+        what = msg(f"admin.ledger_{kind or 'audit'}")
+        if user is not None:
+            name = await self.bot.name_of(interaction.guild, user)
+            what = Text(f"{name} · {what.zh}", f"{name} · {what.en}", (name,))
+        if not result.entries:
+            empty = msg_each("admin.ledger_empty", {"what": what.zh}, {"what": what.en})
+            return say(empty.keeping(*what.keep), locale), None
+        title = msg_each(
+            "admin.ledger_title",
+            {"what": what.zh, "page": page + 1, "pages": pages, "count": f"{result.total:,}"},
+            {"what": what.en, "page": page + 1, "pages": pages, "count": f"{result.total:,}"},
+        ).keeping(*what.keep)
+        # Each row gets an equal share of the message; a long reason is cut to fit it.
+        share = (DISCORD_CONTENT_LIMIT - _LEDGER_ROOM) // LEDGER_PAGE - 1
+        lines = [f"**{say(title, locale)}**"]
+        cut = False
+        for entry in result.entries:
+            line, shortened = await self._ledger_line(interaction, entry, share)
+            lines.append(line)
+            cut = cut or shortened
+        if cut:
+            lines.append(say(msg("admin.ledger_cut"), locale))
+        content = _fit_lines(lines)
+        if pages == 1:
+            return content, None
+        view = discord.ui.View(timeout=None)
+        view.add_item(LedgerPageButton(user, kind, page - 1, result.upto, "p", disabled=page == 0))
+        view.add_item(
+            LedgerPageButton(user, kind, page + 1, result.upto, "n", disabled=page >= pages - 1)
+        )
+        return content, view
+
+    async def _ledger_line(
+        self, interaction: discord.Interaction[Any], entry: LedgerEntry, room: int
+    ) -> tuple[str, bool]:
+        """One row in at most ``room`` characters (the reason cut to fit, and whether it
+        was): when, whose, points, what it was; an adjustment by whom, marked when the
+        admin adjusted their own balance."""
+        guild = interaction.guild
+        assert entry.user_id is not None  # AI seats' rows are not listed
+        name = await self._ledger_name(guild, entry.user_id)
+        points = f"**{entry.points:+,d}**"
+        if entry.original_points != entry.points:
+            capped = msg("balance.capped", points=f"{entry.original_points:+,d}")
+            moved = Text(points + capped.zh, points + capped.en)
+        else:
+            moved = Text(points, points)
+        reason = entry.reason
+        if entry.kind == "adjustment":
+            by = await self._ledger_name(guild, entry.by_user) if entry.by_user else "?"
+            own = entry.by_user == entry.user_id
+            what = msg("admin.ledger_self" if own else "admin.ledger_adjusted", name=by)
+        elif entry.kind == "penalty":
+            what = msg("balance.penalty" if entry.points < 0 else "balance.penalty_share")
+            reason = ""  # the rule's code ("leave", "end"), said by the words above
+        elif entry.kind == "hand":
+            what = msg("admin.ledger_hand_line", hand=(entry.hand_number or 0) + 1)
+            reason = ""
+        else:
+            what = msg("balance.opening")
+            reason = ""
+        game = f" · `{entry.game_id}`" if entry.game_id else ""
+        head = f"- <t:{int(entry.created_at.timestamp())}:f> · "
+        locale = interaction.locale
+        shown = reason
+        while True:
+            # The reason is what an admin typed: quoted as written, like a name (``keep``).
+            zh = f"{name} · {moved.zh} · {what.zh}" + (f"：“{shown}”" if shown else "")
+            en = f"{name} · {moved.en} · {what.en}" + (f": “{shown}”" if shown else "")
+            keep = tuple(
+                span for span in (name, *what.keep, *((shown,) if shown else ()))
+                if not _MENTION.fullmatch(span)
+            )  # fmt: skip
+            line = head + say(Text(zh + game, en + game, keep), locale)
+            if len(line) <= room or not shown:
+                return line, shown != reason
+            shown = shown[: max(0, len(shown) - (len(line) - room) - 1)].rstrip()
+            shown = shown + "…" if shown else ""
+
+    async def _ledger_name(self, guild: discord.Guild | None, user_id: int) -> str:
+        """A name the bot knows, else a mention: Discord shows the user's name in its
+        place (an adjustment can name someone the bot never saw), and nobody is pinged."""
+        return await self.bot.known_name(guild, user_id) or f"<@{user_id}>"
+
+    @admin.command(
+        name=T("export", "导出"),
+        description=T(
+            "Every balance and the whole ledger as CSV files (Excel opens them)",
+            "导出全部余额和整个账本（CSV 文件，Excel 可打开）",
+        ),
+    )
+    @app_commands.check(require_manager)
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        """Why: the data lived only in the host's database, so a server's admin who does
+        not run the bot could not keep or check it outside Discord."""
+        assert interaction.guild_id is not None
+        await self.bot.defer(interaction)  # a large ledger takes seconds to read
+        guild = interaction.guild
+
+        async def names_for(users: Any) -> dict[int, str]:
+            """Members' names as they are now (the store keeps the last seen)."""
+            found = {interaction.user.id: interaction.user.display_name}
+            for user in users:
+                member = guild.get_member(user) if guild is not None else None
+                if member is not None:
+                    found[user] = member.display_name
+            return found
+
+        result = await export_guild(
+            self.bot.store, interaction.guild_id, now=self.bot.now(), names_for=names_for
+        )
+        limit = interaction.filesize_limit
+        packed = await asyncio.to_thread(pack_export, result, limit)
+        locale = interaction.locale
+        done = msg("admin.exported", users=f"{result.users:,}", rows=f"{result.rows:,}")
+        if packed is None:
+            refused = msg("admin.export_too_big", rows=f"{result.rows:,}",
+                          guild=interaction.guild_id)  # fmt: skip
+            await self.bot.respond(interaction, say(refused, locale))
+            return
+        megabytes = f"{limit / 1024 / 1024:g}"
+        text = say(done, locale)
+        if packed.how == "zip":
+            text += "\n" + say(msg("admin.exported_zip", limit=megabytes), locale)
+        elif packed.how == "parts":
+            how = msg("admin.exported_parts", limit=megabytes, parts=packed.parts,
+                      messages=len(packed.messages))  # fmt: skip
+            text += "\n" + say(how, locale)
+        for number, files in enumerate(packed.messages):
+            attachments = [discord_file(data, name) for name, data in files]
+            content = text if number == 0 else f"{number + 1}/{len(packed.messages)}"
+            await self.bot.respond(interaction, content, files=attachments)
+
 
 def _pages(lines: list[str], room: int) -> list[list[str]]:
     """``lines`` in order, as many to a page as fit in ``room`` characters (one at least)."""
@@ -540,6 +764,18 @@ def _pages(lines: list[str], room: int) -> list[list[str]]:
         pages[-1].append(line)
         used += len(line) + 1
     return pages
+
+
+def _fit_lines(lines: list[str]) -> str:
+    """Whole lines up to Discord's limit: a safety net, the lines are sized to fit."""
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > DISCORD_CONTENT_LIMIT:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept)
 
 
 class TablesPageButton(
@@ -577,7 +813,55 @@ class TablesPageButton(
         await cog.on_tables_page(interaction, self.page)
 
 
-ADMIN_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TablesPageButton,)
+class LedgerPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mj:ml:(?P<user>[0-9]{1,20}|-):(?P<kind>[a-z]{1,10}|-):(?P<page>[0-9]{1,5})"
+    r":(?P<upto>[0-9]{1,19}):(?P<slot>[pn])",
+):
+    """◀ / ▶ under ``/mjadmin ledger``: ``mj:ml:<user>:<kind>:<page>:<upto>:<slot>``, the
+    filter and the newest row of the first look. No owner, as ``TablesPageButton``: the
+    list is ephemeral and Manage Server is checked again on each press."""
+
+    def __init__(
+        self,
+        user: int | None,
+        kind: str | None,
+        page: int,
+        upto: int,
+        slot: str,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        page = max(0, page)
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"mj:ml:{user or '-'}:{kind or '-'}:{page}:{upto}:{slot}",
+                label="◀" if slot == "p" else "▶",
+                disabled=disabled,
+            )
+        )
+        self.user, self.kind, self.page, self.upto = user, kind, page, upto
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LedgerPageButton:
+        user = None if match["user"] == "-" else int(match["user"])
+        kind = None if match["kind"] == "-" else match["kind"]
+        return cls(user, kind, int(match["page"]), int(match["upto"]), match["slot"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
+        assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+        kind = self.kind if self.kind in LEDGER_KINDS else None
+        await cog.on_ledger_page(interaction, self.user, kind, self.page, self.upto)
+
+
+ADMIN_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TablesPageButton, LedgerPageButton)
 
 
 def _seat_name(seat: SeatInfo) -> Text:
