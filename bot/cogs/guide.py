@@ -100,12 +100,16 @@ _ADMIN_SECTION: tuple[tuple[str, str], ...] = (
         "{mjadmin settings} 时区、排行榜频道、出牌和吃碰的时限、默认玩法、初始积分、入座最低积分、"
         "最高底注、封顶、频道语言 · "
         "{mjadmin rules} 新桌的默认规则 · {mjadmin adjust} 调整某人的积分（记入账本） · "
-        "{mjadmin tables} 开着的牌桌：在哪、谁在玩、轮到谁",
+        "{mjadmin tables} 开着的牌桌：在哪、谁在玩、轮到谁 · "
+        "{mjadmin ledger} 全服账本：每笔调整（谁做的）和罚分 · "
+        "{mjadmin export} 导出全部余额和账本（CSV）",
         "{mjadmin settings} time zone, leaderboard channel, time limits, default rule set, "
         "starting balance, minimum balance to sit, highest stake, caps, channel language · "
         "{mjadmin rules} the rules new tables "
         "start with · {mjadmin adjust} change someone's points (kept in the ledger) · "
-        "{mjadmin tables} the open tables: where, who, whose turn",
+        "{mjadmin tables} the open tables: where, who, whose turn · "
+        "{mjadmin ledger} the server's ledger: every adjustment (and who made it) and "
+        "penalty · {mjadmin export} every balance and the ledger as CSV files",
     ),
 )
 
