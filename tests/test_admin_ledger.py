@@ -162,6 +162,9 @@ async def test_the_ledger_pages_with_buttons_and_holds_still_while_play_goes_on(
     assert message.payload["content"].startswith(
         "**账本 · 管理员调整和罚分 · 第 2/3 页，共 25 条**"
     )
+    # One user the bot has no name for: a mention in the title too.
+    alone = await h.command(MANAGER, "mjadmin ledger", [option("user", str(ALICE), 6)])
+    assert h.reply_text(alone).startswith(f"**账本 · <@{ALICE}> · 管理员调整和罚分 · 第 1/3 页")
     # A fresh look counts the new row; a page past the end shows the last one.
     last = await h.command(MANAGER, "mjadmin ledger", [option("page", 40)], locale="en-US")
     assert h.reply_text(last).startswith(

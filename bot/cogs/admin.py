@@ -621,8 +621,9 @@ class AdminCog(commands.Cog):
             )  # fmt: skip
         what = msg(f"admin.ledger_{kind or 'audit'}")
         if user is not None:
-            name = await self.bot.name_of(interaction.guild, user)
-            what = Text(f"{name} · {what.zh}", f"{name} · {what.en}", (name,))
+            name = await self._ledger_name(interaction.guild, user)
+            keep = () if _MENTION.fullmatch(name) else (name,)
+            what = Text(f"{name} · {what.zh}", f"{name} · {what.en}", keep)
         if not result.entries:
             empty = msg_each("admin.ledger_empty", {"what": what.zh}, {"what": what.en})
             return say(empty.keeping(*what.keep), locale), None
