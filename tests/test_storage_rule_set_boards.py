@@ -233,6 +233,9 @@ async def test_a_database_from_before_rule_set_boards_is_backfilled(db: BackendD
         "ALTER TABLE guild_settings DROP COLUMN max_stake",
         "ALTER TABLE guild_settings DROP COLUMN leaderboard_problem",
         "DELETE FROM schema_migrations WHERE version = 8",
+        # and version 9 (the ledger by guild and kind, for /mjadmin ledger)
+        "DROP INDEX ledger_guild_kind",
+        "DELETE FROM schema_migrations WHERE version = 9",
     ):
         await db.execute_raw(statement)
     reopened = await db.open()
