@@ -32,6 +32,19 @@ NO_MENTIONS = discord.AllowedMentions.none()
 DISCORD_CONTENT_LIMIT = 2000  # characters of message content Discord accepts
 
 
+def fit_lines(lines: list[str]) -> str:
+    """Whole lines up to Discord's limit: a safety net for pages that size their lines
+    to fit (a line cut in half would break its markup)."""
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > DISCORD_CONTENT_LIMIT:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept)
+
+
 class Renderer:
     """The images, as PNG bytes. Tests substitute a cheap one that tags its output."""
 

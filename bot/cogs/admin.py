@@ -23,7 +23,7 @@ from bot.checks import (
 )
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.discord_ack import edit_clicked
-from bot.discord_core import DISCORD_CONTENT_LIMIT, discord_file
+from bot.discord_core import DISCORD_CONTENT_LIMIT, discord_file, fit_lines
 from bot.discord_table import variant_names
 from bot.errors import UserFacingError
 from bot.export_files import pack_export
@@ -642,7 +642,7 @@ class AdminCog(commands.Cog):
             cut = cut or shortened
         if cut:
             lines.append(say(msg("admin.ledger_cut"), locale))
-        content = _fit_lines(lines)
+        content = fit_lines(lines)
         if pages == 1:
             return content, None
         view = discord.ui.View(timeout=None)
@@ -765,18 +765,6 @@ def _pages(lines: list[str], room: int) -> list[list[str]]:
         pages[-1].append(line)
         used += len(line) + 1
     return pages
-
-
-def _fit_lines(lines: list[str]) -> str:
-    """Whole lines up to Discord's limit: a safety net, the lines are sized to fit."""
-    kept: list[str] = []
-    used = 0
-    for line in lines:
-        if used + len(line) + 1 > DISCORD_CONTENT_LIMIT:
-            break
-        kept.append(line)
-        used += len(line) + 1
-    return "\n".join(kept)
 
 
 class TablesPageButton(

@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.discord_ack import AckGuard
-from bot.discord_core import DISCORD_CONTENT_LIMIT, discord_file
+from bot.discord_core import DISCORD_CONTENT_LIMIT, discord_file, fit_lines
 from bot.discord_review import (
     HISTORY_TTL,
     HistoryMatchSelect,
@@ -239,20 +239,7 @@ class ReviewCog(commands.Cog):
                 disabled=page >= pages - 1,
             )
         )
-        return self._fit(lines), view
-
-    @staticmethod
-    def _fit(lines: list[str]) -> str:
-        """Whole lines up to Discord's limit: a safety net, since the pages size their
-        lines to fit (an option the menu offers is listed)."""
-        kept: list[str] = []
-        used = 0
-        for line in lines:
-            if used + len(line) + 1 > DISCORD_CONTENT_LIMIT:
-                break
-            kept.append(line)
-            used += len(line) + 1
-        return "\n".join(kept)
+        return fit_lines(lines), view
 
     @staticmethod
     def _variant(variant: str, locale: discord.Locale | str | None) -> str:
@@ -404,7 +391,7 @@ class ReviewCog(commands.Cog):
             earlier = len(match.hands) - len(shown)
             lines.append(f"-# {say(msg('history.earlier_hands', count=earlier), locale)}")
         lines += [line for _hand, line in shown]
-        return self._fit(lines), [hand for hand, _line in shown]
+        return fit_lines(lines), [hand for hand, _line in shown]
 
     # ------------------------------------------------------------------ /replay
 
