@@ -16,6 +16,7 @@ from discord_harness import ADMIN_PERMISSIONS, DEFAULT_PERMISSIONS, Harness, off
 
 from bot.cogs.guide import GUIDE_COMMANDS
 from bot.cogs.review import ReviewCog
+from bot.discord_core import fit_lines
 from bot.i18n import escape_user_text, for_reader, public, say, with_user_text
 from bot.messages import msg
 from data.history import HandSummary, MatchSummary
@@ -142,12 +143,12 @@ def test_a_history_page_lists_every_match_its_menu_offers(locale: str) -> None:
     title = "**" + "Ａ" * 32 + " · page 1/3**"
     share = (2000 - len(title)) // 5 - 1  # as the page divides itself among five matches
     lines = [cog._match_line(_match(f"g{i:011d}", 6), 100, 100, locale, share) for i in range(5)]
-    page = ReviewCog._fit([title, *lines])
+    page = fit_lines([title, *lines])
     assert all(f"`g{i:011d}`" in page for i in range(5))
     # One long match (eight rounds with many repeated deals: 80 hands) still shows, with
     # its first hands and how many more.
     long_line = cog._match_line(_match("abcdef123456", 80), 100, 100, locale, 2000 - len(title))
-    page = ReviewCog._fit([title, long_line])
+    page = fit_lines([title, long_line])
     assert "`abcdef123456`" in page and len(page) <= 2000
     more = "… " if locale == "en-US" else "…另有 "
     assert more in page
