@@ -139,20 +139,22 @@ class RestoreMixin:
         await self._announce_table(self._public())
         await self._send_prompts(set(range(self.num_seats)))
 
+    def _between_hands(self) -> bool:
+        """A hand was paid and nobody has moved in the next one yet."""
+        match = self.match
+        assert match is not None
+        return bool(match.results) and not match.round.actions
+
     def _ended_early(self) -> bool:
         """A seated player asked for the match to end after a hand (``end``) and that
         hand was paid before the restart: the match is over, short of its rounds."""
-        match = self.match
-        assert match is not None
-        return self._end_after_hand is not None and bool(match.results) and not match.round.actions
+        return self._end_after_hand is not None and self._between_hands()
 
     def _pause_if_between_hands(self) -> None:
         """A table stopped in the pause after a result comes back with the pause again
         (``TableManager.hand_break``): its players have just been told it restarted,
         and an AI dealer would otherwise open the next hand before they have found it."""
-        match = self.match
-        assert match is not None
-        if self.humans and match.results and not match.round.actions:
+        if self.humans and self._between_hands():
             self._break_until = self.manager.clock.now() + self.manager.hand_break
 
     def _owe_from(self, first: int, results: list[HandResult]) -> None:
