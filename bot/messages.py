@@ -33,6 +33,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Slow down; try again in {seconds:.0f} s.",
     ),
     "error.bad_value": ("参数无效：{reason}", "Invalid value: {reason}"),
+    "error.bot_no_balance": ("机器人没有余额", "Bots have no balance"),
     "error.user_gone": ("该用户已不在本服务器", "That user is no longer in this server"),
     "error.no_tile": ("请选一张要打的牌", "Choose a tile to discard"),
     "error.bad_tiles": ("牌写得不对：{reason_zh}", "Bad tiles: {reason_en}"),

@@ -428,7 +428,7 @@ class AdminCog(commands.Cog):
                 )
             )
         if user.bot:
-            raise UserFacingError(Text("机器人没有余额", "Bots have no balance"))
+            raise UserFacingError(msg("error.bot_no_balance"))
         reason = reason.strip()[:200]
         if not reason:
             raise UserFacingError(Text("请写明原因", "Please give a reason"))
@@ -571,7 +571,7 @@ class AdminCog(commands.Cog):
         if kind is not None and kind not in LEDGER_KINDS:
             raise UserFacingError(msg("error.bad_value", reason=str(kind)[:20]))
         if user is not None and user.bot:
-            raise UserFacingError(Text("机器人没有余额", "Bots have no balance"))
+            raise UserFacingError(msg("error.bot_no_balance"))
         target = user.id if user is not None else None
         content, view = await self._ledger_page(interaction, target, kind, page - 1, None)
         if view is None:

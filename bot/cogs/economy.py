@@ -157,7 +157,7 @@ class EconomyCog(commands.Cog):
         assert interaction.guild_id is not None
         target = user or interaction.user
         if getattr(target, "bot", False):
-            raise UserFacingError(Text("机器人没有余额", "Bots have no balance"))
+            raise UserFacingError(msg("error.bot_no_balance"))
         amount = await self.bot.store.get_balance(interaction.guild_id, target.id)
         lines = await self.bot.store.statement(
             interaction.guild_id, target.id, limit=STATEMENT_LINES
