@@ -39,11 +39,13 @@ from .layout import (
     PANEL_DARK,
     PANEL_EDGE,
     RED_BADGE,
+    badge,
     badge_width,
     draw_meld,
     draw_text,
     encode_png,
     fit_meld_width,
+    ink_top,
     marker_for,
     meld_layout,
     meld_width,
@@ -101,33 +103,6 @@ class _HandLayout:
     @property
     def header_h(self) -> int:
         return self.header_row + self.header_row2
-
-
-def _top_for(center: float, size: int) -> float:
-    """The ``draw_text`` top that centres a line of ``size`` px text's ink on ``center``
-    (the UI font's ink runs from about 0.3 to 1.28 of the size below the line's top)."""
-    return center - 0.79 * size
-
-
-def _badge(
-    draw: ImageDraw.ImageDraw,
-    canvas: Image.Image,
-    x: float,
-    y: float,
-    text: str,
-    fill: Color,
-    size: int,
-    color: Color = CREAM,
-) -> int:
-    """``layout.badge`` with its text's ink centred in the pill: that one sets the text
-    3 px below the top, which at these sizes puts the ink 5 px low and its soft lower
-    edge outside a small pill. Returns the width."""
-    width = badge_width(text, size)
-    height = size + 12
-    draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
-    top = _top_for(y + height / 2, size)
-    draw_text(canvas, text, x + width / 2, top, size, color, anchor="m", backdrop=fill)
-    return width
 
 
 def render_hand(
@@ -292,9 +267,7 @@ def compose_hand(
         sprite = tile_sprite(WHITE, layout.strip_back, WHITE_MARKER)
         paste(canvas, sprite, layout.margin, y + (legend_h - back) // 2)
         text_x = layout.margin + layout.strip_back + 12
-        draw_text(
-            canvas, legend, text_x, _top_for(y + legend_h / 2, layout.text), layout.text, GOLD
-        )
+        draw_text(canvas, legend, text_x, ink_top(y + legend_h / 2, layout.text), layout.text, GOLD)
     return canvas
 
 
@@ -325,7 +298,7 @@ def _draw_aside_row(
         if len(shown) < total:
             caption = f"{caption} +{total - len(shown)}"
         x += draw_text(
-            canvas, caption, x, _top_for(center, layout.important), layout.important, color
+            canvas, caption, x, ink_top(center, layout.important), layout.important, color
         )
         x += 12
         for kind in shown:
@@ -352,7 +325,7 @@ def _draw_header(
     seat_view = public.seats[view.seat]
     draw.rectangle((0, 0, HAND_WIDTH, layout.header_h), fill=PANEL_DARK)
     center = layout.header_row / 2
-    label_top = _top_for(center, layout.text)
+    label_top = ink_top(center, layout.text)
     small = layout.header_tile
     small_top = center - tile_height(small) / 2
     right = HAND_WIDTH - layout.margin
@@ -371,24 +344,24 @@ def _draw_header(
     x: float = layout.margin
     badge_top = center - (layout.badge + 12) / 2
     wind = wind_name(seat_view.seat_wind, locale)
-    x += _badge(draw, canvas, x, badge_top, wind, PANEL_EDGE, layout.badge) + 8
+    x += badge(draw, canvas, x, badge_top, wind, PANEL_EDGE, layout.badge) + 8
     if seat_view.is_dealer:
-        x += _badge(draw, canvas, x, badge_top, label("dealer", locale), RED_BADGE, layout.badge)
+        x += badge(draw, canvas, x, badge_top, label("dealer", locale), RED_BADGE, layout.badge)
         x += 8
     turn = label("turn", locale) if public.current_seat == view.seat else ""
     turn_w = badge_width(turn, layout.badge) + 12 if turn else 0
     name_room = int(right - x - 12 - turn_w)
     name = isolate(seat_name(names, view.seat, locale))
     name = fit_text(name, layout.name_size, max(60, name_room))
-    name_top = _top_for(center, layout.name_size)
+    name_top = ink_top(center, layout.name_size)
     x += draw_text(canvas, name, x + 4, name_top, layout.name_size) + 16
     if turn:
-        _badge(draw, canvas, x, badge_top, turn, HIGHLIGHT, layout.badge, (40, 30, 10))
+        badge(draw, canvas, x, badge_top, turn, HIGHLIGHT, layout.badge, (40, 30, 10))
 
     # The second row.
     center = layout.header_row + layout.header_row2 / 2 - 4
     tiles_left = f"{label('tiles_left', locale)} {public.tiles_left}"
-    left_top = _top_for(center, layout.important)
+    left_top = ink_top(center, layout.important)
     right = HAND_WIDTH - layout.margin
     right -= draw_text(canvas, tiles_left, right, left_top, layout.important, anchor="r") + 30
     hand_no = label("hand_no", locale, n=public.hand_number + 1)
@@ -396,7 +369,7 @@ def _draw_header(
     room = right - layout.margin
     if text_width(title, layout.text) > room:
         title = hand_no  # the rule set's name gives way first: the table says it too
-    title_top = _top_for(center, layout.text)
+    title_top = ink_top(center, layout.text)
     draw_text(
         canvas, fit_text(title, layout.text, room), layout.margin, title_top, layout.text, MUTED
     )
@@ -573,7 +546,7 @@ def _draw_seat_strip(
     # backs nobody can count on a phone.
     right = HAND_WIDTH - layout.margin
     hidden = f"×{seat_view.concealed_count}"
-    text_top = _top_for(center, layout.strip_name)
+    text_top = ink_top(center, layout.strip_name)
     draw_text(canvas, hidden, right, text_top, layout.strip_name, CREAM, anchor="r")
     right -= max(text_width(hidden, layout.strip_name), text_width("×13", layout.strip_name)) + 6
     back_h = tile_height(layout.strip_back)
@@ -584,7 +557,7 @@ def _draw_seat_strip(
     fill = RED_BADGE if seat_view.is_dealer else PANEL_EDGE
     wind = wind_name(seat_view.seat_wind, locale)
     size = layout.strip_badge
-    x += _badge(draw, canvas, x, center - (size + 12) / 2, wind, fill, size) + 10
+    x += badge(draw, canvas, x, center - (size + 12) / 2, wind, fill, size) + 10
     status, status_fill, status_color = "", PANEL_EDGE, CREAM
     if is_turn:
         status, status_fill, status_color = label("turn", locale), HIGHLIGHT, (40, 30, 10)
@@ -603,7 +576,7 @@ def _draw_seat_strip(
     name = fit_text(name, layout.strip_name, max(60, int(right - x - status_w)))
     x += draw_text(canvas, name, x, text_top, layout.strip_name, CREAM) + 12
     if status:
-        _badge(draw, canvas, x, center - (size + 12) / 2, status, status_fill, size, status_color)
+        badge(draw, canvas, x, center - (size + 12) / 2, status, status_fill, size, status_color)
 
     left = layout.margin
     tile_h = tile_height(TABLE_TILE)

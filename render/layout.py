@@ -332,6 +332,12 @@ def badge_width(text: str, size: int = 22) -> int:
     return max(size + 10, text_width(text, size) + 14)
 
 
+def ink_top(center: float, size: int) -> float:
+    """The ``draw_text`` top that centres a line of ``size`` px text's ink on ``center``
+    (the UI font's ink runs from about 0.3 to 1.28 of the size below the line's top)."""
+    return center - 0.79 * size
+
+
 def badge(
     draw: ImageDraw.ImageDraw,
     canvas: Image.Image,
@@ -341,12 +347,19 @@ def badge(
     fill: Color,
     size: int = 22,
     color: Color = CREAM,
+    *,
+    width: int | None = None,
+    height: int | None = None,
 ) -> int:
-    """A rounded label (seat wind, dealer); returns its width."""
-    width = badge_width(text, size)
-    height = size + 12
+    """A rounded label (seat wind, dealer, whose turn); returns its width. The text's ink
+    is centred in the pill: a fixed offset from the top puts it low at large sizes, and
+    its soft lower edge outside a small pill. ``width`` and ``height`` let an image with
+    roomier badges keep them."""
+    width = width or badge_width(text, size)
+    height = height or size + 12
     draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
-    draw_text(canvas, text, x + width / 2, y + 3, size, color, anchor="m", backdrop=fill)
+    top = ink_top(y + height / 2, size)
+    draw_text(canvas, text, x + width / 2, top, size, color, anchor="m", backdrop=fill)
     return width
 
 

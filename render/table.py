@@ -36,6 +36,7 @@ from .layout import (
     PANEL_EDGE,
     RED_BADGE,
     TABLE_SIZE,
+    badge,
     draw_meld,
     draw_text,
     encode_png,
@@ -166,10 +167,9 @@ def _badge(
     draw: ImageDraw.ImageDraw, canvas: Image.Image, x: float, y: float, text: str, fill: Color
 ) -> int:
     """A seat's wind, dealer or viewer badge; returns its width."""
-    width = _badge_width(text)
-    draw.rounded_rectangle((x, y, x + width, y + BADGE_H), radius=BADGE_H // 2, fill=fill)
-    draw_text(canvas, text, x + width / 2, y + 2, BADGE_SIZE, CREAM, anchor="m", backdrop=fill)
-    return width
+    return badge(
+        draw, canvas, x, y, text, fill, BADGE_SIZE, width=_badge_width(text), height=BADGE_H
+    )
 
 
 def _line_one_width(seat_view: SeatView, name: str, locale: str, viewer: bool) -> int:

@@ -830,3 +830,39 @@ def test_a_winning_tile_alone_on_its_row_is_named(monkeypatch: pytest.MonkeyPatc
     ended, won, win_tile = sample_win_result("taizhou")
     result_module.render_result(ended, won, win_tile=win_tile, locale="en")
     assert not any(text.text.startswith("winning tile") for text in drawn)
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "height"),
+    [("东", 30, None), ("自摸", 22, None), ("庄", 28, 42), ("Turn", 30, None)],
+)
+def test_a_badge_centres_its_text_in_the_pill(text: str, size: int, height: int | None) -> None:
+    """Every pill label (seat wind, dealer, whose turn, the win's kind) has its text's ink
+    in the middle of the pill: set a fixed 3 px below the top, it sat 3-6 px low and its
+    lower edge touched a small pill's rim (the hand and table images each kept a local
+    copy that centred it; now the one ``layout.badge`` does)."""
+    from PIL import ImageDraw
+
+    from render.layout import badge
+
+    canvas = Image.new("RGB", (200, 80), (0, 0, 0))
+    top = 10
+    badge(
+        ImageDraw.Draw(canvas),
+        canvas,
+        10,
+        top,
+        text,
+        (200, 0, 0),
+        size,
+        (255, 255, 255),
+        height=height,
+    )
+    pill_height = height or size + 12
+    ink_rows = [
+        y
+        for y in range(canvas.height)
+        if any(min(canvas.getpixel((x, y))[1:]) > 128 for x in range(canvas.width))  # type: ignore[index]
+    ]
+    ink_centre = (ink_rows[0] + ink_rows[-1]) / 2
+    assert abs(ink_centre - (top + pill_height / 2)) <= 1.5, (ink_rows[0], ink_rows[-1])

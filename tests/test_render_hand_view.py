@@ -287,7 +287,7 @@ def test_the_table_strip_says_waiting_not_turn_for_seats_asked_to_claim(
 ) -> None:
     """In a claim window nobody has the turn: the seats the table waits for are marked
     等待 / Waiting (the table image says so too), not 轮到 / Turn."""
-    badges = record_calls(monkeypatch, hand, "_badge", 4)
+    badges = record_calls(monkeypatch, hand, "badge", 4)
     view = sample_claim_view("jiaxing")
     waiting = replace(view, public=replace(view.public, current_seat=None, waiting_on=(0, 2, 3)))
     render_hand(waiting, names=SAMPLE_NAMES, locale="en")
@@ -317,7 +317,7 @@ def test_the_table_strip_shows_who_folded_and_who_is_liable(
 ) -> None:
     """Jiaxing 三摊 (RULES.md §1): the table image marks folded players and liable pairs;
     the strip under a hand now does too, so a player sees it on their own screen."""
-    badges = record_calls(monkeypatch, hand, "_badge", 4)
+    badges = record_calls(monkeypatch, hand, "badge", 4)
     view = sample_player_view("jiaxing")
     seats = list(view.public.seats)
     seats[1] = replace(seats[1], folded=True)
@@ -385,7 +385,7 @@ def test_no_text_in_the_hand_image_is_too_small_for_a_phone(
     7.2, 可以 7.9: now no text is under 30 source px (11 CSS px), and what a player looks
     for (own name, tiles left, the claim headline, the waits' caption) is 36 to 44."""
     drawn = record_texts(monkeypatch, hand)
-    badges = record_calls(monkeypatch, hand, "_badge", 6)
+    badges = record_calls(monkeypatch, hand, "badge", 6)
     for _name, view in _sample_views():
         render_hand(view, names=SAMPLE_NAMES, locale=locale)
     assert drawn and badges
