@@ -253,6 +253,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "score.invalid": ("不成胡：{reason}", "Not a winning hand: {reason}"),
     "balance.show": ("{name} 的余额：{balance}", "{name}'s balance: {balance}"),
+    "balance.no_account": (
+        "{name} 还没有在本服务器玩过（入座时的起始余额：{balance}）",
+        "{name} has not played on this server yet (the starting balance on sitting down: {balance})",
+    ),
     "balance.recent": ("最近的变动：", "Latest changes:"),
     "balance.match": (
         "{variant} · {hands} 局，胡 {wins} 局",

@@ -231,15 +231,21 @@ class LedgerPart(SettingsPart):
 
     async def get_balance(self, guild_id: int, user_id: int) -> int:
         """Like ``ensure_balance`` but reads first, so it writes only the first time."""
+        balance = await self.peek_balance(guild_id, user_id)
+        if balance is not None:
+            return balance
+        return await self.ensure_balance(guild_id, user_id)
+
+    async def peek_balance(self, guild_id: int, user_id: int) -> int | None:
+        """The balance, or None for a user with no account here yet: looking someone up
+        must not open an account (an opening row, a place on the all-time board)."""
         row = await self._read(
             lambda connection: connection.execute(
                 "SELECT balance FROM balances WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             ).fetchone()
         )
-        if row is not None:
-            return int(row[0])
-        return await self.ensure_balance(guild_id, user_id)
+        return None if row is None else int(row[0])
 
     async def can_sit(self, guild_id: int, user_id: int) -> bool:
         """Whether the user meets the guild's minimum balance to sit (always, if none is set)."""

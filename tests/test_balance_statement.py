@@ -105,3 +105,28 @@ async def test_the_statement_keeps_the_latest_ten_movements(h: Harness) -> None:
     text = h.reply_text(await h.command(PLAYER, "balance", locale="en-US"))
     assert "“r11”" in text and "“r2”" in text and "“r1”" not in text
     assert "Opening balance" not in text and text.count("\n- <t:") == 10
+
+
+async def test_looking_someone_up_opens_no_account_for_them(h: Harness) -> None:
+    """``/balance user:`` for someone who never played here says so, with the balance they
+    would start with, and writes nothing: it opened their account (an opening row, a place
+    on the all-time board) for whoever was looked up. One's own balance still opens."""
+    store = h.bot.store
+    await store.update_settings(GUILD_ID, starting_balance=2500)
+    record = await h.command(PLAYER, "balance", [option("user", str(RIVAL), 6)], locale="zh-CN")
+    assert h.reply_text(record) == "Rival 还没有在本服务器玩过（入座时的起始余额：2,500）"
+    english = h.reply_text(
+        await h.command(ADMIN, "balance", [option("user", str(RIVAL), 6)], locale="en-US")
+    )
+    assert english.startswith("Rival has not played on this server yet")
+    assert await store.peek_balance(GUILD_ID, RIVAL) is None
+    assert await store.statement(GUILD_ID, RIVAL) == []
+    assert await store.top_balances(GUILD_ID) == []
+
+    own = h.reply_text(await h.command(RIVAL, "balance", locale="en-US"))
+    assert own.startswith("**Rival's balance: 2,500**")
+    assert await store.peek_balance(GUILD_ID, RIVAL) == 2500
+    looked_up = h.reply_text(
+        await h.command(PLAYER, "balance", [option("user", str(RIVAL), 6)], locale="en-US")
+    )
+    assert looked_up.startswith("**Rival's balance: 2,500**")

@@ -158,7 +158,17 @@ class EconomyCog(commands.Cog):
         target = user or interaction.user
         if getattr(target, "bot", False):
             raise UserFacingError(msg("error.bot_no_balance"))
-        amount = await self.bot.store.get_balance(interaction.guild_id, target.id)
+        if target.id == interaction.user.id:
+            amount = await self.bot.store.get_balance(interaction.guild_id, target.id)
+        else:  # looking someone up opens no account for them
+            found = await self.bot.store.peek_balance(interaction.guild_id, target.id)
+            if found is None:
+                settings = await self.bot.store.get_settings(interaction.guild_id)
+                start = f"{settings.starting_balance:,}"
+                text = msg("balance.no_account", name=target.display_name, balance=start)
+                await self.bot.respond(interaction, say(text, interaction.locale))
+                return
+            amount = found
         lines = await self.bot.store.statement(
             interaction.guild_id, target.id, limit=STATEMENT_LINES
         )
