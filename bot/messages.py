@@ -124,12 +124,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "to stay, just ignore this message.",
     ),
     "table.left_penalty_forfeit": (
-        "已离开这场牌局：罚 {points} 积分（桌上没有别的玩家，罚分作废）；电脑接替你的座位。",
+        "已离开这场牌局：罚 {points} 积分（照样扣除；桌上没有别的玩家，罚分不归任何人）；电脑接替你的座位。",
         "You left the match: a penalty of {points} points (no other player is seated, so "
         "nobody receives it); an AI takes your seat.",
     ),
     "table.leave_confirm_forfeit": (
-        "对局还在进行：现在离开要罚 {points} 积分（桌上没有别的玩家，罚分作废），电脑接替你的座位。"
+        "对局还在进行：现在离开要罚 {points} 积分（照样扣除；桌上没有别的玩家，罚分不归任何人），电脑接替你的座位。"
         "确定离开就点下面的按钮；不离开就不用管这条消息。",
         "The match is still on: leaving now costs a penalty of {points} points (no other "
         "player is seated, so nobody receives it), and an AI takes your seat. Press the "
@@ -143,7 +143,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "free. To play on, just ignore this message.",
     ),
     "table.end_confirm_forfeit": (
-        "这一局还没打完：现在结束，这一局不结算，你要罚 {points} 积分（桌上没有别的玩家，罚分作废）。"
+        "这一局还没打完：现在结束，这一局不结算，你要罚 {points} 积分（照样扣除；桌上没有别的玩家，罚分不归任何人）。"
         "也可以打完这一局再结束，不罚分。不结束就不用管这条消息。",
         "This hand is still in play: ending now leaves it unsettled and costs you a penalty "
         "of {points} points (no other player is seated, so nobody receives it). Or end the "

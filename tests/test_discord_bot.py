@@ -781,18 +781,20 @@ async def test_ending_after_the_hand_settles_it_and_ends_the_match_free(env: Env
 
 async def test_a_penalty_nobody_receives_says_so(env: Env) -> None:
     """Alone with AIs, a leaver's penalty went nowhere while the text said it was shared
-    by the players who stay."""
+    by the players who stay; then the Chinese said 罚分作废 (the penalty is void) and
+    charged it: it says the penalty is taken and nobody receives it."""
     h = env.h
     await open_table(env, ALICE)
     table = await _hand_in_play(env, ALICE)
     asked = await h.command(ALICE, "table end")
-    assert "桌上没有别的玩家，罚分作废" in h.reply_text(asked)
+    assert "照样扣除；桌上没有别的玩家，罚分不归任何人" in h.reply_text(asked)
     record = await h.command(ALICE, "table leave")
-    assert "桌上没有别的玩家，罚分作废" in h.reply_text(record)
-    assert "分给留下的玩家" not in h.reply_text(record)
+    assert "照样扣除；桌上没有别的玩家，罚分不归任何人" in h.reply_text(record)
+    assert "分给留下的玩家" not in h.reply_text(record) and "作废" not in h.reply_text(record)
     question = h.ephemeral_messages(ALICE)[-1]
     record = await h.click(ALICE, question, question.custom_ids()[0])
-    assert "罚分作废" in h.reply_text(record) and table.status == "closed"
+    assert "罚分不归任何人" in h.reply_text(record) and table.status == "closed"
+    assert "作废" not in h.reply_text(record)
 
 
 async def test_ending_a_table_closes_every_dm_hand(env: Env) -> None:
