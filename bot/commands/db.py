@@ -1,15 +1,18 @@
-"""``mahjong-bot db``: bring a database to the current schema, move SQLite to PostgreSQL, or
-export a server's balances and ledger.
+"""``mahjong-bot db``: bring a database to the current schema, move SQLite to PostgreSQL,
+export a server's balances and ledger, or back up a SQLite database.
 
     mahjong-bot db migrate [--db TARGET]      # TARGET: file or postgresql:// URL ($MAHJONG_DB)
     mahjong-bot db copy SRC.db postgresql://user:password@host/db
     mahjong-bot db export --guild GUILD_ID --out DIR [--db TARGET]
+    mahjong-bot db backup --out FILE_OR_DIR [--db FILE] [--keep N]
 
 Why a command for migrating: the bot migrates on start anyway, but a server operator
 moving to a new version wants to do it (and see it fail, if it does) before starting N
 bot processes. ``copy`` is for a server that outgrows one SQLite file (``data.copy``).
 ``export`` writes the same two CSV files ``/mjadmin export`` attaches (``data.export``),
-whole (no upload limit on a disk), with the names the bot last saw.
+whole (no upload limit on a disk), with the names the bot last saw. ``backup`` takes a
+checked copy of a SQLite database while the bot runs (``data.backup``; ``run
+--backup-dir`` takes them on a schedule).
 """
 
 from __future__ import annotations
@@ -42,6 +45,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument(
         "--db", default=None, help="SQLite file or postgresql:// URL ($MAHJONG_DB or ./mahjong.db)"
     )
+    backup = sub.add_parser(
+        "backup", help="a checked copy of a SQLite database, safe while the bot runs"
+    )
+    backup.add_argument(
+        "--out", required=True, metavar="PATH", help="a new file, or a directory for a dated one"
+    )
+    backup.add_argument("--db", default=None, help="the SQLite file ($MAHJONG_DB or ./mahjong.db)")
+    backup.add_argument(
+        "--keep",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with a directory: then delete all but the newest N of its backups",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "export":
         target = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
         return asyncio.run(export(target, args.guild, args.out))
+    if args.action == "backup":
+        target = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
+        return backup(target, args.out, args.keep)
     return asyncio.run(copy(args.source, args.destination))
 
 
@@ -124,4 +144,40 @@ async def export(target: str, guild_id: int, out: str) -> int:
         f"已导出 / exported {result.users:,} balances and {result.rows:,} ledger rows: "
         + ", ".join(str(path) for path in written)
     )
+    return 0
+
+
+def backup(target: str, out: str, keep: int | None) -> int:
+    from data.backup import BackupError, backup_sqlite, prune_backups
+    from data.store import is_postgres_target
+
+    if is_postgres_target(target):
+        print(
+            "mahjong-bot db backup: PostgreSQL 请用 pg_dump / for PostgreSQL use its own tool: "
+            f"pg_dump --format=custom --file=mahjong.dump '{describe_target(target)}'",
+            file=sys.stderr,
+        )
+        return 2
+    if keep is not None and (keep < 1 or not Path(out).is_dir()):
+        print(
+            "mahjong-bot db backup: --keep 需要一个目录和至少 1 / "
+            "--keep needs --out to be a directory, and N of at least 1",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        report = backup_sqlite(target, out)
+    except BackupError as error:
+        print(f"mahjong-bot db backup: 未备份 / no backup written: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"已备份 / backed up {target} to {report.path} ({report.size_bytes:,} bytes, "
+        f"{report.seconds:.2f} s): schema version {report.schema_version}, "
+        f"{report.games:,} games, {report.hands:,} settled hands, "
+        f"{report.ledger_rows:,} ledger rows, {report.balances:,} balances; "
+        "integrity and balances checked"
+    )
+    if keep is not None:
+        for path in prune_backups(out, keep):
+            print(f"已删除旧备份 / deleted an old backup: {path}")
     return 0

@@ -21,10 +21,14 @@ import logging
 import os
 import signal
 import sys
+from datetime import timedelta
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.shards import ShardPlan, ShardPlanError
+
+if TYPE_CHECKING:
+    from bot.backups import BackupSchedule
 
 log = logging.getLogger("bot.run")
 
@@ -58,6 +62,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="total number of shards across all processes (see README, Scaling)")  # fmt: skip
     parser.add_argument("--shards", default=None, metavar="IDS",
                         help="the shards this process runs, e.g. 0,1 (default: all N)")  # fmt: skip
+    parser.add_argument("--backup-dir", default=None, metavar="DIR",
+                        help="back up the SQLite database into DIR on a schedule "
+                        "(default: $MAHJONG_BACKUP_DIR; none)")  # fmt: skip
+    parser.add_argument("--backup-hours", default=None, metavar="H",
+                        help="hours between backups (default: $MAHJONG_BACKUP_HOURS or 24)")  # fmt: skip
+    parser.add_argument("--backup-keep", default=None, metavar="N",
+                        help="backups kept, newest first (default: $MAHJONG_BACKUP_KEEP or 14)")  # fmt: skip
+
+
+def backup_setup(args: argparse.Namespace, db_target: str) -> BackupSchedule | None:
+    """The backup schedule ``--backup-dir`` (or ``MAHJONG_BACKUP_DIR``) asks for, None
+    without one; raises ``ValueError`` (one line) for one that cannot work."""
+    from bot.backups import BackupSchedule, schedule_problem
+
+    directory = args.backup_dir or os.environ.get("MAHJONG_BACKUP_DIR")
+    if not directory:
+        return None
+    hours_text = args.backup_hours or os.environ.get("MAHJONG_BACKUP_HOURS") or "24"
+    keep_text = args.backup_keep or os.environ.get("MAHJONG_BACKUP_KEEP") or "14"
+    try:
+        hours, keep = float(hours_text), int(keep_text)
+    except ValueError:
+        raise ValueError(
+            f"backup hours and keep must be numbers, not {hours_text!r} and {keep_text!r}"
+        ) from None
+    problem = schedule_problem(db_target, directory, hours, keep)
+    if problem is not None:
+        raise ValueError(problem)
+    return BackupSchedule(Path(db_target), Path(directory), timedelta(hours=hours), keep)
 
 
 def sqlite_sync(args: argparse.Namespace, err: TextIO | None = None) -> str | None:
@@ -179,6 +212,16 @@ async def serve(args: argparse.Namespace, token: str) -> int:
             signal.signal(signum, lambda *_: loop.call_soon_threadsafe(stop.set))
     runner = asyncio.create_task(bot.start(token), name="discord-client")
     stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+    tasks = [runner, stopper]
+    schedule = backup_setup(args, db_path)  # checked in run() already
+    if schedule is not None:
+        log.info(
+            "backing up to %s every %g h, keeping %d",
+            schedule.directory,
+            schedule.every.total_seconds() / 3600,
+            schedule.keep,
+        )
+        tasks.append(asyncio.create_task(schedule.run(), name="backups"))
     code = 0
     try:
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -193,9 +236,9 @@ async def serve(args: argparse.Namespace, token: str) -> int:
             log.info("shutting down: saving tables")
     finally:
         await bot.close()
-        runner.cancel()
-        stopper.cancel()
-        for task in (runner, stopper):
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
         await store.close()
@@ -206,7 +249,8 @@ async def serve(args: argparse.Namespace, token: str) -> int:
 def run(args: argparse.Namespace) -> int:
     try:  # before anything else: a bad command line is answered at once
         shard_setup(args, args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db")
-    except ShardPlanError as error:
+        backup_setup(args, args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db")
+    except (ShardPlanError, ValueError) as error:
         print(f"mahjong-bot run: {error}", file=sys.stderr)
         return 2
     token = find_token(args.env_file)
