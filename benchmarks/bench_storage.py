@@ -163,8 +163,34 @@ async def bench_leaderboard(
                 GUILD, "after-load", number, hand_entries(number, players), stake=5
             )
         results["settlements_per_s_big_db_normal"] = 200 / (time.perf_counter() - started)
+        if directory is not None:  # SQLite: a backup of the big file while hands settle
+            results.update(await bench_backup(store, directory, players))
         assert await store.verify_balances() == []
     return results
+
+
+async def bench_backup(store: Store, directory: Path, players: int) -> dict[str, float]:
+    """``db backup`` of the loaded database (``data.backup``: online backup and its
+    checks) in a thread, while the loop goes on settling hands as a running bot would."""
+    from data.backup import backup_sqlite
+
+    backup = asyncio.create_task(
+        asyncio.to_thread(backup_sqlite, directory / "leaderboard.db", directory / "backup.db")
+    )
+    settled = 0
+    started = time.perf_counter()
+    while not backup.done():
+        await store.settle_hand(
+            GUILD, "during-backup", settled, hand_entries(settled, players), stake=5
+        )
+        settled += 1
+    elapsed = time.perf_counter() - started
+    report = await backup
+    return {
+        "backup_s": report.seconds,
+        "backup_mb": report.size_bytes / 1e6,
+        "settlements_per_s_during_backup": settled / elapsed,
+    }
 
 
 @asynccontextmanager
@@ -350,6 +376,13 @@ def main() -> int:
                 "{:,.0f}",
             ),
             ("bulk load + aggregate rebuild, s", results["load_s"], "{:.1f}"),
+            ("db backup of the loaded database, s", results["backup_s"], "{:.1f}"),
+            ("  its size, MB", results["backup_mb"], "{:.0f}"),
+            (
+                "  settlements/s meanwhile, NORMAL",
+                results["settlements_per_s_during_backup"],
+                "{:,.0f}",
+            ),
             ("weekly leaderboard, median ms (target <= 20)", results["leaderboard_ms"], "{:.2f}"),
             (
                 "weekly leaderboard by weeks_ago, median ms",
