@@ -10,7 +10,7 @@ that tile, so a wait that would not make a valid win (Jiaxing's qualifying types
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .shapes import hand_waits, shanten
@@ -76,29 +76,9 @@ def learner_aids(round_: Round, seat: int, view: PlayerView) -> LearnerAids:
 
 
 def _wait_aid(round_: Round, seat: int, tile: int, unseen: list[int]) -> WaitAid:
-    self_draw = _preview(round_, seat, tile, "self_draw")
-    on_discard = _preview(round_, seat, tile, "discard") if round_.variant.discard_wins else None
+    self_draw = round_.preview_win(seat, tile, "self_draw")
+    on_discard = round_.preview_win(seat, tile, "discard") if round_.variant.discard_wins else None
     return WaitAid(tile, unseen[tile], self_draw, on_discard)
-
-
-def _preview(round_: Round, seat: int, tile: int, by: str) -> int | None:
-    """The seat's units if ``tile`` completed its hand now (by self-draw, or on a discard
-    from the next seat), scored by the rule set's own scorer; None if not a valid win."""
-    if by == "self_draw":
-        context = round_._win_context(seat, "self_draw", tile, None, False)
-        context = replace(
-            context,
-            players=round_._player_hands(seat, tile),
-            win=replace(context.win, tile=tile, kong_replacement=False, first_draw=False,
-                        last_tile=False),
-        )  # fmt: skip
-    else:
-        from_seat = (seat + 1) % round_.num_seats
-        context = round_._win_context(seat, "discard", tile, from_seat, False)
-    result = round_._scorer(context)
-    if not result.valid or result.winner != seat:
-        return None
-    return int(result.deltas[seat])
 
 
 def _discard_hint(round_: Round, seat: int, unseen: list[int]) -> DiscardHint | None:

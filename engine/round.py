@@ -278,6 +278,8 @@ class Round:
         # one, for ``player_view``; (its counts, has melds, the wild) -> its waits
         self._hand_views: dict[tuple[bytes, int | None], tuple[int, ...]] = {}
         self._waits: dict[tuple[bytes, bool, int | None], tuple[int, ...]] = {}
+        # (seat, its counts, its melds, folded) -> the waits that would win (``winning_waits``)
+        self._winning_waits: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self.drawn: list[int | None] = [None] * seats
         self.folded: set[int] = set()
         self.claim_counts: dict[tuple[int, int], int] = {}
@@ -420,6 +422,51 @@ class Round:
                 self._waits.clear()
             waits = self._waits[key] = tuple(self.waits(seat))
         return waits
+
+    def winning_waits(self, seat: int) -> tuple[int, ...]:
+        """The waits (``waits``) on which the seat's hand would make a valid win, by
+        self-draw or, where discards win, on a discard: what a player calls 听牌. A
+        shape that cannot qualify (Jiaxing: three chows in three suits are no flush, no
+        all pungs) completes on its waits and still never wins there, and showing it
+        as 听牌 tells the player they are ready when they are not."""
+        waits = self._hand_waits(seat)
+        if not waits or not self.variant.wins_need_a_type:
+            return waits  # every shape wins on a self-draw: nothing to score
+        key = (seat, bytes(self.hands[seat]), tuple(self.melds[seat]), seat in self.folded)
+        found = self._winning_waits.get(key)
+        if found is None:
+            if len(self._winning_waits) >= 512:
+                self._winning_waits.clear()
+            found = self._winning_waits[key] = tuple(
+                tile
+                for tile in waits
+                if self.preview_win(seat, tile, "self_draw") is not None
+                or (
+                    self.variant.discard_wins
+                    and self.preview_win(seat, tile, "discard") is not None
+                )
+            )
+        return found
+
+    def preview_win(self, seat: int, tile: int, by: str) -> int | None:
+        """The seat's units if ``tile`` completed its hand now (by self-draw, or on a
+        discard from the next seat), scored by the rule set's own scorer; None if that
+        would not be a valid win. For previews only: the hand is not changed."""
+        if by == "self_draw":
+            context = self._win_context(seat, "self_draw", tile, None, False)
+            context = replace(
+                context,
+                players=self._player_hands(seat, tile),
+                win=replace(context.win, tile=tile, kong_replacement=False, first_draw=False,
+                            last_tile=False),
+            )  # fmt: skip
+        else:
+            from_seat = (seat + 1) % self.num_seats
+            context = self._win_context(seat, "discard", tile, from_seat, False)
+        result = self._scorer(context)
+        if not result.valid or result.winner != seat:
+            return None
+        return int(result.deltas[seat])
 
     def _may_win_on(self, seat: int, tile: int) -> bool:
         """False only when ``tile`` cannot complete the seat's hand: a cheap gate before
@@ -1235,7 +1282,7 @@ class Round:
             melds=tuple(melds) if melds else (),
             skipped_win=tuple(sorted(skipped)) if skipped else (),
             claim_tile=claim_tile,
-            waits=self._hand_waits(seat),
+            waits=self.winning_waits(seat),
             counts=key[0],
         )
 
@@ -1325,6 +1372,7 @@ class Round:
         self._seat_views.clear()
         self._hand_views.clear()
         self._waits.clear()
+        self._winning_waits.clear()
         self._unbuilt_views.clear()
         self._turn_key = ()
         window = self.window

@@ -487,3 +487,28 @@ def test_claims_on_a_folded_players_discards_do_not_count_toward_liability() -> 
     assert "santan" not in event_types(events)
     assert round_.santan_pairs == [(0, 1)] and round_.claim_counts == {(3, 2): 2}
     assert round_.phase == "turn" and round_.current_seat == 3
+
+
+def test_a_hand_that_cannot_qualify_is_not_shown_as_waiting() -> None:
+    """RULES.md §1: a Jiaxing win must be a qualifying type. Three chows in three suits
+    and two honor pairs complete a shape on either pair, but a pung of one is still no
+    flush, no half flush and no all pungs: the player's view listed 听牌 on tiles that
+    can never win. Its waits (``PlayerView.waits``, drawn as 听牌) are only the winning
+    ones; the shape's own waits stay for what needs them (liability, the aids' 不成胡)."""
+    mixed = "123m456p678s1155z"
+    half_flush = "123m456m678m1155z"
+    quiet = "2p4p6p8p2s4s6s8s3s5s7s1p3p"  # no honors: the two waiting hands hold them all
+    round_ = stage("jiaxing", [quiet, mixed, half_flush, quiet], scorer=None)
+    one, five = parse_tile("1z"), parse_tile("5z")
+    assert {one, five} <= set(round_.waits(1)) and {one, five} <= set(round_.waits(2))
+    assert round_.player_view(1).waits == ()
+    assert round_.player_view(2).waits == tuple(round_.waits(2))  # the wild's kind too
+
+
+def test_a_folded_player_is_not_shown_as_waiting() -> None:
+    """三摊: a player who folded cannot win (RULES.md §1), so no 听牌 either."""
+    half_flush = "123m456m678m1155z"
+    round_ = stage("jiaxing", [NEUTRAL[0], half_flush, NEUTRAL[1], NEUTRAL[2]], scorer=None)
+    assert round_.player_view(1).waits
+    round_.folded.add(1)
+    assert round_.player_view(1).waits == ()

@@ -67,6 +67,10 @@ class Variant:
         False  # after the last draw, one more discard may be won on
     )
     dealer_stays_on_draw: ClassVar[bool] = False
+    # A complete shape wins only as one of the rule set's qualifying types (Jiaxing: two
+    # tai to win), so some waits of a ready shape never win; else every shape wins on a
+    # self-draw and a ready hand's waits are its shape's.
+    wins_need_a_type: ClassVar[bool] = False
     # Taizhou-style full liability 全包: a discarder can be made to pay for everyone.
     has_full_liability: ClassVar[bool] = False
 

@@ -58,6 +58,7 @@ class Jiaxing(Variant):
     allowed_seats: ClassVar[tuple[int, ...]] = (4,)
     discard_wins: ClassVar[bool] = False
     has_three_claim_liability: ClassVar[bool] = True
+    wins_need_a_type: ClassVar[bool] = True
     has_prevailing_wind: ClassVar[bool] = True
     has_carried_fan: ClassVar[bool] = True
     item_names: ClassVar[dict[str, tuple[str, str]]] = ITEM_NAMES
