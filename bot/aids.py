@@ -35,6 +35,13 @@ def aids_text(aids: LearnerAids, stake: int) -> Text:
             zh_parts.append("…")
             en_parts.append("…")
         total = sum(wait.unseen for wait in aids.waits)
+        if all(wait.self_draw_units is None and wait.discard_units is None for wait in aids.waits):
+            # A complete shape on every wait, and no valid win on any (Jiaxing's
+            # qualifying types): the hand image shows no 听牌, and neither does this.
+            return Text(
+                "牌型听了，但这些牌都不成胡：" + "；".join(zh_parts),
+                "A ready shape, but none of these would be a valid win: " + "; ".join(en_parts),
+            )
         return Text(
             f"听牌（共剩 {total} 张）：" + "；".join(zh_parts),
             f"Waiting ({total} unseen): " + "; ".join(en_parts),

@@ -131,3 +131,26 @@ async def test_aids_are_off_by_default(env: Env) -> None:
     await _play_some(env, learner=False)
     own = env.h.dm_messages(ALICE) + env.h.ephemeral_messages(ALICE)
     assert own and not any("💡" in (m.payload.get("content") or "") for m in own)
+
+
+def test_aids_do_not_call_a_hand_that_cannot_win_waiting() -> None:
+    """Jiaxing (RULES.md §1): a shape complete on its waits with no qualifying type on
+    any of them is not 听牌; the aids list the tiles and say none would win, as the hand
+    image shows no waits."""
+    from bot.aids import aids_text
+
+    round_ = stage(
+        "jiaxing", ["123m456p78s111z22z", TURN, *OTHERS], turn=1, drawn="1z", scorer=None
+    )
+    view = round_.player_view(0)
+    aids = learner_aids(round_, 0, view)
+    assert aids.waits and view.waits == ()
+    text = aids_text(aids, stake=1)
+    assert text.zh.startswith("牌型听了，但这些牌都不成胡：") and "听牌（" not in text.zh
+    assert text.en.startswith("A ready shape, but none of these would be a valid win: ")
+
+    full_flush = stage(
+        "jiaxing", ["1112223335578m", TURN, *OTHERS], turn=1, drawn="1z", scorer=None
+    )
+    text = aids_text(learner_aids(full_flush, 0, full_flush.player_view(0)), stake=1)
+    assert text.zh.startswith("听牌（共剩")
