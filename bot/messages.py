@@ -449,6 +449,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "admin.table_turn": ("轮到 {name}", "{name} to act"),
     "admin.table_autoplay": ("托管", "autoplay"),
+    "admin.end_no_table": (
+        "本服务器没有开着的牌桌“{typed}”（编号见 /mjadmin tables）",
+        "No open table “{typed}” on this server (/mjadmin tables lists their ids)",
+    ),
+    "admin.end_confirm": (
+        "结束这张牌桌？\n{table}\n不罚任何人的分；正在打的这一局不结算（之前打完的各局照常结算）。"
+        "牌桌频道会看到是你结束的。不结束就不用管这条消息。",
+        "End this table?\n{table}\nNobody pays a penalty; the hand in play is not paid "
+        "(the hands finished before it stay settled). The table's channel is told you ended "
+        "it. To leave it running, just ignore this message.",
+    ),
+    "admin.end_confirm_lobby": (
+        "关闭这个大厅？\n{table}\n还没开局，不涉及积分。牌桌频道会看到是你关闭的。"
+        "不关闭就不用管这条消息。",
+        "Close this lobby?\n{table}\nNo hand has started, so no points move. The table's "
+        "channel is told you closed it. To leave it open, just ignore this message.",
+    ),
+    "admin.ended": ("已结束牌桌 `{table}`。", "Table `{table}` has been ended."),
+    "admin.confirm_not_yours": (
+        "这个确认按钮属于另一位管理员的命令。",
+        "This confirmation belongs to another manager's command.",
+    ),
+    "admin.confirm_stale": (
+        "这个确认已过期，请重新使用命令。",
+        "This confirmation has expired; run the command again.",
+    ),
+    "button.admin_end": ("结束牌桌", "End the table"),
     "admin.ledger_title": (
         "账本 · {what} · 第 {page}/{pages} 页，共 {count} 条",
         "Ledger · {what} · page {page} of {pages}, {count} rows",
@@ -532,6 +559,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The match ended after this hand, as {name} asked",
     ),
     "session.lobby_closed": ("牌桌已关闭", "The table was closed"),
+    "session.manager_ended": (
+        "管理员 {name} 结束了牌局；这一局不结算，之前的各局照常结算",
+        "{name}, a server manager, ended the table; the hand in play is not settled, the "
+        "hands before it are",
+    ),
+    "session.manager_closed_lobby": (
+        "管理员 {name} 关闭了牌桌",
+        "{name}, a server manager, closed the table",
+    ),
+    "session.manager_seated": (
+        "你坐在这一桌，这一局正在打：请在牌桌里用 /table end（坐着的玩家现在结束要罚分，或打完这一局再结束）",
+        "You sit at this table and a hand is in play: use /table end there (a seated player "
+        "ending now pays the walk-out penalty, or ends after the hand for free)",
+    ),
     "session.hands_closed": (
         "牌桌已结束：打完的局已经结算，没打完的这一局不结算。",
         "The table is over: finished hands are settled, the one in progress is not.",

@@ -500,8 +500,9 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
                     "?",
                 )
                 return refuse(msg("session.end_not_allowed", name=host))
-            seat = self.seat_of(by_user_id) if self.status == "running" else None
-            if seat is not None and self.match is not None and self.match.round.actions:
+            if self.seated_in_play(by_user_id):
+                seat = self.seat_of(by_user_id)
+                assert seat is not None
                 return await self._end_seated(by_user_id, seat, max_penalty, after_hand)
             await self._close_unsettled(by_user_id)
             return OK
@@ -521,11 +522,34 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
 
         return await self._call(body)
 
-    async def _close_unsettled(self, ended_by: int | None) -> None:
+    def seated_in_play(self, user_id: int) -> bool:
+        """Whether ``user_id`` sits at a hand already under way: ending it from that seat
+        is walking out of it, which has a price."""
+        seat = self.seat_of(user_id) if self.status == "running" else None
+        return seat is not None and self.match is not None and bool(self.match.round.actions)
+
+    async def end_by_manager(self, by_user_id: int, name: str) -> SubmitResult:
+        """A server manager ends the table from anywhere (``/mjadmin end``): free for
+        everyone, the hand in play unsettled, the channel told who ended it. A manager
+        seated at a hand in play is refused: from their own seat that would be a free
+        escape from a losing hand (``end`` charges them the walk-out penalty)."""
+
+        async def body() -> SubmitResult:
+            if self.status not in ("lobby", "running"):
+                return refuse(CLOSED)
+            if self.seated_in_play(by_user_id):
+                return refuse(msg("session.manager_seated"))
+            key = "session.manager_ended" if self.match else "session.manager_closed_lobby"
+            await self._close_unsettled(by_user_id, msg(key, name=name))
+            return OK
+
+        return await self._call(body)
+
+    async def _close_unsettled(self, ended_by: int | None, notice: Text | None = None) -> None:
         """Close now, free, the hand in play unsettled; who ended it (if a player or
         manager did) is kept on the game's record: an admin's first question."""
         # A lobby has no hand to leave unsettled: it is simply closed.
-        ended = msg("session.ended_unsettled" if self.match else "session.lobby_closed")
+        ended = notice or msg("session.ended_unsettled" if self.match else "session.lobby_closed")
         await self.presenter.notice(self.table_id, self.channel_id, ended)
         if ended_by is not None:
             await self._record_ended_by(ended_by)

@@ -63,9 +63,9 @@ async def test_help_in_each_language_with_the_commands_named_as_the_client_lists
             assert all(f"`/{name}`" in text for name in GUIDE_COMMANDS)
         else:
             assert "`/麻将管理 设置`" in text or "`/麻將管理 設定`" in text  # Taiwan: 設定
-    assert "`/mjadmin settings` time zone" in h.reply_text(
-        await h.command(MANAGER, "help", locale="en-US")
-    )
+    english = h.reply_text(await h.command(MANAGER, "help", locale="en-US"))
+    assert "`/mjadmin settings` time zone" in english
+    assert "`/mjadmin end` end any table from anywhere" in english
 
 
 async def test_help_links_the_commands_once_their_ids_are_known(h: Harness) -> None:

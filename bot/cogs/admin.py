@@ -1,5 +1,5 @@
 """``/mjadmin settings``, ``/mjadmin rules``, ``/mjadmin adjust``, ``/mjadmin tables``,
-``/mjadmin ledger`` and ``/mjadmin export`` (Manage Server).
+``/mjadmin end``, ``/mjadmin ledger`` and ``/mjadmin export`` (Manage Server).
 
 The command's default permission only hides it in clients; a server can override that
 per role, so Manage Server is checked again here on every call.
@@ -25,9 +25,10 @@ from bot.cogs.tables import VARIANT_CHOICES, refresh_variant_choices
 from bot.discord_ack import edit_clicked
 from bot.discord_core import DISCORD_CONTENT_LIMIT, discord_file, fit_lines
 from bot.discord_table import variant_names
+from bot.discord_views import TABLE_ID
 from bot.errors import UserFacingError
 from bot.export_files import pack_export
-from bot.i18n import T, Text, is_chinese, msg, public, say
+from bot.i18n import T, Text, bilingual_label, is_chinese, label_for, msg, public, say
 from bot.messages import msg_each
 from bot.presenter import SeatInfo
 from bot.rules_flow import send_with_view
@@ -49,6 +50,8 @@ LEDGER_PAGE = 10  # rows a page of /mjadmin ledger lists
 _LEDGER_ROOM = 160  # its title and the note under the rows
 MAX_LEDGER_PAGE = 99_999
 _MENTION = re.compile(r"<@[0-9]+>")  # a user the bot has no name for (Discord shows one)
+_CHANNEL = re.compile(r"<#([0-9]{1,20})>|([0-9]{15,20})")  # a table's channel, as typed
+CONFIRM_TTL = 15  # minutes a confirmation's button stays usable (as a history view's)
 
 
 # /mjadmin settings' options: their names as the admin types them (Chinese from the
@@ -505,6 +508,132 @@ class AdminCog(commands.Cog):
         view.add_item(TablesPageButton(page + 1, "n", disabled=page == len(pages) - 1))
         return content, view
 
+    @admin.command(
+        name=T("end", "结束牌桌"),
+        description=T(
+            "End any table of this server, free (the hand in play is not paid)",
+            "结束本服务器的任一牌桌，不罚分（正在打的这一局不结算）",
+        ),
+    )
+    @app_commands.check(require_manager)
+    @app_commands.rename(table=T("table", "牌桌"))
+    @app_commands.describe(
+        table=T(
+            "The table's id, as /mjadmin tables lists it", "牌桌编号（/mjadmin tables 里列出的）"
+        )
+    )
+    async def end(
+        self, interaction: discord.Interaction[Any], table: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Why: /table end works only inside the table's channel, so a table stuck where
+        the admin cannot go, or left running by a host who is away, could not be ended.
+        Asked first: the choice may have been a mistyped id or the wrong line of a list."""
+        assert interaction.guild_id is not None
+        found = self._open_table(interaction.guild_id, table)
+        if found is None:
+            typed = str(table).replace("`", "").strip()[:40]
+            raise UserFacingError(msg("admin.end_no_table", typed=typed))
+        if found.seated_in_play(interaction.user.id):
+            raise UserFacingError(msg("session.manager_seated"))
+        line = await self._table_line(interaction, found)
+        key = "admin.end_confirm" if found.status == "running" else "admin.end_confirm_lobby"
+        question = msg_each(key, {"table": line.zh}, {"table": line.en}).keeping(*line.keep)
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            AdminEndButton(found.table_id, interaction.user.id, _minutes(self.bot),
+                           label=label_for("button.admin_end", str(interaction.locale)))
+        )  # fmt: skip
+        await send_with_view(interaction, say(question, interaction.locale), view)
+
+    @end.autocomplete("table")
+    async def _open_table_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The server's open tables as the admin types: where, rule set, lobby or hand,
+        who sits there, and the id (the value, what /mjadmin tables shows)."""
+        if interaction.guild_id is None or not is_manager(interaction):
+            return []
+        choices = []
+        for table in self._open_tables(interaction.guild_id):
+            shown = await self._table_choice(interaction, table)
+            if current.strip().strip("`").lower() in shown.lower():
+                choices.append(app_commands.Choice(name=shown, value=table.table_id))
+        return choices[:25]
+
+    async def _table_choice(
+        self, interaction: discord.Interaction[Any], table: TableSession
+    ) -> str:
+        """A table in an autocomplete choice (100 characters, no links: Discord shows
+        them as typed): its thread's name, rule set, lobby or hand, players, then its id."""
+        zh_variant, en_variant = variant_names(table.variant)
+        status = table.table_status()
+        if status is None:
+            where = msg("admin.table_lobby", seated=len(table.players), seats=table.num_seats,
+                        name=await self.bot.name_of(interaction.guild, table.host_user_id))  # fmt: skip
+            names = [player.name for player in table.players if not player.is_ai]
+        else:
+            where = status.hand_label
+            names = [seat.name for seat in status.seats if not seat.is_ai]
+        guild = interaction.guild
+        place = guild.get_channel_or_thread(table.channel_id) if guild is not None else None
+        channel = f"#{place.name} · " if place is not None else ""
+        people = ", ".join(names)
+        text = Text(f"{channel}{zh_variant} · {where.zh} · {people}",
+                    f"{channel}{en_variant} · {where.en} · {people}",
+                    (*where.keep, *names, channel))  # fmt: skip
+        head = say(text, interaction.locale)
+        tail = f" · {table.table_id}"
+        if len(head) + len(tail) > 100:
+            head = head[: 100 - len(tail) - 1] + "…"
+        return head + tail
+
+    def _open_tables(self, guild_id: int) -> list[TableSession]:
+        # A guild's tables all live in the process that holds its shard (bot.shards).
+        return [
+            table for table in self.bot.manager.tables
+            if table.guild_id == guild_id and table.status in ("lobby", "running")
+        ]  # fmt: skip
+
+    def _open_table(self, guild_id: int, typed: str) -> TableSession | None:
+        """The open table of this server ``typed`` names: its id (with or without the
+        list's backquotes) or its channel (a link pasted from the list, or its id)."""
+        typed = typed.strip().strip("`").strip()
+        channel = _CHANNEL.fullmatch(typed)
+        if channel is not None:
+            table = self.bot.manager.by_channel(int(channel[1] or channel[2]))
+        else:
+            table = self.bot.manager.get(typed)
+        if table is None or table.guild_id != guild_id or table.status not in ("lobby", "running"):
+            return None
+        return table
+
+    async def on_end_confirm(
+        self, interaction: discord.Interaction[Any], table_id: str, owner: int, issued: int
+    ) -> None:
+        """The confirmation pressed: by whom it was for, while fresh, by a manager still,
+        and the table still open (it may have ended since: nothing is done twice)."""
+        if interaction.user.id != owner:
+            await self.bot.reply(interaction, msg("admin.confirm_not_yours"))
+            return
+        if _minutes(self.bot) - issued > CONFIRM_TTL:
+            await self.bot.reply(interaction, msg("admin.confirm_stale"))
+            return
+        if not is_manager(interaction):
+            await self.bot.reply(interaction, msg("error.no_permission"))
+            return
+        locale = interaction.locale
+        table = self.bot.manager.get(table_id)
+        if table is None or table.guild_id != interaction.guild_id:
+            await edit_clicked(interaction, say(msg("table.gone"), locale), None)
+            return
+        name = interaction.user.display_name
+        result = await table.end_by_manager(interaction.user.id, name)
+        if not result.ok:
+            await edit_clicked(interaction, say(result.message or msg("error.generic"), locale),
+                               None)  # fmt: skip
+            return
+        await edit_clicked(interaction, say(msg("admin.ended", table=table_id), locale), None)
+
     async def _table_line(self, interaction: discord.Interaction[Any], table: TableSession) -> Text:
         """One table: its thread (a link), rule set, the lobby or the hand and whose turn
         it is (with the turn's time limit), who sits there (🤖 an AI, 托管 on autoplay)."""
@@ -754,6 +883,11 @@ class AdminCog(commands.Cog):
             await self.bot.respond(interaction, content, files=attachments)
 
 
+def _minutes(bot: MahjongBot) -> int:
+    """Now in minutes, what a confirmation's id carries to tell a stale press."""
+    return int(bot.clock.now() // 60)
+
+
 def _pages(lines: list[str], room: int) -> list[list[str]]:
     """``lines`` in order, as many to a page as fit in ``room`` characters (one at least)."""
     pages: list[list[str]] = [[]]
@@ -800,6 +934,43 @@ class TablesPageButton(
         cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
         assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
         await cog.on_tables_page(interaction, self.page)
+
+
+class AdminEndButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"mj:me:(?P<table>{TABLE_ID}):(?P<owner>[0-9]{{1,20}}):(?P<issued>[0-9]{{1,10}})",
+):
+    """The confirmation under ``/mjadmin end``: ``mj:me:<table>:<owner>:<issued>``, the
+    table, the manager who asked and when (minutes), so another's press or a stale one
+    is refused as the review views' are."""
+
+    def __init__(self, table_id: str, owner: int, issued: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"mj:me:{table_id}:{owner}:{issued}",
+                label=label or bilingual_label("button.admin_end"),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        self.table_id, self.owner, self.issued = table_id, owner, issued
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> AdminEndButton:
+        return cls(match["table"], int(match["owner"]), int(match["issued"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
+        assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+        try:
+            await cog.on_end_confirm(interaction, self.table_id, self.owner, self.issued)
+        except Exception as error:
+            await cog.bot._component_failed(interaction, error)
 
 
 class LedgerPageButton(
@@ -850,7 +1021,11 @@ class LedgerPageButton(
         await cog.on_ledger_page(interaction, self.user, kind, self.page, self.upto)
 
 
-ADMIN_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TablesPageButton, LedgerPageButton)
+ADMIN_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    TablesPageButton,
+    LedgerPageButton,
+    AdminEndButton,
+)
 
 
 def _seat_name(seat: SeatInfo) -> Text:
