@@ -475,6 +475,43 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "这个确认已过期，请重新使用命令。",
         "This confirmation has expired; run the command again.",
     ),
+    "admin.void_not_settled": (
+        "牌局 {game} 的第 {hand} 局没有结算过（没打完，或没有这一局）：没有可作废的积分。",
+        "Hand {hand} of game {game} was never settled (unfinished, or no such hand): there "
+        "are no points to void.",
+    ),
+    "admin.void_already": (
+        "牌局 {game} 的第 {hand} 局已经作废过了（{name}，<t:{at}:f>）：“{typed}”",
+        "Hand {hand} of game {game} was already voided ({name}, <t:{at}:f>): “{typed}”",
+    ),
+    "admin.void_confirm": (
+        "作废牌局 `{game}` 的第 {hand} 局？每位玩家这一局入账的积分（封顶后的数额）将原数退回：",
+        "Void hand {hand} of game `{game}`? Each player's points from it, as they were "
+        "credited (after any cap), are reversed:",
+    ),
+    "admin.void_player": (
+        "{name}：{reverse}（这一局入账 {paid}{capped}）",
+        "{name}: {reverse} (credited {paid}{capped})",
+    ),
+    "admin.void_capped": ("，封顶前 {points}", ", {points} before the cap"),
+    "admin.void_reason": (
+        "原因（记入账本）：“{typed}”。这一局不再计入排行榜、统计和每日封顶。不作废就不用管这条消息。",
+        "Reason (kept in the ledger): “{typed}”. The hand then counts on no leaderboard, in "
+        "no statistics and toward no day cap. To keep it, just ignore this message.",
+    ),
+    "admin.void_no_players": (
+        "这一局没有真人玩家的积分，没有可退回的。",
+        "No player's points moved in that hand: there is nothing to reverse.",
+    ),
+    "admin.voided": (
+        "已作废牌局 `{game}` 的第 {hand} 局：{changes}",
+        "Hand {hand} of game `{game}` is void: {changes}",
+    ),
+    "admin.ledger_void": ("作废的对局", "voided hands"),
+    "admin.ledger_void_line": ("作废第 {hand} 局，{name} 操作", "hand {hand} voided by {name}"),
+    "balance.void": ("作废一局，{name} 操作", "a hand voided by {name}"),
+    "history.voided": ("已作废", "voided"),
+    "button.admin_void": ("作废这一局", "Void the hand"),
     "button.admin_end": ("结束牌桌", "End the table"),
     "admin.ledger_title": (
         "账本 · {what} · 第 {page}/{pages} 页，共 {count} 条",
@@ -484,7 +521,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "账本里没有这样的记录（{what}）。",
         "No ledger rows of that kind ({what}).",
     ),
-    "admin.ledger_audit": ("管理员调整和罚分", "adjustments and penalties"),
+    "admin.ledger_audit": ("管理员调整、作废和罚分", "adjustments, voids and penalties"),
     "admin.ledger_adjustment": ("管理员调整", "adjustments"),
     "admin.ledger_penalty": ("罚分", "penalties"),
     "admin.ledger_hand": ("对局", "hands"),

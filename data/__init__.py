@@ -23,6 +23,7 @@ API at a glance (all ``async`` methods of ``Store``; see data/store.py for the g
 """
 
 from .caps import apply_caps
+from .ledger import VoidRefused
 from .models import (
     BOT_KEPT_SETTINGS,
     CHANNEL_LANGUAGES,
@@ -80,6 +81,7 @@ __all__ = [
     "StoreError",
     "StoredAction",
     "UnknownGameError",
+    "VoidRefused",
     "WeekBounds",
     "apply_caps",
     "bounds_for_week_start",

@@ -17,10 +17,11 @@ from .ledger import _ledger_entry
 from .models import LedgerEntry
 from .settings import SettingsPart
 
-LEDGER_KINDS = ("adjustment", "penalty", "hand", "opening")
-# What an admin audits unless told otherwise: the rows a person decided (an adjustment)
-# or a rule charged (a penalty); hands and openings are the bulk and follow from play.
-AUDIT_KINDS = ("adjustment", "penalty")
+LEDGER_KINDS = ("adjustment", "penalty", "hand", "opening", "void")
+# What an admin audits unless told otherwise: the rows a person decided (an adjustment,
+# a voided hand) or a rule charged (a penalty); hands and openings are the bulk and follow
+# from play.
+AUDIT_KINDS = ("adjustment", "penalty", "void")
 
 # The columns of the ledger export, in the CSV's order (``data.export``).
 EXPORT_COLUMNS = (

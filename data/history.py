@@ -35,6 +35,7 @@ class HandSummary:
     points: tuple[int, ...]
     created_at: datetime
     users: tuple[int | None, ...] = ()  # who was paid at each seat (None: an AI seat)
+    voided: bool = False  # reversed by an admin (/mjadmin void): it counts nowhere
 
 
 @dataclass(frozen=True)
@@ -61,11 +62,13 @@ class MatchSummary:
         return None
 
     def total_for(self, user_id: int) -> int:
-        """The user's net points over the match's settled hands."""
+        """The user's net points over the match's settled hands (a voided one: none)."""
         seat = self.seat_of(user_id)
         if seat is None:
             return 0
-        return sum(hand.points[seat] for hand in self.hands if seat < len(hand.points))
+        return sum(
+            hand.points[seat] for hand in self.hands if seat < len(hand.points) and not hand.voided
+        )
 
 
 @dataclass(frozen=True)
@@ -151,14 +154,18 @@ def _summaries(connection: sqlite3.Connection, game_ids: Sequence[str]) -> list[
     }
     hands: dict[str, dict[int, dict[str, Any]]] = {}
     for row in connection.execute(
-        "SELECT game_id, hand_number, seat, user_id, points, is_winner, created_at FROM ledger"
-        f" WHERE kind = 'hand' AND game_id IN ({marks}) ORDER BY game_id, hand_number, seat",
+        "SELECT l.game_id, l.hand_number, l.seat, l.user_id, l.points, l.is_winner,"
+        " l.created_at, CASE WHEN v.op_id IS NULL THEN 0 ELSE 1 END AS voided"
+        " FROM ledger AS l LEFT JOIN voided_hands AS v ON v.op_id = l.op_id"
+        f" WHERE l.kind = 'hand' AND l.game_id IN ({marks})"
+        " ORDER BY l.game_id, l.hand_number, l.seat",
         tuple(game_ids),
     ).fetchall():
         hand = hands.setdefault(row["game_id"], {}).setdefault(
             int(row["hand_number"]),
-            {"winner": None, "points": {}, "users": {}, "at": row["created_at"]},
-        )
+            {"winner": None, "points": {}, "users": {}, "at": row["created_at"],
+             "voided": bool(row["voided"])},
+        )  # fmt: skip
         seat = int(row["seat"]) if row["seat"] is not None else None
         if seat is None:
             continue
@@ -186,6 +193,7 @@ def _summaries(connection: sqlite3.Connection, game_ids: Sequence[str]) -> list[
                 points=tuple(hand["points"].get(seat, 0) for seat in range(num_seats)),
                 created_at=datetime.fromisoformat(hand["at"]),
                 users=tuple(hand["users"].get(seat) for seat in range(num_seats)),
+                voided=hand["voided"],
             )
             for number, hand in sorted(game_hands.items())
         ]

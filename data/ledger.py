@@ -23,7 +23,7 @@ from .weeks import local_day_and_week
 # Portable SQL (SQLite and PostgreSQL, see data.postgres): CASE instead of boolean sums and
 # scalar MAX(a, b), upsert columns qualified by their table, "column = ?1 OR ?1 IS NULL" in
 # that order (PostgreSQL types the parameter from its first use).
-_REBUILD_STATS_SQL = (
+_REBUILD_STATS_SQL: tuple[str, ...] = (
     """
     INSERT INTO weekly_stats (guild_id, week_start, user_id, net, hands, wins, biggest)
     SELECT guild_id, week_start, user_id, SUM(points),
@@ -31,8 +31,9 @@ _REBUILD_STATS_SQL = (
            SUM(CASE WHEN kind = 'hand' AND is_winner <> 0 THEN 1 ELSE 0 END),
            CASE WHEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) > 0
                 THEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) ELSE 0 END
-    FROM ledger
+    FROM ledger AS l
     WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
+      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
     GROUP BY guild_id, week_start, user_id
     """,
     """
@@ -41,15 +42,17 @@ _REBUILD_STATS_SQL = (
            SUM(CASE WHEN kind = 'hand' AND is_winner <> 0 THEN 1 ELSE 0 END),
            CASE WHEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) > 0
                 THEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) ELSE 0 END
-    FROM ledger
+    FROM ledger AS l
     WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
+      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
     GROUP BY guild_id, user_id
     """,
     """
     INSERT INTO daily_stats (guild_id, user_id, local_day, net)
     SELECT guild_id, user_id, local_day, SUM(points)
-    FROM ledger
+    FROM ledger AS l
     WHERE user_id IS NOT NULL AND kind = 'hand' AND (guild_id = ?1 OR ?1 IS NULL)
+      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
     GROUP BY guild_id, user_id, local_day
     """,
 )
@@ -61,7 +64,7 @@ _DETAIL_TABLES = (
     "player_day_stats", "player_day_types", "player_day_balance", "monthly_stats", "variant_stats"
 )  # fmt: skip
 
-_REBUILD_DETAIL_SQL = (
+_REBUILD_DETAIL_SQL: tuple[str, ...] = (
     """
     INSERT INTO player_day_stats
         (guild_id, user_id, local_day, variant, hands, wins, self_draws, deal_ins, net, biggest,
@@ -82,7 +85,8 @@ _REBUILD_DETAIL_SQL = (
           LEFT JOIN hand_outcomes AS o ON o.op_id = l.op_id
           LEFT JOIN games AS g ON g.game_id = l.game_id
           WHERE l.kind = 'hand' AND l.user_id IS NOT NULL
-            AND (l.guild_id = ?1 OR ?1 IS NULL)) AS hand_rows
+            AND (l.guild_id = ?1 OR ?1 IS NULL) AND (l.user_id = ?2 OR ?2 IS NULL)
+            AND NOT_VOIDED) AS hand_rows
     GROUP BY guild_id, user_id, local_day, variant
     """,
     """
@@ -92,7 +96,7 @@ _REBUILD_DETAIL_SQL = (
     JOIN hand_outcomes AS o ON o.op_id = l.op_id
     JOIN hand_win_types AS t ON t.op_id = l.op_id
     WHERE l.kind = 'hand' AND l.user_id IS NOT NULL AND l.is_winner = 1
-      AND (l.guild_id = ?1 OR ?1 IS NULL)
+      AND (l.guild_id = ?1 OR ?1 IS NULL) AND (l.user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
     GROUP BY l.guild_id, l.user_id, l.local_day, o.variant, t.win_type
     """,
     """
@@ -101,7 +105,7 @@ _REBUILD_DETAIL_SQL = (
     FROM ledger AS l
     JOIN (SELECT MAX(id) AS last_id FROM ledger
           WHERE user_id IS NOT NULL AND balance_after IS NOT NULL
-            AND (guild_id = ?1 OR ?1 IS NULL)
+            AND (guild_id = ?1 OR ?1 IS NULL) AND (user_id = ?2 OR ?2 IS NULL)
           GROUP BY guild_id, user_id, local_day) AS last ON last.last_id = l.id
     """,
     """
@@ -110,8 +114,9 @@ _REBUILD_DETAIL_SQL = (
            SUM(CASE WHEN kind = 'hand' THEN 1 ELSE 0 END),
            SUM(CASE WHEN kind = 'hand' AND is_winner = 1 THEN 1 ELSE 0 END),
            MAX(CASE WHEN kind = 'hand' AND points > 0 THEN points ELSE 0 END)
-    FROM ledger
+    FROM ledger AS l
     WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
+      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
     GROUP BY guild_id, SUBSTR(local_day, 1, 8) || '01', user_id
     """,
     """
@@ -124,10 +129,16 @@ _REBUILD_DETAIL_SQL = (
     LEFT JOIN hand_outcomes AS o ON o.op_id = l.op_id
     LEFT JOIN games AS g ON g.game_id = l.game_id
     WHERE l.user_id IS NOT NULL AND l.kind IN ('hand', 'penalty')
-      AND (l.guild_id = ?1 OR ?1 IS NULL)
+      AND (l.guild_id = ?1 OR ?1 IS NULL) AND (l.user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
     GROUP BY l.guild_id, COALESCE(o.variant, g.variant, ''), l.user_id
     """,
 )
+
+# A voided hand's rows (migration 10) count in no aggregate: its points were reversed.
+_NOT_VOIDED = "NOT EXISTS (SELECT 1 FROM voided_hands AS v WHERE v.op_id = l.op_id)"
+_REBUILD_STATS_SQL = tuple(sql.replace("NOT_VOIDED", _NOT_VOIDED) for sql in _REBUILD_STATS_SQL)
+_REBUILD_DETAIL_SQL = tuple(sql.replace("NOT_VOIDED", _NOT_VOIDED) for sql in _REBUILD_DETAIL_SQL)
+_AGGREGATE_TABLES = ("weekly_stats", "player_stats", "daily_stats", *_DETAIL_TABLES)
 
 # A user's statement (``LedgerPart.statement``): hand rows grouped by match, any other
 # row alone; the newest groups first, with the last row's balance and the game's rule set.
@@ -553,6 +564,80 @@ class LedgerPart(SettingsPart):
         )
         return [_ledger_entry(row) for row in rows]
 
+    async def hand_void(self, game_id: str, hand_number: int) -> LedgerEntry | None:
+        """The first row of the void that reversed this hand (who, why, when), or None
+        while the hand stands."""
+        rows = await self._read(
+            lambda connection: connection.execute(
+                "SELECT * FROM ledger WHERE op_id = (SELECT op_id FROM ledger_ops"
+                " WHERE op_key = ?) ORDER BY id LIMIT 1",
+                (_void_key(game_id, hand_number),),
+            ).fetchall()
+        )
+        return _ledger_entry(rows[0]) if rows else None
+
+    async def void_hand(
+        self,
+        guild_id: int,
+        game_id: str,
+        hand_number: int,
+        by_user: int,
+        reason: str,
+        *,
+        when: datetime | None = None,
+    ) -> list[LedgerEntry]:
+        """Reverse one settled hand of ``guild_id`` (an admin's decision): each player's
+        points from it, as credited (after caps), go back by a ``void`` row, in one
+        transaction with the new balances; the hand then counts in no aggregate (boards,
+        stats, the day cap), which are recomputed for its players. Returns the void's
+        rows. Raises ``VoidRefused`` ("not_settled", "already_void"): nothing changes."""
+        _check_int("guild_id", guild_id)
+        _check_int("hand_number", hand_number, minimum=0)
+        _check_int("by_user", by_user)
+        moment = self._now(when)
+
+        def body(connection: sqlite3.Connection) -> list[LedgerEntry]:
+            hand = connection.execute(
+                "SELECT op_id FROM ledger_ops WHERE op_key = ? AND guild_id = ?",
+                (f"hand:{game_id}:{hand_number}", guild_id),
+            ).fetchone()
+            if hand is None:
+                raise VoidRefused("not_settled")
+            hand_op = int(hand[0])
+            if _op_exists(connection, _void_key(game_id, hand_number)):
+                raise VoidRefused("already_void")
+            paid = connection.execute(
+                "SELECT seat, user_id, units, stake, points FROM ledger"
+                " WHERE op_id = ? AND kind = 'hand' AND user_id IS NOT NULL ORDER BY seat",
+                (hand_op,),
+            ).fetchall()
+            settings = _load_settings(connection, guild_id)
+            day, week = local_day_and_week(moment, settings.timezone)
+            op_id = _insert_op(
+                connection, guild_id, "void", moment, op_key=_void_key(game_id, hand_number),
+                game_id=game_id, hand_number=hand_number, reason=reason, by_user=by_user,
+            )  # fmt: skip
+            for seat, user, units, stake, points in paid:
+                balance = _ensure_balance(connection, settings, int(user), moment) - int(points)
+                connection.execute(
+                    _INSERT_LEDGER,
+                    (op_id, guild_id, "void", game_id, hand_number, seat, user, -int(units),
+                     stake, -int(points), -int(points), 0, 0, reason, by_user, balance,
+                     _iso(moment), week.isoformat(), day.isoformat()),
+                )  # fmt: skip
+                _set_balance(connection, guild_id, int(user), balance, moment, day.isoformat())
+            connection.execute(
+                "INSERT INTO voided_hands (op_id, void_op_id) VALUES (?, ?)", (hand_op, op_id)
+            )
+            for user in dict.fromkeys(int(row[1]) for row in paid):
+                _rebuild_aggregates(connection, guild_id, user)
+            rows = connection.execute(
+                "SELECT * FROM ledger WHERE op_id = ? ORDER BY seat", (op_id,)
+            ).fetchall()
+            return [_ledger_entry(row) for row in rows]
+
+        return await self._write(body)
+
     async def statement(self, guild_id: int, user_id: int, limit: int = 10) -> list[StatementLine]:
         """The user's latest balance movements, newest first: each match's settled hands
         as one line, each opening, penalty and adjustment as its own.
@@ -589,15 +674,7 @@ class LedgerPart(SettingsPart):
         """Recompute every aggregate (leaderboards, seasons, day caps, ``player_stats``)
         from the ledger and the hands' outcomes (one guild or all)."""
 
-        def body(connection: sqlite3.Connection) -> None:
-            for table in ("weekly_stats", "player_stats", "daily_stats", *_DETAIL_TABLES):
-                connection.execute(
-                    f"DELETE FROM {table} WHERE guild_id = ?1 OR ?1 IS NULL", (guild_id,)
-                )
-            for statement in (*_REBUILD_STATS_SQL, *_REBUILD_DETAIL_SQL):
-                connection.execute(statement, (guild_id,))
-
-        await self._write(body)
+        await self._write(lambda connection: _rebuild_aggregates(connection, guild_id, None))
 
     async def verify_balances(self, guild_id: int | None = None) -> list[tuple[int, int, int, int]]:
         """(guild, user, balance, ledger sum) for every balance the ledger does not explain."""
@@ -617,11 +694,40 @@ class LedgerPart(SettingsPart):
         return [tuple(int(value) for value in row) for row in rows]  # type: ignore[misc]
 
 
+class VoidRefused(ValueError):
+    """A hand that cannot be voided: ``why`` is "not_settled" (no such settled hand in
+    that guild) or "already_void"."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def _void_key(game_id: str, hand_number: int) -> str:
+    """The void's op_key: unique, so a hand is voided once however many ask at once."""
+    return f"void:{game_id}:{hand_number}"
+
+
 def _op_exists(connection: sqlite3.Connection, op_key: str) -> bool:
     return (
         connection.execute("SELECT 1 FROM ledger_ops WHERE op_key = ?", (op_key,)).fetchone()
         is not None
     )
+
+
+def _rebuild_aggregates(
+    connection: sqlite3.Connection, guild_id: int | None, user_id: int | None
+) -> None:
+    """Every aggregate row of one guild (None: all) and one user (None: all), recomputed
+    from the ledger and the hands' outcomes."""
+    for table in _AGGREGATE_TABLES:
+        connection.execute(
+            f"DELETE FROM {table} WHERE (guild_id = ?1 OR ?1 IS NULL)"
+            " AND (user_id = ?2 OR ?2 IS NULL)",
+            (guild_id, user_id),
+        )
+    for statement in (*_REBUILD_STATS_SQL, *_REBUILD_DETAIL_SQL):
+        connection.execute(statement, (guild_id, user_id))
 
 
 def _insert_op(

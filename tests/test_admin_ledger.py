@@ -75,7 +75,7 @@ async def test_a_manager_sees_every_adjustment_and_penalty_and_who_made_it(h: Ha
     await _audit_rows(h)
     chinese = h.reply_text(await h.command(MANAGER, "mjadmin ledger"))
     head, *lines = chinese.splitlines()
-    assert head == "**账本 · 管理员调整和罚分 · 第 1/1 页，共 5 条**"
+    assert head == "**账本 · 管理员调整、作废和罚分 · 第 1/1 页，共 5 条**"
     assert len(lines) == 5 and all(re.match(r"- <t:\d+:f> · ", line) for line in lines)
     share, penalty, gone, own, alice = lines  # newest first
     assert share.endswith(" · 小美 · **+40** · 离桌罚分分得 · `game-one`")
@@ -87,7 +87,7 @@ async def test_a_manager_sees_every_adjustment_and_penalty_and_who_made_it(h: Ha
     assert str(ALICE) not in chinese and "user…" not in chinese
 
     english = h.reply_text(await h.command(MANAGER, "mjadmin ledger", locale="en-US"))
-    assert english.startswith("**Ledger · adjustments and penalties · page 1 of 1, 5 rows**")
+    assert english.startswith("**Ledger · adjustments, voids and penalties · page 1 of 1, 5 rows**")
     assert "管理员老张 · **+100,000** · adjustment by 管理员老张 ⚠ self: “测试”" in english
     assert "Share of a leaving penalty" in english
 
@@ -99,7 +99,10 @@ async def test_a_manager_sees_every_adjustment_and_penalty_and_who_made_it(h: Ha
     assert " · Bob · **-10** · hand 1 · `game-one`" in hands and "+30" in hands
     departed = h.reply_text(await h.command(MANAGER, "mjadmin ledger",
                                             [option("user", str(GONE), 6)]))  # fmt: skip
-    assert departed.splitlines()[0] == "**账本 · 老王已走 · 管理员调整和罚分 · 第 1/1 页，共 1 条**"
+    assert (
+        departed.splitlines()[0]
+        == "**账本 · 老王已走 · 管理员调整、作废和罚分 · 第 1/1 页，共 1 条**"
+    )
     openings = h.reply_text(await h.command(
         MANAGER, "mjadmin ledger", [option("user", str(GONE), 6), option("kind", "opening")]
     ))  # fmt: skip
@@ -109,7 +112,7 @@ async def test_a_manager_sees_every_adjustment_and_penalty_and_who_made_it(h: Ha
     ))  # fmt: skip
     assert nothing == "账本里没有这样的记录（Bob · 管理员调整）。"
     traditional = h.reply_text(await h.command(MANAGER, "mjadmin ledger", locale="zh-TW"))
-    assert "帳本 · 管理員調整和罰分" in traditional and "⚠ 自己給自己：“测试”" in traditional
+    assert "帳本 · 管理員調整、作廢和罰分" in traditional and "⚠ 自己給自己：“测试”" in traditional
 
     refused = h.reply_text(await h.command(ALICE, "mjadmin ledger"))
     assert "管理服务器" in refused and "小美" not in refused
@@ -140,7 +143,7 @@ async def test_the_ledger_pages_with_buttons_and_holds_still_while_play_goes_on(
         assert len(content) <= 2000
         head, *lines = content.splitlines()
         assert head == f"**Ledger · adjustments · page {expected} of 3, 25 rows**".replace(
-            "adjustments ·", "adjustments and penalties ·"
+            "adjustments ·", "adjustments, voids and penalties ·"
         )
         assert lines[-1].startswith("-# Long reasons are cut short here")
         rows = lines[:-1]
@@ -160,15 +163,17 @@ async def test_the_ledger_pages_with_buttons_and_holds_still_while_play_goes_on(
 
     await h.click(MANAGER, message, _button(message, "◀")["custom_id"])
     assert message.payload["content"].startswith(
-        "**账本 · 管理员调整和罚分 · 第 2/3 页，共 25 条**"
+        "**账本 · 管理员调整、作废和罚分 · 第 2/3 页，共 25 条**"
     )
     # One user the bot has no name for: a mention in the title too.
     alone = await h.command(MANAGER, "mjadmin ledger", [option("user", str(ALICE), 6)])
-    assert h.reply_text(alone).startswith(f"**账本 · <@{ALICE}> · 管理员调整和罚分 · 第 1/3 页")
+    assert h.reply_text(alone).startswith(
+        f"**账本 · <@{ALICE}> · 管理员调整、作废和罚分 · 第 1/3 页"
+    )
     # A fresh look counts the new row; a page past the end shows the last one.
     last = await h.command(MANAGER, "mjadmin ledger", [option("page", 40)], locale="en-US")
     assert h.reply_text(last).startswith(
-        "**Ledger · adjustments and penalties · page 3 of 3, 26 rows**"
+        "**Ledger · adjustments, voids and penalties · page 3 of 3, 26 rows**"
     )
     # The buttons check Manage Server again: without it, the list does not move.
     before = message.payload["content"]

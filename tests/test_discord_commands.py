@@ -59,7 +59,7 @@ def test_expected_commands_exist(payload: list[dict[str, Any]]) -> None:
     admin = next(c for c in payload if c["name"] == "mjadmin")
     assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server
     assert {o["name"] for o in admin["options"]} == {"settings", "adjust", "rules", "tables",
-                                                     "end", "ledger", "export"}  # fmt: skip
+                                                     "end", "void", "ledger", "export"}  # fmt: skip
 
 
 def test_payload_respects_discord_limits(payload: list[dict[str, Any]]) -> None:

@@ -66,6 +66,7 @@ async def test_help_in_each_language_with_the_commands_named_as_the_client_lists
     english = h.reply_text(await h.command(MANAGER, "help", locale="en-US"))
     assert "`/mjadmin settings` time zone" in english
     assert "`/mjadmin end` end any table from anywhere" in english
+    assert "`/mjadmin void` void a settled hand" in english
 
 
 async def test_help_links_the_commands_once_their_ids_are_known(h: Harness) -> None:

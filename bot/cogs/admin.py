@@ -1,5 +1,6 @@
 """``/mjadmin settings``, ``/mjadmin rules``, ``/mjadmin adjust``, ``/mjadmin tables``,
-``/mjadmin end``, ``/mjadmin ledger`` and ``/mjadmin export`` (Manage Server).
+``/mjadmin end``, ``/mjadmin void``, ``/mjadmin ledger`` and ``/mjadmin export`` (Manage
+Server).
 
 The command's default permission only hides it in clients; a server can override that
 per role, so Manage Server is checked again here on every call.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -33,7 +35,14 @@ from bot.messages import msg_each
 from bot.presenter import SeatInfo
 from bot.rules_flow import send_with_view
 from bot.table_options import MAX_STAKE
-from data import BOT_KEPT_SETTINGS, GuildSettings, LedgerEntry, SettingRangeError, SettingsError
+from data import (
+    BOT_KEPT_SETTINGS,
+    GuildSettings,
+    LedgerEntry,
+    SettingRangeError,
+    SettingsError,
+    VoidRefused,
+)
 from data.audit import AUDIT_KINDS, LEDGER_KINDS
 from data.export import export_guild
 from data.models import validate_setting
@@ -164,6 +173,9 @@ class AdminCog(commands.Cog):
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
         refresh_variant_choices(self, "default_variant")
+        # /mjadmin void's questions waiting for their button: token -> (guild, game,
+        # hand, reason). Kept here only: a press after a restart is refused as stale.
+        self._pending_voids: dict[str, tuple[int, str, int, str]] = {}
 
     @admin.command(
         name=T("rules", "规则"),
@@ -666,6 +678,138 @@ class AdminCog(commands.Cog):
         )
 
     @admin.command(
+        name=T("void", "作废"),
+        description=T(
+            "Void one settled hand: its points reversed, off every board (asked first)",
+            "作废已结算的一局：积分原数退回，不再计入排行榜（先确认）",
+        ),
+    )
+    @app_commands.check(require_manager)
+    @app_commands.rename(
+        game=T("game", "牌局"), hand=T("hand", "第几局"), reason=T("reason", "原因")
+    )
+    @app_commands.describe(
+        game=T(
+            "Game id or its first characters (/history, /mjadmin ledger show it)",
+            "牌局编号或它的前几位（/history、/mjadmin ledger 里有）",
+        ),
+        hand=T(
+            "Which hand, from 1 (as /history and /replay count)",
+            "第几局（从 1 开始，同 /history 和 /replay）",
+        ),
+        reason=T("Why (kept in the ledger)", "原因（记入账本）"),
+    )
+    async def void(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[str, 1, 40],
+        hand: app_commands.Range[int, 1, 9999],
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        """Why: a hand played in bad faith (or paid by a bug) could only be offset by
+        adjustments, which leave the hand on every board and in every statistic; a void
+        reverses exactly what it paid and takes it off them, once, with who and why."""
+        from bot.replays import ReplayLookupError, find_game
+
+        assert interaction.guild_id is not None
+        reason = str(reason).strip()[:200]
+        if not reason:
+            raise UserFacingError(Text("请写明原因", "Please give a reason"))
+        if not isinstance(hand, int) or not 1 <= hand <= 9999:
+            raise UserFacingError(msg("error.bad_value", reason=str(hand)[:20]))
+        try:
+            record = await find_game(self.bot.store, str(game))
+        except ReplayLookupError as error:
+            raise UserFacingError(error.text) from None
+        if record.guild_id != interaction.guild_id:
+            raise UserFacingError(msg("replay.no_game", game=str(game)[:40]))
+        game_id, number = record.game_id, hand - 1
+        await self._check_voidable(interaction, game_id, number)
+        entries = [e for e in await self.bot.store.hand_entries(game_id, number) if e.user_id]
+        if not entries:
+            raise UserFacingError(msg("admin.void_no_players"))
+        lines = [msg("admin.void_confirm", game=game_id, hand=hand)]
+        for entry in entries:
+            assert entry.user_id is not None
+            name = await self.bot.name_of(interaction.guild, entry.user_id)
+            facts = {"name": name, "reverse": f"**{-entry.points:+,d}**",
+                     "paid": f"{entry.points:+,d}"}  # fmt: skip
+            capped = Text("", "")
+            if entry.original_points != entry.points:
+                capped = msg("admin.void_capped", points=f"{entry.original_points:+,d}")
+            line = msg_each("admin.void_player", {**facts, "capped": capped.zh},
+                            {**facts, "capped": capped.en}).keeping(name)  # fmt: skip
+            lines.append(Text(f"- {line.zh}", f"- {line.en}", line.keep))
+        lines.append(msg("admin.void_reason", typed=reason))
+        question = Text(
+            "\n".join(line.zh for line in lines),
+            "\n".join(line.en for line in lines),
+            tuple(span for line in lines for span in line.keep),
+        )
+        token = secrets.token_hex(4)
+        self._pending_voids[token] = (interaction.guild_id, game_id, number, reason)
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            AdminVoidButton(token, interaction.user.id, _minutes(self.bot),
+                            label=label_for("button.admin_void", str(interaction.locale)))
+        )  # fmt: skip
+        await send_with_view(interaction, say(question, interaction.locale), view)
+
+    async def _check_voidable(
+        self, interaction: discord.Interaction[Any], game_id: str, number: int
+    ) -> None:
+        """Refuse a hand never settled, or one voided already (saying when, by whom, why)."""
+        store = self.bot.store
+        if not await store.is_settled(game_id, number):
+            raise UserFacingError(msg("admin.void_not_settled", game=game_id, hand=number + 1))
+        done = await store.hand_void(game_id, number)
+        if done is not None:
+            by = await self._ledger_name(interaction.guild, done.by_user) if done.by_user else "?"
+            raise UserFacingError(
+                msg("admin.void_already", game=game_id, hand=number + 1, name=by,
+                    at=int(done.created_at.timestamp()), typed=done.reason)
+            )  # fmt: skip
+
+    async def on_void_confirm(
+        self, interaction: discord.Interaction[Any], token: str, owner: int, issued: int
+    ) -> None:
+        """The void's confirmation pressed: the manager it was for, while fresh (and
+        remembered: the reason lives in this process), a manager still; then the store
+        voids it once, whatever happened meanwhile."""
+        if interaction.user.id != owner:
+            await self.bot.reply(interaction, msg("admin.confirm_not_yours"))
+            return
+        pending = self._pending_voids.get(token)
+        if _minutes(self.bot) - issued > CONFIRM_TTL or pending is None:
+            await self.bot.reply(interaction, msg("admin.confirm_stale"))
+            return
+        if not is_manager(interaction):
+            await self.bot.reply(interaction, msg("error.no_permission"))
+            return
+        guild_id, game_id, number, reason = pending
+        locale = interaction.locale
+        try:
+            rows = await self.bot.store.void_hand(
+                guild_id, game_id, number, interaction.user.id, reason
+            )
+        except VoidRefused:
+            self._pending_voids.pop(token, None)
+            try:
+                await self._check_voidable(interaction, game_id, number)
+            except UserFacingError as error:
+                await edit_clicked(interaction, say(error.text, locale), None)
+                return
+            raise
+        self._pending_voids.pop(token, None)
+        names = [await self.bot.name_of(interaction.guild, row.user_id or 0) for row in rows]
+        changes = ", ".join(
+            f"{name} {row.points:+,d} → {row.balance_after:,}"
+            for name, row in zip(names, rows, strict=True)
+        )
+        done = msg("admin.voided", game=game_id, hand=number + 1, changes=changes)
+        await edit_clicked(interaction, say(done.keeping(*names), locale), None)
+
+    @admin.command(
         name=T("ledger", "账本"),
         description=T(
             "The server's ledger: adjustments, penalties (or hands, openings), who made them",
@@ -676,7 +820,10 @@ class AdminCog(commands.Cog):
     @app_commands.rename(user=T("user", "用户"), kind=T("kind", "类型"), page=T("page", "页码"))
     @app_commands.describe(
         user=T("Only this user's rows (also one who left)", "只看这个用户的（离开的也可以）"),
-        kind=T("Which rows (default: adjustments and penalties)", "哪类记录（默认：调整和罚分）"),
+        kind=T(
+            "Which rows (default: adjustments, voids and penalties)",
+            "哪类记录（默认：调整、作废和罚分）",
+        ),
         page=T("Which page, from 1 (default: the newest)", "第几页，从 1 开始（默认最新）"),
     )
     @app_commands.choices(
@@ -685,6 +832,7 @@ class AdminCog(commands.Cog):
             app_commands.Choice(name=T("penalties", "罚分"), value="penalty"),
             app_commands.Choice(name=T("hands", "对局"), value="hand"),
             app_commands.Choice(name=T("opening balances", "开户"), value="opening"),
+            app_commands.Choice(name=T("voided hands", "作废的对局"), value="void"),
         ]
     )
     async def ledger(
@@ -807,6 +955,9 @@ class AdminCog(commands.Cog):
         elif entry.kind == "hand":
             what = msg("admin.ledger_hand_line", hand=(entry.hand_number or 0) + 1)
             reason = ""
+        elif entry.kind == "void":  # by whom, which hand (as /mjadmin void takes it), why
+            by = await self._ledger_name(guild, entry.by_user) if entry.by_user else "?"
+            what = msg("admin.ledger_void_line", hand=(entry.hand_number or 0) + 1, name=by)
         else:
             what = msg("balance.opening")
             reason = ""
@@ -973,6 +1124,43 @@ class AdminEndButton(
             await cog.bot._component_failed(interaction, error)
 
 
+class AdminVoidButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mj:mv:(?P<token>[0-9a-f]{8}):(?P<owner>[0-9]{1,20}):(?P<issued>[0-9]{1,10})",
+):
+    """The confirmation under ``/mjadmin void``: ``mj:mv:<token>:<owner>:<issued>``; the
+    token names the hand and the reason this process keeps (a reason does not fit in an
+    id), so after a restart the press is refused as stale and nothing is voided."""
+
+    def __init__(self, token: str, owner: int, issued: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"mj:mv:{token}:{owner}:{issued}",
+                label=label or bilingual_label("button.admin_void"),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        self.token, self.owner, self.issued = token, owner, issued
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> AdminVoidButton:
+        return cls(match["token"], int(match["owner"]), int(match["issued"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
+        assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+        try:
+            await cog.on_void_confirm(interaction, self.token, self.owner, self.issued)
+        except Exception as error:
+            await cog.bot._component_failed(interaction, error)
+
+
 class LedgerPageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"mj:ml:(?P<user>[0-9]{1,20}|-):(?P<kind>[a-z]{1,10}|-):(?P<page>[0-9]{1,5})"
@@ -1025,6 +1213,7 @@ ADMIN_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TablesPageButton,
     LedgerPageButton,
     AdminEndButton,
+    AdminVoidButton,
 )
 
 

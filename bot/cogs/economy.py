@@ -206,6 +206,9 @@ class EconomyCog(commands.Cog):
                 what = msg("balance.adjustment", name=by)
         elif line.kind == "penalty":
             what = msg("balance.penalty" if line.points < 0 else "balance.penalty_share")
+        elif line.kind == "void":
+            by = await self.bot.name_of(guild, line.by_user) if line.by_user is not None else "?"
+            what = msg("balance.void", name=by)
         else:
             what = msg("balance.opening")
         moved = f"**{line.points:+,d}**"

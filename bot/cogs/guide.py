@@ -102,7 +102,8 @@ _ADMIN_SECTION: tuple[tuple[str, str], ...] = (
         "{mjadmin rules} 新桌的默认规则 · {mjadmin adjust} 调整某人的积分（记入账本） · "
         "{mjadmin tables} 开着的牌桌：在哪、谁在玩、轮到谁 · "
         "{mjadmin end} 在任何地方结束一张牌桌（先确认；不罚分，正在打的一局不结算） · "
-        "{mjadmin ledger} 全服账本：每笔调整（谁做的）和罚分 · "
+        "{mjadmin void} 作废已结算的一局：积分原数退回，不再计入排行榜和统计（先确认，记入账本） · "
+        "{mjadmin ledger} 全服账本：每笔调整和作废（谁做的）和罚分 · "
         "{mjadmin export} 导出全部余额和账本（CSV）",
         "{mjadmin settings} time zone, leaderboard channel, time limits, default rule set, "
         "starting balance, minimum balance to sit, highest stake, caps, channel language · "
@@ -110,9 +111,10 @@ _ADMIN_SECTION: tuple[tuple[str, str], ...] = (
         "start with · {mjadmin adjust} change someone's points (kept in the ledger) · "
         "{mjadmin tables} the open tables: where, who, whose turn · "
         "{mjadmin end} end any table from anywhere (asked first; free, the hand in play is "
-        "not paid) · "
-        "{mjadmin ledger} the server's ledger: every adjustment (and who made it) and "
-        "penalty · {mjadmin export} every balance and the ledger as CSV files",
+        "not paid) · {mjadmin void} void a settled hand: its points reversed, off the boards "
+        "and statistics (asked first, kept in the ledger) · "
+        "{mjadmin ledger} the server's ledger: every adjustment and void (and who made it) "
+        "and penalty · {mjadmin export} every balance and the ledger as CSV files",
     ),
 )
 

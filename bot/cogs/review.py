@@ -272,6 +272,8 @@ class ReviewCog(commands.Cog):
             outcome = say(msg("history.won_by", name=winner), locale)
         seat = match.seat_of(target)
         mine = hand.points[seat] if seat is not None and seat < len(hand.points) else 0
+        if hand.voided:  # reversed by a manager: struck through, counted nowhere
+            return f"{label} {outcome} ~~{mine:+d}~~ {say(msg('history.voided'), locale)}"
         return f"{label} {outcome} **{mine:+d}**"
 
     def _match_line(
