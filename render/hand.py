@@ -1,9 +1,11 @@
 """The private hand image: a seat's concealed tiles, the drawn tile set apart, its melds,
 the indicator and the wild, and what it waits on (beside the hand, or right under it);
 during a claim window the offered tile, large, with who discarded it and the claims this
-seat can make; below, the table as seen from the seat: each other seat a band with its
-name, whose turn, its hidden tiles as a number, its melds and its whole river in rows,
-the last discard framed.
+seat can make; below, the table as seen from the seat: the seat's own river first (with
+its 不跟 / 承包 state), as at a real table, where a player's discards lie in front of them
+(a skipped win (过胡) reads against them, and defence too), then each other seat a band
+with its name, whose turn, its hidden tiles as a number, its melds and its whole river in
+rows, the last discard framed.
 
 Drawn for a phone, which shows the 1000 px wide image at about 36 %: text 30 to 44 px,
 the tiles a player reads (indicator, wild, waits, the others' rivers) 52 to 60 px wide.
@@ -191,11 +193,11 @@ def compose_hand(
     melds_top = under_top + (aside_h + 16 if info and not beside else 0)
     meld_h = tile_height(layout.meld_tile)
     own_bottom = melds_top + (meld_h + 16 if view.melds else 0)
-    strip = _strip_layout(public, view.seat, layout)
+    strip = _strip_layout(public, view.seat, layout, locale)
     strip_top = max(own_bottom, below) + 12
     legend = white_legend(view, locale)
     legend_h = 56 if legend else 0
-    height = strip_top + sum(block_h for _seat, _units, block_h in strip) + legend_h + 12
+    height = strip_top + sum(band.height for band in strip) + legend_h + 12
     size = (HAND_WIDTH, height)
     canvas = palette_canvas(size, FELT) if palette else Image.new("RGB", size, FELT)
     draw = surface_draw(canvas)
@@ -259,9 +261,12 @@ def compose_hand(
         meld_x = draw_meld(canvas, entries, meld_x, melds_top + meld_h, meld_w) + 16
 
     y = strip_top
-    for seat, units, block_h in strip:
-        _draw_seat_strip(canvas, draw, public, seat, units, y, block_h, names, locale, layout)
-        y += block_h
+    for band in strip:
+        if band.own:
+            _draw_own_river(canvas, draw, public, band, y, locale, layout)
+        else:
+            _draw_seat_strip(canvas, draw, public, band, y, names, locale, layout)
+        y += band.height
     if legend:
         back = tile_height(layout.strip_back)
         sprite = tile_sprite(WHITE, layout.strip_back, WHITE_MARKER)
@@ -485,17 +490,92 @@ def _needs_white_legend(view: PlayerView, rules: type[Variant]) -> bool:
 # them), one discard (kind, claimed, is_last) or a gap between melds and river.
 _MeldEntries = list[tuple[int | None, bool, bool]]
 _Unit = tuple[str, object, int]
+_BAND_PAD = 8  # the own river's band: above its first row and below its last
 
 
-def _strip_layout(
-    public: PublicView, seat: int, layout: _HandLayout
-) -> list[tuple[SeatView, list[_Unit], int]]:
-    """For each other seat in play order: a line (wind, name, status, hidden count), then
-    its melds and its whole river flowed left to right in rows of ``TABLE_TILE`` wide
-    tiles across the image (15 a row: a late river takes two), and the block's height."""
+@dataclass(frozen=True)
+class _Band:
+    """One seat's band in the strip: its units flowed in rows and its height. The seat's
+    own band (``own``) has no line of its own: its head (wind, "你的弃牌", 不跟 / 承包)
+    starts the first row, ``lead`` px wide, so the river costs a row, not a row and a
+    line (its melds and hidden tiles are the hand above)."""
+
+    seat_view: SeatView
+    units: list[_Unit]
+    height: int
+    own: bool = False
+    lead: int = 0
+
+
+def _river_units(public: PublicView, seat_view: SeatView) -> list[_Unit]:
+    """A seat's discards as strip units, its latest framed while it is the last discard."""
+    units: list[_Unit] = []
+    last = len(seat_view.discards) - 1
+    for index, discard in enumerate(seat_view.discards):
+        is_last = (
+            public.last_discard is not None
+            and public.last_discard[0] == seat_view.seat
+            and index == last
+            and not discard.claimed
+        )
+        units.append(("discard", (discard.tile, discard.claimed, is_last), TABLE_TILE))
+    return units
+
+
+def _rows(units: list[_Unit], width: int, lead: int = 0) -> int:
+    """How many rows ``units`` take flowed across ``width`` px, the first ``lead`` px in."""
+    if not units:
+        return 0
+    rows, row_w = 1, lead
+    for _kind, _payload, unit_w in units:
+        if row_w + unit_w > width and row_w > 0:
+            rows, row_w = rows + 1, 0
+        row_w += unit_w
+    return rows
+
+
+def _seat_state(public: PublicView, seat_view: SeatView, locale: str) -> str:
+    """三摊 (RULES.md §1): 不跟 (it chose not to go on, and pays nothing) or 承包 and the
+    seats it is liable to, as the table image says; else empty."""
+    if seat_view.folded:
+        return label("folded", locale)
+    if seat_view.liable_with:
+        partners = " ".join(
+            wind_name(public.seats[other].seat_wind, locale) for other in seat_view.liable_with
+        )
+        return f"{label('liable', locale)} {partners}"
+    return ""
+
+
+def _own_head(
+    public: PublicView, seat_view: SeatView, locale: str, layout: _HandLayout
+) -> tuple[str, str, str, int]:
+    """The own band's head: its wind, its caption, its state, and the width they take
+    with the space before the first tile."""
+    wind = wind_name(seat_view.seat_wind, locale)
+    caption = label("own_discards", locale)
+    state = _seat_state(public, seat_view, locale)
+    lead = badge_width(wind, layout.strip_badge) + 10 + text_width(caption, layout.strip_name)
+    if state:
+        lead += 12 + badge_width(state, layout.strip_status)
+    return wind, caption, state, lead + 20
+
+
+def _strip_layout(public: PublicView, seat: int, layout: _HandLayout, locale: str) -> list[_Band]:
+    """The seat's own river, when it has discarded (or is 不跟 / 承包), then each other seat
+    in play order: a line (wind, name, status, hidden count), then its melds and its
+    whole river flowed left to right in rows of ``TABLE_TILE`` wide tiles across the
+    image (15 a row: a late river takes two)."""
     width = HAND_WIDTH - 2 * layout.margin
-    tile_h = tile_height(TABLE_TILE)
-    blocks: list[tuple[SeatView, list[_Unit], int]] = []
+    row_h = tile_height(TABLE_TILE) + 4
+    bands: list[_Band] = []
+    own_view = public.seats[seat]
+    own_units = _river_units(public, own_view)
+    if own_units or _seat_state(public, own_view, locale):
+        lead = _own_head(public, own_view, locale, layout)[3]
+        rows = max(1, _rows(own_units, width, lead))
+        height = 2 * _BAND_PAD + rows * row_h + 6  # 6: the gap to the next band
+        bands.append(_Band(own_view, own_units, height, own=True, lead=lead))
     for offset in range(1, public.num_seats):
         seat_view = public.seats[(seat + offset) % public.num_seats]
         units: list[_Unit] = []
@@ -504,37 +584,85 @@ def _strip_layout(
             units.append(("meld", entries, meld_width(entries, TABLE_TILE) + 10))
         if units:
             units.append(("gap", None, 14))
-        last = len(seat_view.discards) - 1
-        for index, discard in enumerate(seat_view.discards):
-            is_last = (
-                public.last_discard is not None
-                and public.last_discard[0] == seat_view.seat
-                and index == last
-                and not discard.claimed
+        units += _river_units(public, seat_view)
+        height = layout.strip_head + _rows(units, width) * row_h + 10
+        bands.append(_Band(seat_view, units, height))
+    return bands
+
+
+def _draw_own_river(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    public: PublicView,
+    band: _Band,
+    top: int,
+    locale: str,
+    layout: _HandLayout,
+) -> None:
+    """The seat's own discards, led by its wind, "你的弃牌" and its 三摊 state."""
+    draw.rectangle((0, top, HAND_WIDTH, top + band.height - 6), fill=PANEL_DARK)
+    wind, caption, state, _lead = _own_head(public, band.seat_view, locale, layout)
+    tiles_top = top + _BAND_PAD
+    center = tiles_top + tile_height(TABLE_TILE) / 2
+    x: float = layout.margin
+    fill = RED_BADGE if band.seat_view.is_dealer else PANEL_EDGE
+    size = layout.strip_badge
+    x += badge(draw, canvas, x, center - (size + 12) / 2, wind, fill, size) + 10
+    size = layout.strip_name
+    x += draw_text(canvas, caption, x, ink_top(center, size), size, MUTED) + 12
+    if state:
+        size = layout.strip_status
+        badge(draw, canvas, x, center - (size + 12) / 2, state, PANEL_EDGE, size, MINUS)
+    _draw_units(canvas, draw, public, band.units, layout.margin + band.lead, tiles_top, locale,
+                layout)  # fmt: skip
+
+
+def _draw_units(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    public: PublicView,
+    units: list[_Unit],
+    x: float,
+    y: float,
+    locale: str,
+    layout: _HandLayout,
+) -> None:
+    """A band's melds and river from (``x``, ``y``), wrapping to the left margin."""
+    rules, wild = get_rules(public.variant), public.wild
+    left = layout.margin
+    tile_h = tile_height(TABLE_TILE)
+    for kind, payload, unit_w in units:
+        if x + unit_w > HAND_WIDTH - layout.margin and x > left:
+            x, y = left, y + tile_h + 4
+        if kind == "meld":
+            draw_meld(canvas, cast(_MeldEntries, payload), x, y + tile_h, TABLE_TILE)
+        elif kind == "discard":
+            tile, claimed, is_last = cast(tuple[int, bool, bool], payload)
+            sprite = tile_sprite(
+                tile, TABLE_TILE, marker_for(tile, rules, wild, locale), dimmed=claimed
             )
-            units.append(("discard", (discard.tile, discard.claimed, is_last), TABLE_TILE))
-        rows, row_w = (1, 0) if units else (0, 0)
-        for _kind, _payload, unit_w in units:
-            if row_w + unit_w > width and row_w > 0:
-                rows, row_w = rows + 1, 0
-            row_w += unit_w
-        blocks.append((seat_view, units, layout.strip_head + rows * (tile_h + 4) + 10))
-    return blocks
+            paste(canvas, sprite, x, y)
+            if is_last:
+                draw.rounded_rectangle(
+                    (x - 2, y - 2, x + TABLE_TILE + 1, y + tile_h + 1),
+                    6,
+                    outline=LAST_DISCARD,
+                    width=4,
+                )
+        x += unit_w
 
 
 def _draw_seat_strip(
     canvas: Image.Image,
     draw: ImageDraw.ImageDraw,
     public: PublicView,
-    seat_view: SeatView,
-    units: list[_Unit],
+    band: _Band,
     top: int,
-    block_h: int,
     names: Sequence[str] | None,
     locale: str,
     layout: _HandLayout,
 ) -> None:
-    rules, wild = get_rules(public.variant), public.wild
+    seat_view, block_h = band.seat_view, band.height
     # Its turn, or (a claim, a robbed kong, 三摊) the table waits for its answer.
     is_turn = public.current_seat == seat_view.seat
     is_waited_on = seat_view.seat in public.waiting_on
@@ -563,13 +691,8 @@ def _draw_seat_strip(
         status, status_fill, status_color = label("turn", locale), HIGHLIGHT, (40, 30, 10)
     elif is_waited_on:
         status = label("waiting_on", locale)
-    elif seat_view.folded:  # 三摊: it chose not to go on, and pays nothing
-        status, status_color = label("folded", locale), MINUS
-    elif seat_view.liable_with:  # 三摊: liable to these seats, as the table image says
-        partners = " ".join(
-            wind_name(public.seats[other].seat_wind, locale) for other in seat_view.liable_with
-        )
-        status, status_color = f"{label('liable', locale)} {partners}", MINUS
+    elif state := _seat_state(public, seat_view, locale):
+        status, status_color = state, MINUS
     size = layout.strip_status
     status_w = badge_width(status, size) + 12 if status else 0
     name = isolate(seat_name(names, seat_view.seat, locale))
@@ -578,25 +701,5 @@ def _draw_seat_strip(
     if status:
         badge(draw, canvas, x, center - (size + 12) / 2, status, status_fill, size, status_color)
 
-    left = layout.margin
-    tile_h = tile_height(TABLE_TILE)
-    x, y = left, top + layout.strip_head
-    for kind, payload, unit_w in units:
-        if x + unit_w > HAND_WIDTH - layout.margin and x > left:
-            x, y = left, y + tile_h + 4
-        if kind == "meld":
-            draw_meld(canvas, cast(_MeldEntries, payload), x, y + tile_h, TABLE_TILE)
-        elif kind == "discard":
-            tile, claimed, is_last = cast(tuple[int, bool, bool], payload)
-            sprite = tile_sprite(
-                tile, TABLE_TILE, marker_for(tile, rules, wild, locale), dimmed=claimed
-            )
-            paste(canvas, sprite, x, y)
-            if is_last:
-                draw.rounded_rectangle(
-                    (x - 2, y - 2, x + TABLE_TILE + 1, y + tile_h + 1),
-                    6,
-                    outline=LAST_DISCARD,
-                    width=4,
-                )
-        x += unit_w
+    _draw_units(canvas, draw, public, band.units, layout.margin, top + layout.strip_head, locale,
+                layout)  # fmt: skip

@@ -52,6 +52,7 @@ LABELS: dict[str, tuple[str, str, str]] = {
     "ended": ("本局结束", "Hand over", "本局結束"),
     "folded": ("不跟", "Folded", "不跟"),
     "liable": ("承包", "Liable", "承包"),
+    "own_discards": ("你的弃牌", "Your discards", "你的棄牌"),
     "concealed": ("暗牌", "Hidden", "暗牌"),
     "drawn": ("摸", "Drew", "摸"),
     "waits": ("听牌", "Waits", "聽牌"),

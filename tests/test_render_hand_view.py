@@ -506,11 +506,12 @@ def test_a_late_river_is_drawn_whole_in_rows(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", ["jiaxing", "taizhou"])
-def test_a_mid_hand_and_a_claim_stay_about_1100_px_tall(variant: str) -> None:
-    """Taller than before (561 to 747 px) for text and tiles a phone can read, but a
-    mid-hand view and a claim still fit about a phone screen and a half."""
+def test_a_mid_hand_and_a_claim_stay_about_1200_px_tall(variant: str) -> None:
+    """Taller than before (561 to 747 px) for text and tiles a phone can read, and by a
+    row for the seat's own river (about 106 px), but a mid-hand view and a claim still
+    fit about a phone screen and a half."""
     for view in (sample_player_view(variant), sample_claim_view(variant)):
-        assert compose_hand(view, names=SAMPLE_NAMES).height <= 1100
+        assert compose_hand(view, names=SAMPLE_NAMES).height <= 1200
 
 
 @pytest.mark.parametrize("locale", ["zh", "en"])
@@ -531,3 +532,48 @@ def test_the_hand_png_is_composed_on_the_palette_with_the_rgb_images_pixels(
         reference = rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
         assert decoded.tobytes() == reference.tobytes()
     assert [image.mode for image in encoded] == ["P", "P"]
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+def test_the_seats_own_river_and_state_are_drawn_under_its_hand(
+    monkeypatch: pytest.MonkeyPatch, locale: str
+) -> None:
+    """A player sees their own discards at a real table (Taizhou's skipped win reads
+    against them, and so does defence): the strip showed only the others' rivers, and
+    the alt text listed the player's own. Now their river is a band of its own, the
+    first under the hand, at the strip's tile size, led by their wind and "你的弃牌",
+    with their 承包 / 不跟 where the others' bands show it; no band before the first
+    discard."""
+    from render.alt_text import describe_hand
+
+    view = sample_player_view("jiaxing")
+    own = view.public.seats[0]
+    assert own.discards
+    liable = _with_seat(view, 0, liable_with=(1,))
+    tiles = _tiles_drawn(monkeypatch, liable)
+    monkeypatch.undo()
+    strip = [t for t in tiles if t[1] == hand.TABLE_TILE and t[0] is not None]
+    first_row = min(y for _k, _w, _x, y in strip)
+    own_row = sorted((x, kind) for kind, _w, x, y in strip if y == first_row)
+    assert [kind for _x, kind in own_row] == [discard.tile for discard in own.discards]
+    others = [t for t in strip if (t[2], t[0]) not in own_row]
+    assert others and all(y > first_row for _k, _w, _x, y in others)  # then the others
+
+    caption = label("own_discards", locale)
+    texts = record_texts(monkeypatch, hand)
+    badges = record_calls(monkeypatch, hand, "badge", 4)
+    render_hand(liable, names=SAMPLE_NAMES, locale=locale)
+    state = f"{label('liable', locale)} {'南' if locale == 'zh' else 'S'}"
+    assert [text.size for text in texts if text.text == caption] == [32] and state in badges
+    assert label("liable", locale) in describe_hand(liable, SAMPLE_NAMES, locale)
+    # Folded: its band says so.
+    badges.clear()
+    render_hand(_with_seat(view, 0, folded=True), names=SAMPLE_NAMES, locale=locale)
+    assert label("folded", locale) in badges
+    # Nothing discarded and nothing to say: no band; a river costs one row and a margin.
+    texts.clear()
+    empty = _with_seat(view, 0, discards=())
+    render_hand(empty, names=SAMPLE_NAMES, locale=locale)
+    assert caption not in [text.text for text in texts]
+    band = compose_hand(view).height - compose_hand(empty).height
+    assert band == tile_height(hand.TABLE_TILE) + 4 + 22
