@@ -25,6 +25,7 @@ from engine.views import PlayerView, PublicView
 
 if TYPE_CHECKING:
     from data import Store
+    from render.result import TablePoints
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +67,18 @@ class Renderer:
         return render_table(view, names=names, locale=locale)
 
     def result(
-        self, view: PublicView, result: HandResult, names: Sequence[str], locale: str
+        self,
+        view: PublicView,
+        result: HandResult,
+        names: Sequence[str],
+        locale: str,
+        points: TablePoints | None = None,
     ) -> bytes:
+        """``points``: what a table's ledger moved, which the card then shows (at a stake
+        above 1 the units alone disagreed with the text's points)."""
         from render.images import render_result
 
-        return render_result(view, result, names=names, locale=locale)
+        return render_result(view, result, names=names, locale=locale, points=points)
 
     def leaderboard(self, rows: Sequence[Any], period: str, subtitle: str, locale: str) -> bytes:
         from render.images import render_leaderboard

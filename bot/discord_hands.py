@@ -23,6 +23,7 @@ from bot.lines import name_at, result_texts
 from bot.presenter import PrivatePrompt, TableStatus, Text
 from engine.types import HandResult
 from render.alt_text import describe_hand, describe_result
+from render.result import TablePoints
 
 if TYPE_CHECKING:
     pass
@@ -593,9 +594,11 @@ class PrivateHands(PresenterCore):
         locale = await self.reader_locale(user_id)
         language = image_locale(locale) if locale is not None else self.locale
         names = seat_names(card.status)
+        moved = TablePoints(tuple(card.points), card.status.stake)  # as the text below says
         picture = await self.picture(
-            self.renderer.result, describe_result, card.status.public, card.result, names, language
-        )
+            self.renderer.result, describe_result, card.status.public, card.result, names,
+            language, moved,
+        )  # fmt: skip
         head, body = result_texts(card.result, names, card.points, card.status.stake)
         content = f"{for_reader(head, locale, bold=True)}\n{for_reader(body, locale)}"
         message = self.bot.get_partial_messageable(

@@ -29,6 +29,7 @@ from engine.tiles import format_tiles, kind_str, name_zh
 from engine.types import HandResult
 from engine.variants import RULE_SETS, get_rules
 from render.alt_text import describe_result, describe_table
+from render.result import TablePoints
 
 if TYPE_CHECKING:
     pass
@@ -408,8 +409,9 @@ class TableMessages(PresenterCore):
         content = in_server_script(
             f"**{head.zh}** {head.en}\n{body.zh}\n-# {body.en}", language, names
         )
+        moved = TablePoints(tuple(points), status.stake)  # the card says what the text says
         picture = await self.picture(
-            self.renderer.result, describe_result, status.public, result, names, language
+            self.renderer.result, describe_result, status.public, result, names, language, moved
         )
         view = replay_card_view(status.table_id, status.public.hand_number + 1)
         in_readers_script(view, language)

@@ -31,7 +31,16 @@ from engine.words import ACTIONS, PREVAILING_WINDS, SEAT_WINDS, WIN_TYPES, WINDS
 from .hand import claim_headline, white_legend
 from .layout import seat_name, signed
 from .leaderboard import board_entries, period_title, win_rate
-from .result import invalid_reason, item_value, payment_words, seat_payments, seat_score_text
+from .result import (
+    TablePoints,
+    invalid_reason,
+    item_value,
+    payment_words,
+    points_caption,
+    seat_net,
+    seat_payments,
+    seat_score_text,
+)
 from .stats import card_figures, item_name, unit_name
 from .text import chinese, in_language, label, rule_set_name, wild_label
 
@@ -373,9 +382,11 @@ def describe_result(
     result: HandResult | None = None,
     names: Sequence[str] | None = None,
     locale: str = "zh",
+    points: TablePoints | None = None,
 ) -> str:
     """The result card in words: who won how, the winning hand, every score item and the
-    total, and each seat's change."""
+    total, and each seat's change (``points``: in the points the ledger moved, as the
+    card draws them)."""
     result = result if result is not None else view.result
     if result is None:
         raise ValueError("the view has no result: the hand has not ended")
@@ -411,10 +422,11 @@ def describe_result(
             lines.append(f"{label('breakdown', locale)}{_colon(locale)}{_clause(items, locale)}")
         total = get_rules(result.variant).format_total(result, "zh" if _zh(locale) else "en")
         lines.append(chinese(total, locale))
-    detailed = "\n".join([*lines, _net_line(view, result, names, locale, details=True)])
+    detailed = "\n".join([*lines, _net_line(view, result, names, locale, points, details=True)])
     if len(detailed) <= DESCRIPTION_LIMIT:
         return detailed
-    return _cut("\n".join([*lines, _net_line(view, result, names, locale, details=False)]))
+    brief = _net_line(view, result, names, locale, points, details=False)
+    return _cut("\n".join([*lines, brief]))
 
 
 def _net_line(
@@ -422,21 +434,26 @@ def _net_line(
     result: HandResult,
     names: Sequence[str] | None,
     locale: str,
+    points: TablePoints | None,
     *,
     details: bool,
 ) -> str:
-    """Each seat's change as the card's seat rows show it: with ``details``, the seat's
-    own score (where the rule set keeps one) and the payments that make up its net, folded as drawn (the
-    winner's equal receipts on one line); without them where the text would not fit."""
+    """Each seat's change as the card's seat rows show it (points at a table, under the
+    card's caption): with ``details``, the seat's own score (where the rule set keeps
+    one), 不跟 where it folded, and the payments that make up its net, folded as drawn
+    (the winner's equal receipts on one line); without them where the text would not
+    fit."""
     winner = result.winner if result.valid else None
     changes = []
-    for seat, delta in enumerate(result.deltas):
-        change = f"{_seat_label(view, seat, names, locale)} {delta:+d}"
+    for seat in range(len(result.deltas)):
+        change = f"{_seat_label(view, seat, names, locale)} {seat_net(result, seat, points):+d}"
         parts = []
+        if winner is not None and view.seats[seat].folded:
+            parts.append(label("folded", locale))
         if details and winner is not None:
             if result.totals is not None and seat < len(result.totals):
                 parts.append(seat_score_text(result.totals[seat], locale))
-            for entry in seat_payments(result, seat, locale, fold=seat == winner):
+            for entry in seat_payments(result, seat, locale, fold=seat == winner, points=points):
                 if len(entry.others) == 1:
                     others = _seat_label(view, entry.others[0], names, locale)
                 else:
@@ -448,7 +465,8 @@ def _net_line(
         if parts:
             change += _aside(_list(parts, locale), locale)
         changes.append(change)
-    return f"{_word('net', locale)}{_colon(locale)}{_list(changes, locale)}"
+    title = points_caption(points, result, locale) or _word("net", locale)
+    return f"{title}{_colon(locale)}{_list(changes, locale)}"
 
 
 def describe_leaderboard(rows: Iterable[Any], period: str, subtitle: str, locale: str) -> str:

@@ -4,10 +4,15 @@ what it means.
 
 Drawn for a phone first: Discord shows the 1,000 px card about 360 px wide (36 %), so
 the title, the total and the nets are 40 to 42 source px (about 15 CSS px there), the
-score items and payments 30 to 32, nothing under 28, and the winning hand's tiles 72 px
-wide (26 CSS px). A seat's payments sit under its net, each signed as it counts towards
-it, so a player reads why they paid what without matching a separate list against the
-names (phone_images.md, item 5)."""
+score items and payments 32 (a payment's reason too: "三摊 ×5" and "互算" were 28, their
+ink under 10 CSS px), nothing under 28 (the rule set and hand number beside the title),
+and the winning hand's tiles 72 px wide (26 CSS px). A seat's payments sit under its net, each signed as it counts towards it, so a
+player reads why they paid what without matching a separate list against the names
+(phone_images.md, item 5).
+
+At a table the card shows points, as the channel's text and the DM say them: what the
+ledger moved (units × the table's stake, 底注, less what a cap took), under "积分变化（底注
+2）"; the score and its items stay in the rule set's units (RULES.md §3)."""
 
 from __future__ import annotations
 
@@ -53,18 +58,19 @@ from .layout import (
 from .text import chinese, fit_text, in_language, label, rule_set_name, text_width, wind_name
 from .tiles import tile_height, tile_sprite
 
-# Text sizes in source px (a phone shows 36 % of them: 42 px is 15 CSS px, 28 is 10).
+# Text sizes in source px (a phone shows 36 % of them: 42 px is 15 CSS px, 30 is 10.8).
 TITLE_SIZE = 42
 NET_SIZE = 42
 TOTAL_SIZE = 40
 ITEM_SIZE = 32
 SEAT_SIZE = 34
-LINE_SIZE = 30  # payments, the discarder, section titles
-LEAST_SIZE = 28  # a payment's reason, the rule set and hand number: the smallest text
+PAY_SIZE = 32  # a seat's payment lines: whom, why ("三摊 ×5", "互算"), how much
+LINE_SIZE = 30  # the discarder, section titles, a seat's own score and state
+LEAST_SIZE = 28  # the rule set and hand number beside the title: the smallest text
 TILE_W = 72  # the winning hand's tiles: 26 CSS px on a phone
 MARGIN = 24
 ITEM_ROW = 46
-PAY_ROW = 40
+PAY_ROW = 44
 SEAT_HEAD = 56
 CELL_H = 60  # a seat's net on a draw's card, two seats a row
 PAY_INDENT = 12  # a seat's payments under its name
@@ -77,7 +83,35 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "gets": ("收 {name}", "from {name}", "收 {name}"),
     "seat_score": ("得分 {n}", "score {n}", "得分 {n}"),
     "winning_tile": ("胡 {tile}", "winning tile: {tile}", "胡 {tile}"),
+    # The points caption says what the bot's text says ("积分变化（底注 2）：…").
+    "points": ("积分变化（底注 {stake}）", "Points (stake {stake})", "積分變化（底注 {stake}）"),
+    "capped": ("封顶", "capped", "封頂"),
+    "capped_from": ("原 {n}", "was {n}", "原 {n}"),
 }
+
+
+@dataclass(frozen=True)
+class TablePoints:
+    """What a hand moved on a table's ledger: each seat's points (its units × the table's
+    stake, 底注, unless a per-hand or per-day cap cut them) and the stake. With them the
+    card's nets are the numbers the channel's text and the DM give, not the units, which
+    differ from them at any stake but 1."""
+
+    points: tuple[int, ...]
+    stake: int
+
+    def capped(self, result: HandResult, seat: int) -> int | None:
+        """What the seat would have moved without a cap (units × stake), where a cap
+        changed it; else None."""
+        original = result.deltas[seat] * self.stake
+        return original if seat < len(self.points) and self.points[seat] != original else None
+
+
+def seat_net(result: HandResult, seat: int, points: TablePoints | None) -> int:
+    """The seat's change as the card shows it: the ledger's points at a table, else units."""
+    if points is not None and seat < len(points.points):
+        return points.points[seat]
+    return result.deltas[seat]
 
 
 def item_value(item: ScoreItem, locale: str) -> str:
@@ -108,6 +142,7 @@ class SeatPayment:
     others: tuple[int, ...]
     amount: int  # negative: the seat paid it
     reason: str
+    capped: bool = False  # the line of what a cap took off (or gave back): no other seat
 
     @property
     def amount_text(self) -> str:
@@ -117,35 +152,52 @@ class SeatPayment:
 
 
 def seat_payments(
-    result: HandResult, seat: int, locale: str, *, fold: bool = False
+    result: HandResult,
+    seat: int,
+    locale: str,
+    *,
+    fold: bool = False,
+    points: TablePoints | None = None,
 ) -> list[SeatPayment]:
     """The payments ``seat`` made or received, in the scorer's order. With ``fold`` (the
     winner's) equal payments received for one reason make one line: each payer's own
-    line already names the winner, and "+100 ×3" still adds up to the net."""
+    line already names the winner, and "+100 ×3" still adds up to the net. With
+    ``points`` (a table's) the amounts are points (× the stake), and where a cap changed
+    the seat's net a last line says by how much ("封顶 原 -92 +42"), so the lines still
+    add up to the net drawn above them."""
+    stake = points.stake if points is not None else 1
     entries: list[SeatPayment] = []
     for payment in result.payments:
         if seat not in (payment.payer, payment.payee) or payment.payer == payment.payee:
             continue
         reason = payment_reason(payment, result, locale)
+        amount = payment.amount * stake
         if payment.payer == seat:
-            entries.append(SeatPayment((payment.payee,), -payment.amount, reason))
+            entries.append(SeatPayment((payment.payee,), -amount, reason))
             continue
         same = next(
             (index for index, entry in enumerate(entries)
-             if fold and entry.amount == payment.amount and entry.reason == reason),
+             if fold and entry.amount == amount and entry.reason == reason),
             None,
         )  # fmt: skip
         if same is None:
-            entries.append(SeatPayment((payment.payer,), payment.amount, reason))
+            entries.append(SeatPayment((payment.payer,), amount, reason))
         else:
             folded = entries[same]
             entries[same] = SeatPayment((*folded.others, payment.payer), folded.amount, reason)
+    original = points.capped(result, seat) if points is not None else None
+    if points is not None and original is not None:
+        was = in_language(WORDS["capped_from"], locale, n=signed(original))
+        entries.append(SeatPayment((), points.points[seat] - original, was, capped=True))
     return entries
 
 
 def payment_words(entry: SeatPayment, others: str, locale: str) -> str:
     """ "付 东 小明" / "to E Ming" (paid) or "收 南 Alice" / "from S Alice" (received);
-    ``others`` is the other seat's label, or the winds of the seats folded into one line."""
+    ``others`` is the other seat's label, or the winds of the seats folded into one line;
+    "封顶" / "capped" for a cap's line."""
+    if entry.capped:
+        return in_language(WORDS["capped"], locale)
     key = "pays" if entry.amount < 0 else "gets"
     return in_language(WORDS[key], locale, name=others)
 
@@ -162,6 +214,15 @@ def seat_score_text(value: int, locale: str) -> str:
     return in_language(WORDS["seat_score"], locale, n=value)
 
 
+def points_caption(points: TablePoints | None, result: HandResult, locale: str) -> str:
+    """The caption over the seats' nets at a table where the hand moved points: what
+    the numbers are, in the words of the result's text ("积分变化（底注 2）"); else empty
+    (the calculator's card, a replay, a hand nobody paid for)."""
+    if points is None or (not any(points.points) and not any(result.deltas)):
+        return ""
+    return in_language(WORDS["points"], locale, stake=points.stake)
+
+
 def render_result(
     view: PublicView,
     result: HandResult | None = None,
@@ -169,15 +230,19 @@ def render_result(
     names: Sequence[str] | None = None,
     locale: str = "zh",
     win_tile: int | None = None,
+    points: TablePoints | None = None,
 ) -> bytes:
     """The end of a hand: the winning hand, the itemised score and the payments, or a draw.
 
     ``result`` defaults to ``view.result``. ``win_tile`` (if known) is set apart from the
-    rest of the winning hand, as the last tile of ``result.hand.concealed``.
+    rest of the winning hand, as the last tile of ``result.hand.concealed``. ``points``
+    (a table's hand): the nets and payments in the points the ledger moved.
     """
     if not isinstance(view, PublicView):
         raise TypeError("render_result takes the ended hand's PublicView")
-    return encode_png(compose_result(view, result, names=names, locale=locale, win_tile=win_tile))
+    return encode_png(
+        compose_result(view, result, names=names, locale=locale, win_tile=win_tile, points=points)
+    )
 
 
 @dataclass(frozen=True)
@@ -234,6 +299,7 @@ def compose_result(
     names: Sequence[str] | None = None,
     locale: str = "zh",
     win_tile: int | None = None,
+    points: TablePoints | None = None,
 ) -> Image.Image:
     result = result if result is not None else view.result
     if result is None:
@@ -291,13 +357,16 @@ def compose_result(
 
     seats = range(len(result.deltas))
     entries = (
-        {seat: seat_payments(result, seat, locale, fold=seat == winner) for seat in seats}
+        {seat: seat_payments(result, seat, locale, fold=seat == winner, points=points)
+         for seat in seats}
         if winner is not None
         else {}
-    )
+    )  # fmt: skip
     amount_w = max(
-        (text_width(e.amount_text, LINE_SIZE) for es in entries.values() for e in es), default=0
+        (text_width(e.amount_text, PAY_SIZE) for es in entries.values() for e in es), default=0
     )
+    nets = [seat_net(result, seat, points) for seat in seats]
+    points_title = points_caption(points, result, locale)
 
     header = _header(view, result, winner, seat_label, locale)
     height = header.height + 16
@@ -315,6 +384,8 @@ def compose_result(
     height += hand_h
     if items:
         height += 48 + ITEM_ROW * item_rows + 72
+    if points_title:
+        height += 58
     if winner is not None:
         for seat in seats:
             height += SEAT_HEAD + PAY_ROW * len(entries[seat]) + SEAT_GAP
@@ -385,8 +456,12 @@ def compose_result(
                   TOTAL_SIZE, GOLD, anchor="r")  # fmt: skip
         y += 72
 
-    # Each seat's net, its own score where the rule set keeps one, and its payments.
-    net_w = max(text_width(signed(delta), NET_SIZE) for delta in result.deltas)
+    # What the nets are (points, at a table), each seat's net, its own score where the
+    # rule set keeps one, 不跟 where it folded its three-claim, and its payments.
+    if points_title:  # a little below the total, over the seats it is about
+        draw_text(canvas, points_title, MARGIN, y + 10, LINE_SIZE, GOLD)
+        y += 58
+    net_w = max(text_width(signed(net), NET_SIZE) for net in nets)
     if winner is not None:
         for seat in seats:
             rows = len(entries[seat])
@@ -395,7 +470,7 @@ def compose_result(
             draw.rounded_rectangle(
                 (MARGIN - 10, y - 4, width - MARGIN + 10, y + block_h), 10, fill=fill
             )
-            delta = result.deltas[seat]
+            delta = nets[seat]
             right = width - MARGIN
             draw_text(canvas, signed(delta), right, y, NET_SIZE, net_color(delta), anchor="r")
             name_right = right - net_w - 24
@@ -403,6 +478,9 @@ def compose_result(
                 score = seat_score_text(result.totals[seat], locale)
                 name_right -= draw_text(canvas, score, name_right, y + 8, LINE_SIZE, MUTED,
                                         anchor="r") + 20  # fmt: skip
+            if view.seats[seat].folded:  # 三摊: it chose not to go on, and pays nothing
+                name_right -= draw_text(canvas, label("folded", locale), name_right, y + 8,
+                                        LINE_SIZE, MUTED, anchor="r") + 20  # fmt: skip
             color = GOLD if seat == winner else CREAM
             label_text = fit_text(seat_label(seat), SEAT_SIZE, int(name_right - MARGIN))
             draw_text(canvas, label_text, MARGIN, y + 4, SEAT_SIZE, color)
@@ -418,7 +496,7 @@ def compose_result(
             top = y + row * (CELL_H + 10)
             draw.rounded_rectangle((left - 10, top, right + 10, top + CELL_H), 10,
                                    fill=PANEL_DARK)  # fmt: skip
-            delta = result.deltas[seat]
+            delta = nets[seat]
             used = draw_text(
                 canvas, signed(delta), right, top - 6, NET_SIZE, net_color(delta), anchor="r"
             )
@@ -449,14 +527,14 @@ def _draw_payments(
     right = HAND_WIDTH - MARGIN
     for index, entry in enumerate(entries):
         y = top + index * PAY_ROW
-        draw_text(canvas, entry.amount_text, right, y, LINE_SIZE, net_color(entry.amount),
+        draw_text(canvas, entry.amount_text, right, y, PAY_SIZE, net_color(entry.amount),
                   anchor="r")  # fmt: skip
         reason_right = right - amount_w - 24
-        reason_w = draw_text(canvas, entry.reason, reason_right, y + 2, LEAST_SIZE, MUTED,
+        reason_w = draw_text(canvas, entry.reason, reason_right, y, PAY_SIZE, MUTED,
                              anchor="r")  # fmt: skip
-        words = payment_words(entry, others_label(entry.others), locale)
+        words = payment_words(entry, others_label(entry.others) if entry.others else "", locale)
         room = int(reason_right - reason_w - 24 - left)
-        draw_text(canvas, fit_text(words, LINE_SIZE, room), left, y, LINE_SIZE, CREAM)
+        draw_text(canvas, fit_text(words, PAY_SIZE, room), left, y, PAY_SIZE, CREAM)
 
 
 @dataclass(frozen=True)

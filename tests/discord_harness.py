@@ -1527,8 +1527,10 @@ class TagRenderer:
     def table(self, view: Any, names: Any, locale: str) -> bytes:
         return f"TABLE turn={view.turn_id}".encode()
 
-    def result(self, view: Any, result: Any, names: Any, locale: str) -> bytes:
-        return f"RESULT winner={result.winner}".encode()
+    def result(self, view: Any, result: Any, names: Any, locale: str, points: Any = None) -> bytes:
+        """The winner, and the points the card shows (the ledger's, at a table)."""
+        moved = f" points={list(points.points)} stake={points.stake}" if points else ""
+        return f"RESULT winner={result.winner}{moved}".encode()
 
     def leaderboard(self, rows: Any, period: str, subtitle: str, locale: str) -> bytes:
         return f"BOARD {period} {len(list(rows))} {subtitle}".encode()

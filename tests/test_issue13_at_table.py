@@ -48,8 +48,8 @@ class LocaleRenderer(TagRenderer):
     def hand(self, view: Any, names: Any, locale: str) -> bytes:
         return super().hand(view, names, locale) + f" locale={locale}".encode()
 
-    def result(self, view: Any, result: Any, names: Any, locale: str) -> bytes:
-        return super().result(view, result, names, locale) + f" locale={locale}".encode()
+    def result(self, view: Any, result: Any, names: Any, locale: str, points: Any = None) -> bytes:
+        return super().result(view, result, names, locale, points) + f" locale={locale}".encode()
 
     def table(self, view: Any, names: Any, locale: str) -> bytes:
         return super().table(view, names, locale) + f" locale={locale}".encode()

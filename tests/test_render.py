@@ -683,8 +683,10 @@ GOLDEN_CARDS = (
 @pytest.mark.parametrize("locale", ["zh", "en", "zh-TW"])
 def test_the_result_card_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
     """phone_images.md item 5: a phone shows the card at 36 %, so nothing is drawn under
-    28 px (10 CSS px), score items and payments at 30 or more, the title, nets and total
-    at 40 or more, and the winning hand's tiles (and melds) at least 70 px wide."""
+    28 px (10 CSS px), score items at 30 or more, a seat's payment lines (whom, why,
+    how much: "收 西 北", "三摊 ×5", "互算", whose reasons were 28 px, their ink 7 to 10
+    CSS px) at 32, the title, nets and total at 40 or more, and the winning hand's
+    tiles (and melds) at least 70 px wide."""
     from render import result as result_module
 
     sizes = _record_sizes(monkeypatch, result_module)
@@ -710,7 +712,14 @@ def test_the_result_card_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch, local
         for delta in result.deltas:
             assert drawn[signed(delta)] >= 40
         lines = [text for text, size in sizes if text.startswith(("付 ", "收 ", "to ", "from "))]
-        assert lines and all(drawn[line] >= 30 for line in lines)
+        assert lines and all(drawn[line] >= 32 for line in lines)
+        entries = [
+            entry
+            for seat in range(len(result.deltas))
+            for entry in result_module.seat_payments(result, seat, locale, fold=True)
+        ]
+        assert entries and all(drawn[entry.reason] >= 32 for entry in entries)
+        assert all(drawn[entry.amount_text] >= 32 for entry in entries)
     assert tiles and min(tiles) >= 70 and melds and min(melds) >= 70
     for variant in ("jiaxing", "taizhou"):
         sizes.clear()
@@ -866,3 +875,116 @@ def test_a_badge_centres_its_text_in_the_pill(text: str, size: int, height: int 
     ]
     ink_centre = (ink_rows[0] + ink_rows[-1]) / 2
     assert abs(ink_centre - (top + pill_height / 2)) <= 1.5, (ink_rows[0], ink_rows[-1])
+
+
+# --------------------------------------------------------------------------- at a table
+
+
+def _is_net(text: Any, result_module: Any) -> bool:
+    """A seat's net: net-sized, at the card's right edge (the title is at its left)."""
+    edge = 1000 - result_module.MARGIN
+    return bool(text.size == result_module.NET_SIZE and abs(text.right - edge) <= 1)
+
+
+def _capped_points(result: HandResult, stake: int, cap: int) -> Any:
+    from data.caps import apply_caps
+    from render.result import TablePoints
+
+    moved = apply_caps([delta * stake for delta in result.deltas], [cap] * len(result.deltas))
+    return TablePoints(tuple(moved), stake)
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+def test_at_a_table_the_card_shows_the_points_the_ledger_moved(
+    monkeypatch: pytest.MonkeyPatch, locale: str
+) -> None:
+    """At stake 2 the text said "bob -92" and the card "-46" (units, no stake said): a
+    table's card shows each seat's points as the ledger moved them under the text's own
+    words ("积分变化（底注 2）"), each payment × the stake, so its lines still add up to
+    the net; where a cap cut the points, a line says by how much ("封顶 原 -92 +42"). The
+    alt text says the same numbers."""
+    from render import result as result_module
+    from render.alt_text import describe_result
+    from render.result import TablePoints
+
+    drawn = record_texts(monkeypatch, result_module)
+    view, result = _golden_result("audit2_taizhou.json", "tz2-limit-nondealer-winner")
+    stake = 2
+    doubled = TablePoints(tuple(delta * stake for delta in result.deltas), stake)
+    capped = _capped_points(result, stake, cap=50)
+    assert capped.points != doubled.points  # the cap cut this hand
+    for points in (doubled, capped):
+        drawn.clear()
+        result_module.render_result(view, result, names=SAMPLE_NAMES, locale=locale, points=points)
+        texts = [text.text for text in drawn]
+        caption = "积分变化（底注 2）" if locale == "zh" else "Points (stake 2)"
+        assert caption in texts
+        nets = [text.text for text in drawn if _is_net(text, result_module)]
+        assert nets == [signed(value) for value in points.points]
+        for seat, value in enumerate(points.points):
+            entries = result_module.seat_payments(
+                result, seat, locale, fold=seat == result.winner, points=points
+            )
+            assert sum(entry.amount * max(1, len(entry.others)) for entry in entries) == value
+            assert all(entry.amount_text in texts for entry in entries)
+            was = result.deltas[seat] * stake
+            cap_lines = [entry for entry in entries if entry.capped]
+            assert len(cap_lines) == (value != was)
+            if value != was:
+                assert cap_lines[0].amount == value - was and signed(was) in cap_lines[0].reason
+        described = describe_result(view, result, SAMPLE_NAMES, locale, points)
+        assert caption in described
+        assert all(f"{SAMPLE_NAMES[seat]} {value:+d}" in described
+                   for seat, value in enumerate(points.points))  # fmt: skip
+    # Without a table's points (the calculator, a replay) the card stays in units.
+    drawn.clear()
+    result_module.render_result(view, result, names=SAMPLE_NAMES, locale=locale)
+    nets = [text.text for text in drawn if _is_net(text, result_module)]
+    assert nets == [signed(delta) for delta in result.deltas]
+    assert not any("底注" in text.text or "stake" in text.text for text in drawn)
+
+
+@pytest.mark.parametrize(("locale", "tag"), [("zh", "不跟"), ("en", "Folded")])
+def test_a_seat_that_folded_its_three_claim_says_so_on_the_card(
+    monkeypatch: pytest.MonkeyPatch, locale: str, tag: str
+) -> None:
+    """Jiaxing 三摊 (RULES.md §1): a seat that chose not to go on pays nothing, and the
+    card showed it as a bare "南 AI 2 0"; it says 不跟 / Folded there, as the table and
+    the hand strips do, and the alt text too."""
+    from render import result as result_module
+    from render.alt_text import describe_result
+
+    drawn = record_texts(monkeypatch, result_module)
+    # Seats 1 and 2 liable to each other, seat 3 folded: it pays nothing.
+    view, result = _golden_result("audit2_jiaxing.json", "jx2-a38-santan-5x-continuing-folded")
+    folder = 3
+    assert result.deltas[folder] == 0
+    seats = tuple(replace(s, folded=s.seat == folder) for s in view.seats)
+    folded = replace(view, seats=seats)
+    result_module.render_result(folded, result, names=SAMPLE_NAMES, locale=locale)
+    tags = [text for text in drawn if text.text == tag]
+    name = next(text for text in drawn if text.text.endswith(SAMPLE_NAMES[folder]))
+    assert len(tags) == 1 and abs(tags[0].y - name.y) < 12  # on the folded seat's line
+    assert_apart(drawn)
+    assert tag in describe_result(folded, result, SAMPLE_NAMES, locale)
+    drawn.clear()
+    result_module.render_result(view, result, names=SAMPLE_NAMES, locale=locale)
+    assert not any(text.text == tag for text in drawn)
+
+
+def test_an_english_card_names_each_payer_in_full_beside_its_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """互算's English name was "settlement between non-winners", repeated on every such
+    line, and at phone size it cut the names beside it ("to N Bob the…"): it is shorter
+    now, still saying who settles."""
+    from engine.scoring.names import PAYMENT_REASONS
+    from render import result as result_module
+
+    assert PAYMENT_REASONS["settlement"] == ("互算", "between non-winners")
+    drawn = record_texts(monkeypatch, result_module)
+    view, result = _golden_result("audit2_taizhou.json", "tz2-limit-nondealer-winner")
+    result_module.render_result(view, result, names=SAMPLE_NAMES, locale="en")
+    lines = [text.text for text in drawn if text.text.startswith(("to ", "from "))]
+    assert any(text.text == "between non-winners" for text in drawn)
+    assert lines and not any(line.endswith("…") for line in lines)

@@ -23,7 +23,7 @@ PAYMENT_REASONS: dict[str, tuple[str, str]] = {
     "santan": ("三摊", "three-claim liability"),
     "liability": ("全包", "full liability"),
     "limit": ("腊子", "limit"),
-    "settlement": ("互算", "settlement between non-winners"),
+    "settlement": ("互算", "between non-winners"),  # short: a card repeats it on every line
 }
 
 
