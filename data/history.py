@@ -61,14 +61,29 @@ class MatchSummary:
                 return hand.users.index(user_id)
         return None
 
+    def points_for(self, user_id: int, hand: HandSummary) -> int | None:
+        """What the user was paid in ``hand``, or None if they did not hold a seat for
+        it: a player who left is not charged for the hands an AI then played in their
+        seat (the ledger paid that seat's row to nobody). A hand without a record of who
+        held each seat falls back to the user's seat."""
+        if hand.users:
+            if user_id not in hand.users:
+                return None
+            seat: int | None = hand.users.index(user_id)
+        else:
+            seat = self.seat_of(user_id)
+        if seat is None or seat >= len(hand.points):
+            return None
+        return hand.points[seat]
+
+    def hands_of(self, user_id: int) -> tuple[HandSummary, ...]:
+        """The hands the user held a seat for, in order."""
+        return tuple(hand for hand in self.hands if self.points_for(user_id, hand) is not None)
+
     def total_for(self, user_id: int) -> int:
-        """The user's net points over the match's settled hands (a voided one: none)."""
-        seat = self.seat_of(user_id)
-        if seat is None:
-            return 0
-        return sum(
-            hand.points[seat] for hand in self.hands if seat < len(hand.points) and not hand.voided
-        )
+        """The user's net points over the hands they played, as their ledger rows say (a
+        voided hand: none)."""
+        return sum(self.points_for(user_id, hand) or 0 for hand in self.hands if not hand.voided)
 
 
 @dataclass(frozen=True)

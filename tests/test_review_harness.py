@@ -254,3 +254,72 @@ async def test_result_posts_name_the_stake_their_points_are_multiplied_by(tmp_pa
         assert "积分变化（底注 1）：" in dm
     finally:
         await stop_bot(env)
+
+
+async def test_history_counts_only_the_hands_a_player_held_the_seat_for(tmp_path: Path) -> None:
+    """Bob leaves during hand 2 and an AI finishes the match in his seat: /history
+    charged him for the AI's hands too (the audit's "total -108" against /balance's
+    -92). His total and hand rows are now only the hands he played, as the ledger is."""
+    env = await start_bot(tmp_path / "bot.db")
+    try:
+        h, bot, store = env.h, env.bot, env.store
+        await h.command(ALICE, "table create", [option("variant", "taizhou"), option("stake", 2)])
+        await h.command(BOB, "table join")
+        await h.command(ALICE, "table start")
+        await h.advance(2)
+        table = bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None and table.match is not None
+        steps = 0
+        while table.match.hand_number < 1 and steps < 2000:  # hand 1 settled, 2 dealt
+            moved = False
+            for user in (ALICE, BOB):
+                if table.match.hand_number < 1 and await play_turn(env, user):
+                    moved, steps = True, steps + 1
+                    await h.advance(1.6)
+            if not moved:
+                await h.advance(2)
+        await h.advance(3)
+        assert table.status == "running" and table.match.hand_number == 1
+        await h.command(BOB, "table leave")
+        question = latest_ephemeral(env, BOB)
+        await h.click(BOB, question, question.custom_ids()[0])
+        assert table.seat_of(BOB) is None
+        steps = 0
+        while table.status == "running" and table.match.hand_number < 2 and steps < 2000:
+            if not await play_turn(env, ALICE):
+                await h.advance(2)
+            else:
+                steps += 1
+                await h.advance(1.6)
+        await h.advance(3)
+        (match,) = (await store.match_history(GUILD_ID, BOB)).matches
+        assert len(match.hands) >= 2  # the AI's hand in his seat is settled
+        rows = await store.history(GUILD_ID, BOB, kinds=("hand",))
+        assert [row.hand_number for row in rows] == [0]
+        played = sum(row.points for row in rows)
+        assert match.total_for(BOB) == played
+        assert match.points_for(BOB, match.hands[1]) is None
+
+        text = h.reply_text(await h.command(BOB, "history"))
+        assert f"合计 {played:+d}" in text
+        assert "第 1 局" in text and "第 2 局" not in text
+        # Alice played every hand: hers are all there and add up to her ledger.
+        text = h.reply_text(await h.command(ALICE, "history"))
+        hers = await store.history(GUILD_ID, ALICE, limit=100, kinds=("hand",))
+        assert f"合计 {sum(row.points for row in hers):+d}" in text
+        assert "第 2 局" in text
+        # The match's own listing still shows every hand, his figure only where he sat.
+        listing = latest_ephemeral(env, BOB)
+        await h.click(BOB, listing, custom_id(listing, "mj:ho:"), [match.game_id])
+        detail = latest_ephemeral(env, BOB)
+        assert "第 2 局" in detail.payload["content"]
+        options = next(
+            item["options"]
+            for row in detail.components
+            for item in row["components"]
+            if item.get("custom_id", "").startswith("mj:hh:")
+        )
+        described = {o["value"]: o.get("description") for o in options}
+        assert described["1"] == f"{played:+d}" and described.get("2") is None
+    finally:
+        await stop_bot(env)

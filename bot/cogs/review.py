@@ -270,8 +270,9 @@ class ReviewCog(commands.Cog):
         else:
             winner = self._seat_name(match, hand.winner_seat, reader, locale)
             outcome = say(msg("history.won_by", name=winner), locale)
-        seat = match.seat_of(target)
-        mine = hand.points[seat] if seat is not None and seat < len(hand.points) else 0
+        mine = match.points_for(target, hand)
+        if mine is None:  # an AI (or someone else) held their seat for this hand
+            return f"{label} {outcome}"
         if hand.voided:  # reversed by a manager: struck through, counted nowhere
             return f"{label} {outcome} ~~{mine:+d}~~ {say(msg('history.voided'), locale)}"
         return f"{label} {outcome} **{mine:+d}**"
@@ -294,7 +295,9 @@ class ReviewCog(commands.Cog):
             f"<t:{when}:f> · {self._variant(match.variant, locale)} · vs {opponents} · "
             f"**{total}**{status} · `{match.game_id}`"
         )
-        texts = [self._hand_text(match, hand, target, reader, locale) for hand in match.hands]
+        texts = [
+            self._hand_text(match, hand, target, reader, locale) for hand in match.hands_of(target)
+        ]
         hands = _join_within(texts, room - len(head) - 4, locale)
         return f"{head}\n-# {hands}" if hands else head
 
@@ -343,18 +346,13 @@ class ReviewCog(commands.Cog):
             if match is None or match.guild_id != interaction.guild_id:
                 raise ReplayLookupError(msg("replay.no_game", game=game_id[:40]))
             locale = interaction.locale
-            seat = match.seat_of(target)
             content, shown = self._match_detail(match, target, owner, locale)
             view = discord.ui.View(timeout=None)
             options = [
                 discord.SelectOption(
                     label=say(msg("history.hand_line", hand=hand.hand_number + 1), locale),
                     value=str(hand.hand_number + 1),
-                    description=(
-                        f"{hand.points[seat]:+d}"
-                        if seat is not None and seat < len(hand.points)
-                        else None
-                    ),
+                    description=_signed(match.points_for(target, hand)),
                 )
                 for hand in shown
             ]
@@ -565,3 +563,7 @@ def _join_within(texts: list[str], room: int, locale: Any) -> str:
         kept.append(text)
         used += len(text) + 3
     return " · ".join(kept)
+
+
+def _signed(points: int | None) -> str | None:
+    return None if points is None else f"{points:+d}"
