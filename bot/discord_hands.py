@@ -180,6 +180,8 @@ class PrivateHands(PresenterCore):
 
     def _hand_content(self, prompt: PrivatePrompt, locale: str | None = None) -> str:
         lines = [prompt_headline(prompt, locale), hand_facts(prompt, locale)]
+        if prompt.note is not None:
+            lines.append(f"📌 {for_reader(prompt.note, locale)}")
         if prompt.aids is not None:
             if image_locale(locale) == "zh":  # both languages: the English a line below
                 lines += [f"💡 {prompt.aids.zh}", f"-# 💡 {prompt.aids.en}"]
@@ -513,6 +515,8 @@ class PrivateHands(PresenterCore):
             return
         locale = await self.reader_locale(user_id)
         lines = [for_reader(prompt_text(prompt, "alert"), locale, bold=True)]
+        if prompt.note is not None:  # private: a DM is the player's own
+            lines.append(for_reader(prompt.note, locale))
         record = self._hands.get((prompt.table_id, user_id))
         if record is not None:
             link = f"https://discord.com/channels/@me/{record.channel_id}/{record.message_id}"
@@ -688,6 +692,7 @@ def hand_signature(prompt: PrivatePrompt) -> tuple[Any, ...]:
         prompt.turn_id if actionable else None,
         prompt.autoplay,
         prompt.toggles,
+        prompt.note,
     )
 
 

@@ -177,8 +177,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hand.claim": ("可以{verbs}：{tile}", "You may {verbs} {tile}"),
     "hand.rob_kong": ("可以抢杠：{tile}", "You may rob the kong: {tile}"),
     "hand.santan": (
-        "三摊：跟还是不跟？（不跟：自动摸打，不能吃碰胡，也不付分）",
-        "Three claims: continue or fold? (fold: auto-play, no claims or win, pay nothing)",
+        "三摊：跟还是不跟？（超时算跟）",
+        "Three claims: continue or fold? (no answer = continue)",
+    ),
+    # Under the 三摊 headline: who is liable, what continuing costs under the table's
+    # santan_profile (RULES.md §1), and what folding means.
+    "hand.santan_five_x": (
+        "承包方：{pairs}。跟：照常打，能吃碰胡，输赢都按胡牌分的 5 倍——别人胡你付 5 倍，"
+        "你胡，除不跟的人外每家付你 5 倍。不跟：自动摸打，不能吃碰胡，也不付分。",
+        "Liable: {pairs}. Continue: play on, may claim and win; every payment is 5× the"
+        " score: you pay 5× to whoever wins, and if you win each player still in pays you"
+        " 5×. Fold: auto-play, no claims or win, pay nothing.",
+    ),
+    "hand.santan_two_x": (
+        "承包方：{pairs}。跟：照常打，能吃碰胡；承包方胡，你付胡牌分的 2 倍；其他跟的人胡，"
+        "你付 1 倍；你胡，承包方各付你 2 倍，其他跟的人各付 1 倍。"
+        "不跟：自动摸打，不能吃碰胡，也不付分。",
+        "Liable: {pairs}. Continue: play on, may claim and win; if a liable player wins you"
+        " pay 2× the score, if another continuing player wins 1×; if you win, each liable"
+        " player pays you 2× and each other continuing player 1×. Fold: auto-play, no"
+        " claims or win, pay nothing.",
     ),
     "hand.idle": ("等待其他玩家", "Waiting for the other players"),
     "hand.table_link": ("牌桌", "Table"),

@@ -122,6 +122,9 @@ class PrivatePrompt:
     # The seat is played by the AI (托管): the hand says so and offers "Back".
     autoplay: bool = False
     toggles: PlayerToggles = field(default_factory=PlayerToggles)
+    # What the headline cannot say from the view alone (names, the table's options, the
+    # player's shortcuts): shown under it on the hand and in the DM alert.
+    note: Text | None = None
 
 
 class Presenter(Protocol):

@@ -61,6 +61,7 @@ from .presenter import (
     TableStatus,
     Text,
 )
+from .prompt_notes import santan_note
 from .refusals import (
     ALREADY_SEATED,
     CHANNEL_BUSY,
@@ -327,7 +328,14 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             aids=self._aids(seat, view) if self.learner_aids and user_id is not None else None,
             autoplay=self._seats[seat].autoplay,
             toggles=self.toggles_of(user_id) if user_id is not None else PlayerToggles(),
+            note=self._prompt_note(seat, kind),
         )
+
+    def _prompt_note(self, seat: int, kind: str) -> Text | None:
+        assert self.match is not None
+        if kind == "santan":
+            return santan_note(self.match.round, self._seats)
+        return None
 
     # ------------------------------------------------------------------ shortcuts
     def toggles_of(self, user_id: int) -> PlayerToggles:
