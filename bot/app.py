@@ -35,6 +35,7 @@ from bot.cogs.play import PlayCog
 from bot.cogs.review import ReviewCog
 from bot.cogs.stats import StatsCog
 from bot.cogs.tables import TablesCog
+from bot.command_names import set_command_ids
 from bot.discord_ack import edit_clicked
 from bot.discord_core import DISCORD_CONTENT_LIMIT
 from bot.discord_presenter import AckGuard, DiscordPresenter, Renderer
@@ -142,7 +143,7 @@ class MahjongBot(commands.Bot):
         self._closed = False
         self._warming: asyncio.Task[None] | None = None
         self._names: dict[int, str] = {}
-        self._command_ids: dict[str, int] | None = None  # see command_ids()
+        self._command_ids = None  # see command_ids()
         self._seeds = seeds  # tests make the shuffles reproducible; None = random
         self._tune_runtime = tune_runtime  # process-wide GC/GIL settings: the real bot only
         add_hook = getattr(self.clock, "add_idle_hook", None)
@@ -263,6 +264,17 @@ class MahjongBot(commands.Bot):
                 if isinstance(stored, str) and stored:
                     name = self._names[user_id] = stored
         return name
+
+    @property
+    def _command_ids(self) -> dict[str, int] | None:
+        return self._known_command_ids
+
+    @_command_ids.setter
+    def _command_ids(self, ids: dict[str, int] | None) -> None:
+        """Replies name commands as mentions once their ids are known (bot.command_names),
+        as /help does: kept in step with what this bot knows."""
+        self._known_command_ids = ids
+        set_command_ids(ids)
 
     async def command_ids(self) -> dict[str, int]:
         """Each top-level command's id, for mentions a click opens (``/help``): from this
@@ -782,19 +794,24 @@ def _on_private_hand(interaction: discord.Interaction[Any]) -> bool:
     return message is not None and message.flags.ephemeral
 
 
+# Every cog, in the order its commands are registered (bot.command_names reads their
+# names from here too).
+COGS: tuple[type[Any], ...] = (
+    TablesCog,
+    PlayCog,
+    EconomyCog,
+    AdminCog,
+    GuideCog,
+    ReviewCog,
+    StatsCog,
+)
+
+
 async def install_commands(bot: commands.Bot) -> None:
     """The cogs and the translator: what ``setup_hook`` and ``mahjong-bot commands`` share."""
     await bot.tree.set_translator(MahjongTranslator())
     # ``mahjong-bot commands`` passes a bare Bot: building the payload never touches the
     # MahjongBot parts (store, manager) the cogs use when a command runs.
     mahjong_bot = cast("MahjongBot", bot)
-    for cog in (
-        TablesCog(mahjong_bot),
-        PlayCog(mahjong_bot),
-        EconomyCog(mahjong_bot),
-        AdminCog(mahjong_bot),
-        GuideCog(mahjong_bot),
-        ReviewCog(mahjong_bot),
-        StatsCog(mahjong_bot),
-    ):
-        await bot.add_cog(cog)
+    for cog in COGS:
+        await bot.add_cog(cog(mahjong_bot))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.command_names import COMMAND_FIELD, fill_commands
 from bot.presenter import Text
 
 __all__ = ["MESSAGES", "msg", "msg_each"]
@@ -47,8 +48,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "There is more than one chow; say which: {choices_en}",
     ),
     "table.none_here": (
-        "这个频道没有牌桌。用 /table create 开一桌。",
-        "No table in this channel. Use /table create to open one.",
+        "这个频道没有牌桌。用 {/table create} 开一桌。",
+        "No table in this channel. Use {/table create} to open one.",
     ),
     "table.none_yours": ("你不在任何牌桌上。", "You are not seated at any table."),
     "table.not_seated": ("你不在这张牌桌上。", "You are not seated at this table."),
@@ -166,8 +167,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "dm.on": ("手牌将私信发送给你。", "Your hand will be sent to you by DM."),
     "dm.off": (
-        "手牌只在「我的手牌」按钮和 /table hand 中私下显示（不发私信）。",
-        "Your hand is shown only privately via the “My hand” button and /table hand (no DMs).",
+        "手牌只在「我的手牌」按钮和 {/table hand} 中私下显示（不发私信）。",
+        "Your hand is shown only privately via the “My hand” button and {/table hand} (no DMs).",
     ),
     "dm.retry": (
         "已重新启用私信，下次轮到你时会再试着私信你。",
@@ -220,9 +221,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "alert.rob_kong": ("🔔 可以抢杠：{tile}", "🔔 You may rob the kong: {tile}"),
     "alert.santan": ("🔔 三摊：跟还是不跟？", "🔔 Three claims: continue or fold?"),
     "alert.no_dm": (
-        "你的手牌不走私信：点牌桌消息上的「我的手牌」出牌（打开私信后用 /table dm on）",
+        "你的手牌不走私信：点牌桌消息上的「我的手牌」出牌（打开私信后用 {/table dm} 选「开」）",
         "Your hand is not sent by DM: press “My hand” on the table message to play "
-        "(or open your DMs and use /table dm on)",
+        "(or open your DMs and use {/table dm} on)",
     ),
     "ping.on": (
         "轮到你时会私信提醒你（你出手后提醒会自动删除）。",
@@ -296,8 +297,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}'s recent matches · page {page}/{pages}",
     ),
     "history.stale": (
-        "这个列表已过期，请重新使用 /history。",
-        "This list has expired; run /history again.",
+        "这个列表已过期，请重新使用 {/history}。",
+        "This list has expired; run {/history} again.",
     ),
     "history.pick_match": ("查看对局的每一局…", "Open a match's hands…"),
     "history.pick_hand": ("选一局回放…", "Pick a hand to replay…"),
@@ -311,14 +312,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "history.hand_line": ("第 {hand} 局", "Hand {hand}"),
     "history.more_hands": ("…另有 {count} 局", "… {count} more"),
     "history.earlier_hands": (
-        "更早的 {count} 局没有列出（/replay 可以按局数打开任何一局）",
-        "{count} earlier hands not listed (/replay opens any hand by its number)",
+        "更早的 {count} 局没有列出（{/replay} 可以按局数打开任何一局）",
+        "{count} earlier hands not listed ({/replay} opens any hand by its number)",
     ),
     "history.you": ("你", "you"),
     "history.total": ("合计 {points}", "total {points}"),
     "review.not_yours": (
-        "这些按钮属于别人的查看窗口，请自己使用 /history 或 /replay。",
-        "These buttons belong to someone else's view; use /history or /replay yourself.",
+        "这些按钮属于别人的查看窗口，请自己使用 {/history} 或 {/replay}。",
+        "These buttons belong to someone else's view; use {/history} or {/replay} yourself.",
     ),
     "replay.no_game": ("没有找到牌局 {game}。", "No game {game}."),
     "replay.ambiguous": (
@@ -548,8 +549,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "admin.ledger_self": ("调整，{name} ⚠ 自己给自己", "adjustment by {name} ⚠ self"),
     "admin.ledger_hand_line": ("第 {hand} 局", "hand {hand}"),
     "admin.ledger_cut": (
-        "-# 太长的原因在这里截短了；/mjadmin export 导出的文件里是全文。",
-        "-# Long reasons are cut short here; /mjadmin export has them in full.",
+        "-# 太长的原因在这里截短了；{/mjadmin export} 导出的文件里是全文。",
+        "-# Long reasons are cut short here; {/mjadmin export} has them in full.",
     ),
     "admin.exported": (
         "已导出：{users} 个余额、{rows} 条账本记录（CSV，UTF-8，Excel 可直接打开）。",
@@ -576,7 +577,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "房主已请你离开这一桌，不能再加入",
         "The host removed you from this table; you cannot join it again",
     ),
-    "session.remove_self": ("要离开请用 /table leave", "To leave, use /table leave"),
+    "session.remove_self": ("要离开请用 {/table leave}", "To leave, use {/table leave}"),
     "session.not_at_table": ("这位玩家不在这一桌", "That player is not at this table"),
     "session.missing_players": (
         "还差 {missing} 人，且本桌不用电脑补位",
@@ -680,6 +681,8 @@ QUOTED_VALUES = frozenset({"name", "host", "typed"})
 def msg(key: str, **values: object) -> Text:
     """The message ``key`` in both languages, with ``values`` filled in."""
     zh, en = MESSAGES[key]
+    if COMMAND_FIELD.search(zh) or COMMAND_FIELD.search(en):
+        zh, en = fill_commands(zh, "zh"), fill_commands(en, "en")
     keep = tuple(str(values[name]) for name in sorted(QUOTED_VALUES & values.keys()))
     return Text(zh.format(**values), en.format(**values), keep)
 

@@ -41,7 +41,7 @@ async def test_the_host_removes_a_player_from_the_lobby_for_good(h: Harness) -> 
 
     refusals = {
         "只有房主": await h.command(GUEST, "table kick", [_user(IDLE)]),
-        "/table leave": await h.command(HOST, "table kick", [_user(HOST)]),
+        "`/牌桌 离开`": await h.command(HOST, "table kick", [_user(HOST)]),
         "不在这一桌": await h.command(HOST, "table kick", [_user(OUTSIDER)]),
     }
     for words, record in refusals.items():

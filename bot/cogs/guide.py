@@ -20,8 +20,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import is_manager
+from bot.command_names import written_command
 from bot.discord_core import DISCORD_CONTENT_LIMIT
-from bot.i18n import MESSAGES, T, Text, is_chinese, say
+from bot.i18n import MESSAGES, T, Text, say
 
 if TYPE_CHECKING:
     from bot.app import MahjongBot
@@ -181,35 +182,15 @@ class GuideCog(commands.Cog):
     )
     @app_commands.guild_only()
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        ids = await self.bot.command_ids()
+        await self.bot.command_ids()  # known from here on: the names become mentions
         locale = interaction.locale
-        mention = {name: self._written(name, ids, locale) for name in GUIDE_COMMANDS}
+        mention = {name: _written(name, locale) for name in GUIDE_COMMANDS}
         for text in guide_messages(mention, manager=is_manager(interaction), locale=locale):
             await self.bot.respond(interaction, text)  # the second one is a follow-up
 
-    def _written(self, name: str, ids: dict[str, int], locale: Any) -> str:
-        """``</table create:ID>`` when the command's id is known (Discord shows it in the
-        reader's language and opens it on a click), else its name as the reader's client
-        lists it."""
-        top = name.split()[0]
-        if top in ids:
-            return f"</{name}:{ids[top]}>"
-        return f"`/{self._localized(name, locale)}`"
 
-    def _localized(self, name: str, locale: Any) -> str:
-        if not is_chinese(locale):
-            return name
-        parts: list[str] = []
-        command: Any = None
-        for part in name.split():
-            command = (
-                self.bot.tree.get_command(part)
-                if command is None
-                else command.get_command(part)  # a group's subcommand
-            )
-            if command is None:
-                return name
-            localized = getattr(command, "_locale_name", None)
-            chinese = localized.extras.get("zh") if localized is not None else None
-            parts.append(say(Text(chinese or part, part), locale))
-        return " ".join(parts)
+def _written(name: str, locale: Any) -> str:
+    """``</table create:ID>`` when the command's id is known (Discord shows it in the
+    reader's language and opens it on a click), else its name as the reader's client
+    lists it (the guide's lines are put in the reader's script before it goes in)."""
+    return say(Text(written_command(name, "zh"), written_command(name, "en")), locale)

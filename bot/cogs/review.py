@@ -406,7 +406,7 @@ class ReviewCog(commands.Cog):
     @app_commands.rename(game=T("game", "牌局"), hand=T("hand", "第几局"))
     @app_commands.describe(
         game=T(
-            "Game id or its first characters (see /history)", "牌局编号或它的前几位（见 /history）"
+            "Game id or its first characters (see /history)", "牌局编号或它的前几位（见 /战绩）"
         ),
         hand=T("Which hand, from 1", "第几局（从 1 开始）"),
     )
