@@ -199,6 +199,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " player pays you 2× and each other continuing player 1×. Fold: auto-play, no"
         " claims or win, pay nothing.",
     ),
+    "hand.wild_not_auto": (
+        "摸到{wild}：自动摸打不替你打{wild}，请自己出牌。",
+        "You drew the {wild}: auto-discard never throws it for you; choose your discard.",
+    ),
     "hand.idle": ("等待其他玩家", "Waiting for the other players"),
     "hand.table_link": ("牌桌", "Table"),
     # The first lines of a new hand's DM (its notification): how the last hand ended.

@@ -61,7 +61,7 @@ from .presenter import (
     TableStatus,
     Text,
 )
-from .prompt_notes import santan_note
+from .prompt_notes import santan_note, wild_kept_note
 from .refusals import (
     ALREADY_SEATED,
     CHANNEL_BUSY,
@@ -333,8 +333,21 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
 
     def _prompt_note(self, seat: int, kind: str) -> Text | None:
         assert self.match is not None
+        round_ = self.match.round
         if kind == "santan":
-            return santan_note(self.match.round, self._seats)
+            return santan_note(round_, self._seats)
+        info = self._seats[seat]
+        if kind == "turn" and info.user_id is not None and not info.autoplay:
+            drawn = round_.drawn[seat]
+            if (
+                drawn is not None
+                and drawn == round_.wild
+                and self.toggles_of(info.user_id).tsumogiri
+            ):
+                # _auto_action keeps a drawn wild for the player: say so, or the turn
+                # just waits and the timeout throws it.
+                rules = get_rules(self.variant)
+                return wild_kept_note(rules.wild_name_zh, rules.wild_name_en.lower())
         return None
 
     # ------------------------------------------------------------------ shortcuts

@@ -8,7 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from discord_harness import CHANNEL_ID, GUILD_ID, StoredMessage, choose_move, option
+from discord_harness import (
+    CHANNEL_ID,
+    DEFAULT_PERMISSIONS,
+    GUILD_ID,
+    StoredMessage,
+    choose_move,
+    offline_bot,
+    option,
+)
 from test_discord_bot import ALICE, Env, start_bot, stop_bot
 
 from bot.session import TableSession
@@ -89,3 +97,42 @@ async def test_the_santan_choice_says_who_is_liable_and_what_continuing_costs(
         assert zh_cost in alert.payload["content"]
     finally:
         await stop_bot(env)
+
+
+async def test_auto_discard_says_when_it_leaves_a_drawn_wild_to_the_player(
+    tmp_path: Path,
+) -> None:
+    """Seed 21, Taizhou: Alice turns auto-discard on and draws the wild (9m) in the
+    first hand. The turn waited the full time with nothing said, then the timeout threw
+    the wild and counted toward autoplay; the hand and its DM alert now say why."""
+    async with offline_bot(tmp_path, {ALICE: ("alice", DEFAULT_PERMISSIONS)}, seed=21) as h:
+        created = [option("variant", "taizhou"), option("discard_timeout", 30)]
+        await h.command(ALICE, "table create", created, locale="en-US")
+        await h.command(ALICE, "table start", locale="en-US")
+        table = h.bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None and table.match is not None
+        hand = h.latest_hand(ALICE)
+        assert hand is not None
+        toggle = next(c for c in hand.custom_ids() if c.endswith(":tg_on"))
+        await h.click(ALICE, hand, toggle, locale="en-US")
+        round_ = table.match.round
+        seat = table.seat_of(ALICE)
+        assert seat is not None
+        for _ in range(120):
+            prompt = table.prompt_for(ALICE)
+            if prompt and prompt.kind == "turn" and round_.drawn[seat] == round_.wild:
+                break
+            await h.advance(0.5)
+        else:
+            raise AssertionError("Alice never drew the wild")
+        await h.advance(0.5)
+        hand = h.latest_hand(ALICE)
+        assert hand is not None
+        note = "You drew the wild: auto-discard never throws it for you; choose your discard."
+        assert note in hand.payload["content"]
+        while not h.dm_alerts(ALICE):
+            await h.advance(1)
+        assert note in h.dm_alerts(ALICE)[-1].payload["content"]
+        # In Chinese, with the rule set's own word for the wild (台州: 财神).
+        record = await h.command(ALICE, "table hand", locale="zh-CN")
+        assert "摸到财神：自动摸打不替你打财神，请自己出牌。" in h.reply_text(record)
