@@ -89,6 +89,36 @@ class TableMessages(PresenterCore):
         record.notices.append(text)
         self._mark_dirty(record)
 
+    async def rematch_call(
+        self, table_id: str, channel_id: int, game_id: str, text: Text, user_ids: list[int]
+    ) -> None:
+        """Posted where the rematch's lobby is, mentioning only the players it waits for
+        (the lobby's own line is an edit, which pings nobody), with the Rematch button:
+        the button they were told to press was on the last match's standings, further
+        up (or in an archived thread)."""
+        if channel_id in self._gone_channels:
+            return
+        language = await self.table_language(self._table(table_id, channel_id))
+        view = rematch_view(game_id)
+        in_readers_script(view, language)
+        mentions = " ".join(f"<@{user_id}>" for user_id in user_ids)
+        content = f"{mentions} 📣 {public(text, language)}".strip()[:2000]
+        allowed = discord.AllowedMentions(
+            users=[discord.Object(user_id) for user_id in user_ids],
+            everyone=False,
+            roles=False,
+            replied_user=False,
+        )
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            await retry_discord(
+                lambda: channel.send(content, allowed_mentions=allowed, view=view),
+                self._backoff,
+                f"rematch call of {table_id}",
+            )
+        except discord.HTTPException as error:  # the lobby line still says it
+            log.warning("could not post the rematch call of %s: %s", table_id, error)
+
     def _mark_dirty(self, record: TableMessage) -> None:
         record.dirty = True
         record.version += 1

@@ -354,10 +354,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "只有这场的玩家可以发起或确认再来一场。",
         "Only this match's players can ask for or confirm a rematch.",
     ),
+    # The lobby's line, then the message that pings the held players, with the button.
     "rematch.opened": (
-        "{name} 发起再来一场：同样的玩家、规则和底注。其他玩家请在 {seconds} 秒内点「再来一场」确认。",
-        "{name} asked for a rematch: same players, rules and stake. "
-        "The others: press “Rematch” within {seconds} s to confirm.",
+        "{name} 发起再来一场：同样的玩家、规则和底注，等其他玩家在 {seconds} 秒内确认。",
+        "{name} asked for a rematch: same players, rules and stake; the others have "
+        "{seconds} s to confirm.",
+    ),
+    "rematch.call": (
+        "{name} 发起再来一场：同样的玩家、规则和底注。请在 {seconds} 秒内点下面的「再来一场」确认。",
+        "{name} asked for a rematch: same players, rules and stake. Press “Rematch” below "
+        "within {seconds} s to confirm.",
     ),
     "rematch.confirmed": ("已确认再来一场。", "Rematch confirmed."),
     "rematch.asked": (

@@ -152,6 +152,13 @@ class Presenter(Protocol):
         """A message for one user only (a rejected action and why)."""
         ...
 
+    async def rematch_call(
+        self, table_id: str, channel_id: int, game_id: str, text: Text, user_ids: list[int]
+    ) -> None:
+        """A rematch of ``game_id`` waits for ``user_ids``: tell them, so that it notifies
+        them (and only them), where they can confirm it."""
+        ...
+
     async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
         """Take back a public line that no longer holds (an autoplay notice once the
         player is back), so the table message does not keep saying it."""

@@ -47,6 +47,11 @@ class RecordingPresenter:
     async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
         self.calls.append(Call("withdraw_notice", text))
 
+    async def rematch_call(
+        self, table_id: str, channel_id: int, game_id: str, text: Text, user_ids: list[int]
+    ) -> None:
+        self.calls.append(Call("rematch_call", (game_id, text, list(user_ids))))
+
     # ------------------------------------------------------------------ queries
     def of(self, kind: str) -> list[Any]:
         return [call.payload for call in self.calls if call.kind == kind]

@@ -85,9 +85,10 @@ class Rematches:
                 raise SessionError(msg("rematch.gone"))
             if user_id in pending.confirmed:
                 return msg("rematch.already")
-            result = await table.join(user_id, name)
-            if not result.ok:
-                raise SessionError(result.message or msg("rematch.gone"))
+            if not table.is_member(user_id):  # sat down with the lobby's Join already
+                result = await table.join(user_id, name)
+                if not result.ok:
+                    raise SessionError(result.message or msg("rematch.gone"))
             pending.confirmed.add(user_id)
             await self._start_if_confirmed(game.game_id, pending)
             return msg("rematch.confirmed")
@@ -114,13 +115,27 @@ class Rematches:
             learner_aids=bool(settings.get("learner_aids", False)),
             parent_channel_id=_whole(settings.get("parent_channel_id")),
         )
+        humans_in_order = [user for user in human_players(game) if user in humans]
         pending = _Pending(table, humans, {user_id})
         self._pending[game.game_id] = pending
         table.held_seats = humans
         if await self._start_if_confirmed(game.game_id, pending):
             return msg("rematch.confirmed")
-        pending.notice = msg("rematch.opened", name=name, seconds=int(CONFIRM_SECONDS))
+        seconds = int(CONFIRM_SECONDS)
+        pending.notice = msg("rematch.opened", name=name, seconds=seconds)
         await table.presenter.notice(table.table_id, table.channel_id, pending.notice)
+        # A new message, as the lobby line is an edit (which notifies nobody): it pings
+        # the players whose seats are held and has the button they confirm with.
+        call = getattr(table.presenter, "rematch_call", None)
+        if call is not None:
+            waiting = [user for user in humans_in_order if user != user_id]
+            await call(
+                table.table_id,
+                table.channel_id,
+                game.game_id,
+                msg("rematch.call", name=name, seconds=seconds),
+                waiting,
+            )
         pending.timer = asyncio.get_running_loop().create_task(
             self._expire(game.game_id, pending, self.manager.clock.now() + CONFIRM_SECONDS),
             name=f"mj-rematch-{table.table_id}",

@@ -499,6 +499,11 @@ class TerminalPresenter:
     async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
         """A terminal cannot take back a printed line; the next notice supersedes it."""
 
+    async def rematch_call(
+        self, table_id: str, channel_id: int, game_id: str, text: Text, user_ids: list[int]
+    ) -> None:
+        self.say(f"* {text.both()}")
+
 
 __all__ = [
     "HELP",

@@ -323,3 +323,54 @@ async def test_history_counts_only_the_hands_a_player_held_the_seat_for(tmp_path
         assert described["1"] == f"{played:+d}" and described.get("2") is None
     finally:
         await stop_bot(env)
+
+
+async def test_the_rematch_call_pings_the_held_players_and_carries_the_button(
+    tmp_path: Path,
+) -> None:
+    """The rematch notice told the others to press 「再来一场」, a button on the last
+    match's standings (further up, or in an archived thread), not on the new lobby, and
+    pinged nobody (a line edited into the lobby notifies no one). It is now a message of
+    its own that mentions only the players it waits for, with the button on it; one who
+    sat down with the lobby's Join confirms with it too (that was refused as seated)."""
+    env = await start_bot(tmp_path / "bot.db")
+    try:
+        h, bot = env.h, env.bot
+        old_id = await finished_match(env, ALICE, BOB)
+        final = [m for m in h.channel_messages() if f"mj:rm:{old_id}" in m.custom_ids()]
+        await h.click(ALICE, final[0], f"mj:rm:{old_id}")
+        await h.advance(2)
+        table = bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None and table.status == "lobby"
+        calls = [
+            m
+            for m in h.channel_messages()
+            if f"mj:rm:{old_id}" in m.custom_ids() and m.id != final[0].id
+        ]
+        assert len(calls) == 1
+        (call,) = calls
+        content = call.payload["content"]
+        assert content.startswith(f"<@{BOB}> ") and f"<@{ALICE}>" not in content
+        assert "请在 120 秒内点下面的「再来一场」确认" in content
+        assert "Press “Rematch” below within 120 s" in content
+        sent = next(
+            r.payload
+            for r in h.remote.requests
+            if r.method == "POST" and isinstance(r.payload, dict)
+            and r.payload.get("content") == content
+        )  # fmt: skip
+        mentions = sent["allowed_mentions"]
+        assert mentions["parse"] == [] and [str(u) for u in mentions["users"]] == [str(BOB)]
+        # The lobby's own line no longer sends anyone to a button it does not have.
+        lobby = [m for m in h.channel_messages() if f"mj:t:{table.table_id}:join" in m.custom_ids()]
+        assert "等其他玩家在 120 秒内确认" in lobby[-1].payload["content"]
+        # Bob sits down with Join first, then confirms on the call: the match starts.
+        await h.click(BOB, lobby[-1], f"mj:t:{table.table_id}:join")
+        assert table.is_member(BOB) and table.status == "lobby"
+        record = await h.click(BOB, call, f"mj:rm:{old_id}")
+        assert "已确认再来一场" in h.reply_text(record)
+        await h.advance(2)
+        assert table.status == "running"
+        assert not h.remote.violations
+    finally:
+        await stop_bot(env)
