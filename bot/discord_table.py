@@ -17,12 +17,12 @@ from bot.discord_views import lobby_view, table_view
 from bot.i18n import MESSAGES, in_readers_script, in_server_script, msg, public
 from bot.lines import (
     carried_fan_text,
-    changes_message,
     event_line,
     move_line,
     name_at,
     result_texts,
     rule_set_name,
+    standings_message,
 )
 from bot.presenter import LobbyInfo, TableStatus, Text
 from engine.tiles import format_tiles, kind_str, name_zh
@@ -486,7 +486,8 @@ class TableMessages(PresenterCore):
         try:
             await self._load_table_message(record)
             stake = record.status.stake if record.status is not None else 1
-            text = changes_message("result.match", names, totals, stake=stake)
+            winds = _seat_winds(record.status)
+            text = standings_message("result.match", names, totals, winds, stake=stake)
             language = await self.table_language(record)
             view = rematch_view(record.table_id)
             in_readers_script(view, language)
@@ -503,10 +504,11 @@ class TableMessages(PresenterCore):
                 self._channel_closed(record.channel_id, record.status, "match result", error)
             if record.parent_id is not None:
                 parent = self.bot.get_partial_messageable(record.parent_id)
-                line = changes_message(
+                line = standings_message(
                     "thread.standings",
                     names,
                     totals,
+                    winds,
                     thread=f"<#{record.channel_id}>",
                     stake=stake,
                 )
@@ -523,6 +525,13 @@ class TableMessages(PresenterCore):
         finally:
             record.standings_due = False
         await self._archive_if_done(record)
+
+
+def _seat_winds(status: TableStatus | None) -> list[int] | None:
+    """Each seat's wind in the last hand (what the last table picture shows)."""
+    if status is None:
+        return None
+    return [seat.seat_wind for seat in status.public.seats]
 
 
 def variant_names(variant: str) -> tuple[str, str]:

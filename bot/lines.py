@@ -21,7 +21,7 @@ from engine.tiles import kind_str, name_en, name_zh, parse_tile
 from engine.types import CONTINUE, Action, HandResult, Meld, Payment, ScoreItem
 from engine.variants import get_rules
 from engine.views import PublicView
-from engine.words import ACTIONS, PREVAILING_WINDS, UNITS, WIN_TYPES, Word
+from engine.words import ACTIONS, PREVAILING_WINDS, SEAT_WINDS, UNITS, WIN_TYPES, Word
 
 from .messages import msg, msg_each
 from .presenter import Text
@@ -202,6 +202,32 @@ def changes_message(key: str, names: Sequence[str], values: Sequence[int], **oth
     the names kept as written."""
     chinese = {**other, "changes": changes_text(names, values, "、")}
     english = {**other, "changes": changes_text(names, values)}
+    return msg_each(key, chinese, english).keeping(*names)
+
+
+def standings_message(
+    key: str,
+    names: Sequence[str],
+    totals: Sequence[int],
+    winds: Sequence[int] | None = None,
+    **other: object,
+) -> Text:
+    """The message ``key`` with the match's totals as its ``{changes}``, best first:
+    ``1. 东家 A +40、2. 南家 B +0、2. 西家 C +0、4. 北家 D -40``. Tied players share a
+    rank (the next rank skips, as in sport) and stay in seat order; each keeps the seat
+    wind it had in the last hand (``winds``: wind tile kinds by seat), as the table
+    picture above showed it."""
+    order = sorted(range(len(totals)), key=lambda seat: -totals[seat])
+    zh: list[str] = []
+    en: list[str] = []
+    for seat in order:
+        rank = 1 + sum(1 for other_seat in order if totals[other_seat] > totals[seat])
+        wind = SEAT_WINDS.get(winds[seat]) if winds is not None and seat < len(winds) else None
+        name = name_at(names, seat)
+        zh.append(f"{rank}. {wind.zh + ' ' if wind else ''}{name} {totals[seat]:+d}")
+        en.append(f"{rank}. {wind.en + ' ' if wind else ''}{name} {totals[seat]:+d}")
+    chinese = {**other, "changes": "、".join(zh)}
+    english = {**other, "changes": ", ".join(en)}
     return msg_each(key, chinese, english).keeping(*names)
 
 

@@ -14,6 +14,7 @@ from discord_harness import CHANNEL_ID, GUILD_ID, StoredMessage, option
 from PIL import Image
 from test_discord_bot import ALICE, BOB, CAROL, Env, play_turn, start_bot, stop_bot
 
+from bot.lines import standings_message
 from bot.replays import find_game, load_hand
 from render.alt_text import describe_replay_frame
 from render.replay import render_replay_frame
@@ -372,5 +373,44 @@ async def test_the_rematch_call_pings_the_held_players_and_carries_the_button(
         await h.advance(2)
         assert table.status == "running"
         assert not h.remote.violations
+    finally:
+        await stop_bot(env)
+
+
+def test_standings_rank_the_players_best_first_with_ties_sharing_a_place() -> None:
+    """The match's totals were listed by seat; they are by rank, tied players sharing a
+    place (then seat order), each with the seat wind beside the name."""
+    text = standings_message(
+        "result.match", ["alice", "bob", "AI 1", "AI 2"], [0, 40, 0, -40], [27, 28, 29, 30], stake=1
+    )
+    assert text.zh == (
+        "整场结束。总积分（底注 1）：1. 南家 bob +40、2. 东家 alice +0、2. 西家 AI 1 +0、"
+        "4. 北家 AI 2 -40"
+    )
+    assert text.en.endswith(
+        "1. South seat bob +40, 2. East seat alice +0, 2. West seat AI 1 +0, 4. North seat AI 2 -40"
+    )
+
+
+async def test_the_final_standings_post_lists_by_rank(tmp_path: Path) -> None:
+    env = await start_bot(tmp_path / "bot.db", seed=5)
+    try:
+        game_id = await finished_match(env, ALICE, BOB)
+        match = await env.store.match_summary(game_id)
+        assert match is not None
+        totals = [sum(hand.points[seat] for hand in match.hands) for seat in range(4)]
+        names = [str(record["name"]) for record in match.seats]
+        post = next(
+            m.payload["content"]
+            for m in env.h.channel_messages()
+            if (m.payload.get("content") or "").startswith("整场结束")
+        )
+        listed = re.findall(r"(\d+)\. ([东南西北])家 (.+?) ([+-]\d+)", post.splitlines()[0])
+        assert sorted(name for _rank, _wind, name, _total in listed) == sorted(names)
+        values = [int(total) for _rank, _wind, _name, total in listed]
+        assert values == sorted(totals, reverse=True)
+        for rank, _wind, name, total in listed:
+            assert int(rank) == 1 + sum(1 for value in totals if value > int(total))
+            assert totals[names.index(name)] == int(total)
     finally:
         await stop_bot(env)
