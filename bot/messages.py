@@ -479,8 +479,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "admin.table_turn": ("轮到 {name}", "{name} to act"),
     "admin.table_autoplay": ("托管", "autoplay"),
     "admin.end_no_table": (
-        "本服务器没有开着的牌桌“{typed}”（编号见 /mjadmin tables）",
-        "No open table “{typed}” on this server (/mjadmin tables lists their ids)",
+        "本服务器没有开着的牌桌“{typed}”（编号见 {/mjadmin tables}）",
+        "No open table “{typed}” on this server ({/mjadmin tables} lists their ids)",
     ),
     "admin.end_confirm": (
         "结束这张牌桌？\n{table}\n不罚任何人的分；正在打的这一局不结算（之前打完的各局照常结算）。"
@@ -635,8 +635,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}, a server manager, closed the table",
     ),
     "session.manager_seated": (
-        "你坐在这一桌，这一局正在打：请在牌桌里用 /table end（坐着的玩家现在结束要罚分，或打完这一局再结束）",
-        "You sit at this table and a hand is in play: use /table end there (a seated player "
+        "你坐在这一桌，这一局正在打：请在牌桌里用 {/table end}（坐着的玩家现在结束要罚分，或打完这一局再结束）",
+        "You sit at this table and a hand is in play: use {/table end} there (a seated player "
         "ending now pays the walk-out penalty, or ends after the hand for free)",
     ),
     "session.hands_closed": (

@@ -121,7 +121,7 @@ async def test_a_manager_ends_a_table_elsewhere_after_confirming_and_nobody_pays
     assert await _balances(h, HOST, GUEST) == before
     again = await h.command(MANAGER, "mjadmin end", [option("table", table.table_id)])
     assert h.reply_text(again) == (
-        f"本服务器没有开着的牌桌“{table.table_id}”（编号见 /mjadmin tables）"
+        f"本服务器没有开着的牌桌“{table.table_id}”（编号见 `/麻将管理 牌桌`）"
     )
 
 
@@ -180,6 +180,6 @@ async def test_a_manager_seated_at_the_hand_is_sent_to_table_end(h: Harness) -> 
     record = await h.command(
         MANAGER, "mjadmin end", [option("table", table.table_id)], channel_id=OTHER_CHANNEL_ID
     )
-    assert "请在牌桌里用 /table end" in h.reply_text(record)
+    assert "请在牌桌里用 `/牌桌 结束`" in h.reply_text(record)
     assert not h.ephemeral_messages(MANAGER)[-1].custom_ids()
     assert table.status == "running"

@@ -531,7 +531,7 @@ class AdminCog(commands.Cog):
     @app_commands.rename(table=T("table", "牌桌"))
     @app_commands.describe(
         table=T(
-            "The table's id, as /mjadmin tables lists it", "牌桌编号（/mjadmin tables 里列出的）"
+            "The table's id, as /mjadmin tables lists it", "牌桌编号（/麻将管理 牌桌 里列出的）"
         )
     )
     async def end(
@@ -691,11 +691,11 @@ class AdminCog(commands.Cog):
     @app_commands.describe(
         game=T(
             "Game id or its first characters (/history, /mjadmin ledger show it)",
-            "牌局编号或它的前几位（/history、/mjadmin ledger 里有）",
+            "牌局编号或它的前几位（/战绩、/麻将管理 账本 里有）",
         ),
         hand=T(
             "Which hand, from 1 (as /history and /replay count)",
-            "第几局（从 1 开始，同 /history 和 /replay）",
+            "第几局（从 1 开始，同 /战绩 和 /回放）",
         ),
         reason=T("Why (kept in the ledger)", "原因（记入账本）"),
     )
