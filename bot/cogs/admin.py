@@ -1052,6 +1052,13 @@ def _pages(lines: list[str], room: int) -> list[list[str]]:
     return pages
 
 
+def _admin_cog(interaction: discord.Interaction[Any]) -> AdminCog:
+    """The cog a button of this module answers through (installed with the commands)."""
+    cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
+    assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+    return cog
+
+
 class TablesPageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"mj:mt:(?P<page>[0-9]{1,4}):(?P<slot>[pn])",
@@ -1082,8 +1089,7 @@ class TablesPageButton(
         return cls(int(match["page"]), match["slot"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
-        assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+        cog = _admin_cog(interaction)
         await cog.on_tables_page(interaction, self.page)
 
 
@@ -1116,8 +1122,7 @@ class AdminEndButton(
         return cls(match["table"], int(match["owner"]), int(match["issued"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
-        assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+        cog = _admin_cog(interaction)
         try:
             await cog.on_end_confirm(interaction, self.table_id, self.owner, self.issued)
         except Exception as error:
@@ -1153,8 +1158,7 @@ class AdminVoidButton(
         return cls(match["token"], int(match["owner"]), int(match["issued"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
-        assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+        cog = _admin_cog(interaction)
         try:
             await cog.on_void_confirm(interaction, self.token, self.owner, self.issued)
         except Exception as error:
@@ -1203,8 +1207,7 @@ class LedgerPageButton(
         return cls(user, kind, int(match["page"]), int(match["upto"]), match["slot"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("AdminCog")  # type: ignore[attr-defined]
-        assert isinstance(cog, AdminCog), "the admin cog is installed with the commands"
+        cog = _admin_cog(interaction)
         kind = self.kind if self.kind in LEDGER_KINDS else None
         await cog.on_ledger_page(interaction, self.user, kind, self.page, self.upto)
 
