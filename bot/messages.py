@@ -339,6 +339,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "牌局 {game} 第 {hand} 局 · 第 {step}/{steps} 步",
         "Game {game} hand {hand} · step {step}/{steps}",
     ),
+    "replay.voided": (
+        "（这一局已作废，不计分）",
+        "(this hand was voided: it counts for nothing)",
+    ),
     "replay.exported": (
         "牌局 {game} 第 {hand} 局的动画，共 {frames} 帧。",
         "Game {game} hand {hand} as an animation, {frames} frames.",
@@ -531,6 +535,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "admin.void_no_players": (
         "这一局没有真人玩家的积分，没有可退回的。",
         "No player's points moved in that hand: there is nothing to reverse.",
+    ),
+    "admin.void_running": (
+        "牌局 `{game}` 还在进行：它的总分还算着每一局。等它打完，或先用 {/mjadmin end} 结束它，再作废。",
+        "Match `{game}` is still being played and its totals count every hand: void its "
+        "hands once it has ended (or end it first with {/mjadmin end}).",
+    ),
+    "admin.voided_public": (
+        "管理员 {name} 作废了牌局 `{game}` 的第 {hand} 局，积分退回：{changes}",
+        "{name} voided hand {hand} of match `{game}`; its points went back: {changes}",
     ),
     "admin.voided": (
         "已作废牌局 `{game}` 的第 {hand} 局：{changes}",

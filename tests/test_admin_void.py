@@ -52,6 +52,7 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
         for number, units in enumerate(([24, -8, -8, -8], [-1, 2, -1, 0])):
             entries = [SettlementEntry(s, users[s], units[s], units[s] > 0) for s in range(4)]
             assert await store.settle_hand(GUILD_ID, GAME, number, entries, 10)
+        await store.set_game_status(GAME, "finished")
         for user in USERS:
             await harness.command(user, "balance")  # names the bot has seen
         yield harness
@@ -98,6 +99,12 @@ async def test_a_manager_voids_a_hand_named_as_history_shows_it(h: Harness) -> N
     await h.click(MANAGER, message, confirm)
     assert not message.components
     assert message.payload["content"].startswith(f"已作废牌局 `{GAME}` 的第 1 局：小美 -100 → ")
+    # Told to the channel, as an adjustment is (the reason stays with the managers).
+    announced = h.channel_messages()[-1].payload["content"]
+    assert announced.startswith(
+        f"管理员 Manager 作废了牌局 `{GAME}` 的第 1 局，积分退回：小美 -100 → "
+    )
+    assert "Manager voided hand 1 of match" in announced and "刷分" not in announced
     assert await _balances(h) == (before[0] - 100, before[1] + 34)
     voids = await _store(h).guild_ledger(GUILD_ID, kinds=("void",))
     assert {(e.user_id, e.points, e.by_user, e.reason) for e in voids.entries} == {
@@ -177,3 +184,41 @@ async def test_wrong_hands_stale_questions_and_players_change_nothing(
     assert h.reply_text(record) == "这个确认已过期，请重新使用命令。"
     assert await _balances(h) == before
     assert (await _store(h).guild_ledger(GUILD_ID, kinds=("void",))).total == 0
+
+
+async def test_a_hand_of_a_match_still_played_is_not_voided(h: Harness) -> None:
+    """The table's running totals (its standings, the match's end) count every hand it
+    played: a void in a running match left the table saying -34 where the player's
+    /history said -26. Refused, naming the way (end it first); nothing changes."""
+    await _store(h).set_game_status(GAME, "running")
+    before = await _balances(h)
+    record = await h.command(MANAGER, "mjadmin void",
+                             [option("game", GAME), option("hand", 1), option("reason", "x")])  # fmt: skip
+    text = h.reply_text(record)
+    assert text.startswith(f"牌局 `{GAME}` 还在进行") and "`/麻将管理 结束牌桌`" in text
+    assert not h.ephemeral_messages(MANAGER)[-1].components
+    assert await _balances(h) == before
+
+
+async def test_the_replay_of_a_voided_hand_says_so(h: Harness) -> None:
+    """/replay of a voided hand said nothing of it while /history struck it through."""
+    from types import SimpleNamespace
+
+    from bot.cogs.review import ReviewCog
+    from bot.replays import LoadedHand
+
+    await h.command(MANAGER, "mjadmin void",
+                    [option("game", GAME), option("hand", 1), option("reason", "bug")])  # fmt: skip
+    question = h.ephemeral_messages(MANAGER)[-1]
+    await h.click(MANAGER, question, question.custom_ids()[0])
+    cog = h.bot.get_cog("ReviewCog")
+    assert isinstance(cog, ReviewCog)
+    game = await _store(h).get_game(GAME)
+    for number, voided in ((0, True), (1, False)):
+        hand = SimpleNamespace(hand_number=number, steps=40)
+        loaded = LoadedHand(game, hand, ())  # type: ignore[arg-type]
+        zh = await cog._caption(loaded, 3, "zh-CN")
+        en = await cog._caption(loaded, 3, "en-US")
+        assert zh.startswith(f"牌局 {GAME} 第 {number + 1} 局 · 第 3/40 步")
+        assert ("（这一局已作废，不计分）" in zh) is voided
+        assert en.endswith("(this hand was voided: it counts for nothing)") is voided

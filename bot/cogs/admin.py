@@ -724,6 +724,10 @@ class AdminCog(commands.Cog):
         if record.guild_id != interaction.guild_id:
             raise UserFacingError(msg("replay.no_game", game=str(game)[:40]))
         game_id, number = record.game_id, hand - 1
+        if record.status not in ("finished", "abandoned"):
+            # The table's running totals (its standings, the match's end) count every
+            # hand it played; a void would leave them and the players' records apart.
+            raise UserFacingError(msg("admin.void_running", game=game_id))
         await self._check_voidable(interaction, game_id, number)
         entries = [e for e in await self.bot.store.hand_entries(game_id, number) if e.user_id]
         if not entries:
@@ -808,6 +812,13 @@ class AdminCog(commands.Cog):
         )
         done = msg("admin.voided", game=game_id, hand=number + 1, changes=changes)
         await edit_clicked(interaction, say(done.keeping(*names), locale), None)
+        # Announced, as an adjustment is: the players see whose points moved and who
+        # moved them (the reason stays with the managers and the players' /balance).
+        admin = interaction.user.display_name
+        announced = msg("admin.voided_public", name=admin, game=game_id, hand=number + 1,
+                        changes=changes).keeping(admin, *names)  # fmt: skip
+        language = await self.bot.presenter.channel_language(guild_id)
+        await self.bot.respond(interaction, public(announced, language), ephemeral=False)
 
     @admin.command(
         name=T("ledger", "账本"),

@@ -432,17 +432,19 @@ class ReviewCog(commands.Cog):
             raise ReplayLookupError(msg("replay.no_game", game=game_id[:40]))
         return await load_hand(self.bot.store, game, hand)
 
-    def _caption(self, loaded: LoadedHand, step: int, locale: Any) -> str:
-        return say(
-            msg(
-                "replay.caption",
-                game=loaded.game.game_id,
-                hand=loaded.hand_label,
-                step=step,
-                steps=loaded.record.steps,
-            ),
-            locale,
+    async def _caption(self, loaded: LoadedHand, step: int, locale: Any) -> str:
+        caption = msg(
+            "replay.caption",
+            game=loaded.game.game_id,
+            hand=loaded.hand_label,
+            step=step,
+            steps=loaded.record.steps,
         )
+        # Asked each time, not kept with the cached hand: a manager may void it later.
+        if await self.bot.store.hand_void(loaded.game.game_id, loaded.record.hand_number):
+            voided = msg("replay.voided")
+            caption = Text(f"{caption.zh}{voided.zh}", f"{caption.en} {voided.en}")
+        return say(caption, locale)
 
     async def _frame(self, loaded: LoadedHand, step: int, locale: Any) -> discord.File:
         language = image_locale(locale)
@@ -465,7 +467,7 @@ class ReviewCog(commands.Cog):
         view = replay_step_view(
             interaction.user.id, game_id, hand, 0, loaded.record.steps, str(locale)
         )
-        await self._send(interaction, self._caption(loaded, 0, locale), file=file, view=view)
+        await self._send(interaction, await self._caption(loaded, 0, locale), file=file, view=view)
 
     async def on_replay_open(
         self, interaction: discord.Interaction[Any], owner: int | None, game_id: str, hand: int
@@ -499,7 +501,7 @@ class ReviewCog(commands.Cog):
                 owner, game_id, hand, step_now, loaded.record.steps, str(locale)
             )
             await self._edit(
-                interaction, self._caption(loaded, step_now, locale), view=view, file=file
+                interaction, await self._caption(loaded, step_now, locale), view=view, file=file
             )
 
         await self._guarded(interaction, work())
