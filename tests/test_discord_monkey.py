@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from chinese_script import CJK, simplified_left
 from discord_harness import (
+    ADMIN_PERMISSIONS,
     CHANNEL_ID,
     DEFAULT_PERMISSIONS,
     GUILD_ID,
@@ -51,17 +52,22 @@ ALICE = 800_000_000_000_000_011
 BOB = 800_000_000_000_000_012
 CAROL = 800_000_000_000_000_013
 DAVE = 800_000_000_000_000_014  # never sits down
+EVE = 800_000_000_000_000_015  # a server manager: /mjadmin end and /mjadmin void only
 SEATED = (ALICE, BOB, CAROL)
 USERS = {
     ALICE: ("alice", DEFAULT_PERMISSIONS),
     BOB: ("张伟", DEFAULT_PERMISSIONS),  # a name in Simplified characters, kept so for zh-TW
     CAROL: ("carol", DEFAULT_PERMISSIONS),
     DAVE: ("dave", DEFAULT_PERMISSIONS),
+    EVE: ("eve", ADMIN_PERMISSIONS),
 }
 STARTING_BALANCE = 1000
 # Read a player's whole ledger: a Taizhou dealer stays while winning, so one match can
 # run to a thousand hands and more (seed 145 at two seats: 1,158).
 EVERY_ROW = 10**6
+
+# What a manager types as a void's reason (quoted as typed in any reader's language).
+TYPED_REASONS = ("放水", "bug", " ")
 
 # What people type into a tile option: right, wrong, and nonsense.
 TYPED_TILES = (
@@ -114,6 +120,21 @@ async def random_click(
         typed = [rng.choice(TYPED_TILES + TYPED_CHOWS) for _ in inputs]
         return [record, await h.submit_modal(user, record, typed, locale=locale)]
     return [record]
+
+
+async def manager_command(
+    h: Harness, rng: random.Random, locale: str, name: str, options: list[dict[str, Any]]
+) -> list[InteractionRecord]:
+    """A manager's command that asks first (/mjadmin end, /mjadmin void), confirmed at
+    once, later (a stale press) or never, as a manager may."""
+    records = [await h.command(EVE, name, options, locale=locale, channel_id=CHANNEL_ID)]
+    mine = h.ephemeral_messages(EVE)
+    question = mine[-1] if mine else None
+    if question is not None and question.custom_ids() and rng.random() < 0.7:
+        if rng.random() < 0.2:
+            await h.advance(rng.choice((60, 16 * 60)))  # a press after the question aged
+        records.append(await h.click(EVE, question, question.custom_ids()[0], locale=locale))
+    return records
 
 
 async def random_command(
@@ -200,7 +221,7 @@ def check_private_script(h: Harness, records: list[InteractionRecord], locale: s
             assert not simplified_left(private, names), private
             continue
         rest = private  # less what it quotes: names, tile names, what the user typed
-        quoted = (*names, *TILE_NAMES_ZH, *TYPED_TILES, *TYPED_CHOWS)
+        quoted = (*names, *TILE_NAMES_ZH, *TYPED_TILES, *TYPED_CHOWS, *TYPED_REASONS)
         for word in sorted((word for word in quoted if word.strip()), key=len, reverse=True):
             rest = rest.replace(word, "")
         assert not CJK.search(rest), private
@@ -319,6 +340,11 @@ async def test_random_players_cannot_break_a_table(
                 records = [await h.command(user, "table leave", locale=locale, channel_id=where)]
             elif roll < 0.863:  # asked first mid-hand: ends only on a button pressed later
                 records = [await h.command(user, "table end", locale=locale, channel_id=where)]
+            elif roll < 0.865:  # a manager ends it from the main channel, free for all
+                typed = rng.choice((table.table_id, table.table_id[:5], "nope"))
+                records = await manager_command(
+                    h, rng, locale, "mjadmin end", [option("table", typed)]
+                )
             else:
                 await h.advance(rng.choice((0.5, 2, 6, 25)))
             asked.update((record.id, locale) for record in records)
@@ -350,7 +376,7 @@ async def test_random_players_cannot_break_a_table(
         results = table.match.results
         for result in results:
             assert sum(result.deltas) == 0, result
-        every_kind = ("opening", "hand", "penalty", "adjustment")
+        every_kind = ("opening", "hand", "penalty", "adjustment", "void")
         paid_hands: dict[int, list[int]] = {}
         for user in seated:
             balance = await store.get_balance(GUILD_ID, user)
@@ -381,6 +407,13 @@ async def test_random_players_cannot_break_a_table(
             records = []
             if roll < 0.45:
                 records = await random_click(h, rng, user, locale)
+            elif roll < 0.48:  # a manager voids a hand of the match (or a wrong one)
+                hand = rng.choice((1, 2, len(results), len(results) + 1, 0))
+                reason = rng.choice(TYPED_REASONS)
+                records = await manager_command(
+                    h, rng, locale, "mjadmin void",
+                    [option("game", table.table_id), option("hand", hand), option("reason", reason)],
+                )  # fmt: skip
             elif roll < 0.75:
                 records = await random_command(h, rng, user, locale, table.table_id)
             elif roll < 0.9:
@@ -394,6 +427,13 @@ async def test_random_players_cannot_break_a_table(
             balance = await store.get_balance(GUILD_ID, user)  # first: it may open one
             ledger = await store.history(GUILD_ID, user, limit=EVERY_ROW, kinds=every_kind)
             assert balance == sum(e.points for e in ledger)
+            voided = [e.hand_number for e in ledger if e.kind == "void"]
+            assert len(voided) == len(set(voided)), "a hand voided twice"
+            for entry in ledger:  # a void takes back exactly what that hand paid
+                if entry.kind == "void":
+                    (paid,) = [e.points for e in ledger if e.kind == "hand"
+                               and (e.game_id, e.hand_number) == (entry.game_id, entry.hand_number)]  # fmt: skip
+                    assert entry.points == -paid
         assert all(r.acked_at is not None for r in h.remote.interactions.values())
         assert h.failed_interactions() == []
         check_languages(h, asked)
