@@ -154,6 +154,13 @@ async def test_wrong_tables_and_wrong_people_change_nothing(h: Harness) -> None:
     for typed in ("nosuchtable", "<#123456789012345678>", "12345678901234567"):
         record = await h.command(MANAGER, "mjadmin end", [option("table", typed)], locale="en-US")
         assert h.reply_text(record).startswith("No open table “")
+    # Its first characters name it, as /replay and /mjadmin void take a game's: four at
+    # least (fewer could name any table), and one table only.
+    for typed, named in ((lobby.table_id[:5], True), (lobby.table_id[:3], False)):
+        record = await h.command(MANAGER, "mjadmin end", [option("table", typed)])
+        assert h.reply_text(record).startswith(
+            "关闭这个大厅？" if named else "本服务器没有开着的牌桌"
+        )
     # Another server's table is not this server's to end.
     lobby.guild_id += 1
     try:

@@ -608,13 +608,18 @@ class AdminCog(commands.Cog):
 
     def _open_table(self, guild_id: int, typed: str) -> TableSession | None:
         """The open table of this server ``typed`` names: its id (with or without the
-        list's backquotes) or its channel (a link pasted from the list, or its id)."""
+        list's backquotes) or its first characters (four at least, one table only, as
+        /replay and /mjadmin void take a game's), or its channel (a link pasted from
+        the list, or its id)."""
         typed = typed.strip().strip("`").strip()
         channel = _CHANNEL.fullmatch(typed)
         if channel is not None:
             table = self.bot.manager.by_channel(int(channel[1] or channel[2]))
         else:
             table = self.bot.manager.get(typed)
+            if table is None and len(typed) >= 4:
+                starting = [t for t in self._open_tables(guild_id) if t.table_id.startswith(typed)]
+                table = starting[0] if len(starting) == 1 else None
         if table is None or table.guild_id != guild_id or table.status not in ("lobby", "running"):
             return None
         return table
