@@ -122,12 +122,17 @@ class PrivateHands(PresenterCore):
         prefs = await self.prefs(user_id)
         return not prefs.get("dms_closed") and prefs.get("hand_delivery", "dm") == "dm"
 
-    async def set_delivery(self, user_id: int, dm: bool) -> None:
+    async def set_delivery(self, user_id: int, dm: bool) -> bool:
         """``/table dm on|off``. Turning DMs on also forgets a remembered 403: the user
-        says they opened their DMs, which is the one time a retry is not blind."""
+        says they opened their DMs, which is the one time a retry is not blind. True
+        when their DMs had failed: the reply must not promise DMs a closed inbox refuses,
+        and a failure again is announced again (the earlier notice is up the channel)."""
+        had_failed = bool((await self.prefs(user_id)).get("dms_closed"))
         await self.set_pref(user_id, "hand_delivery", "dm" if dm else "ephemeral")
         if dm:
             await self.set_pref(user_id, "dms_closed", None)
+            self._dm_notice_sent = {key for key in self._dm_notice_sent if key[1] != user_id}
+        return had_failed
 
     def register_click(self, user_id: int, interaction: discord.Interaction[Any]) -> None:
         """A click on a hand is about to be submitted: if it changes that hand, the new
@@ -525,8 +530,15 @@ class PrivateHands(PresenterCore):
         channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
             sent = await channel.send(content="\n".join(lines), allowed_mentions=NO_MENTIONS)
-        except discord.Forbidden:
-            return  # DMs closed: the hand delivery notices and remembers that
+        except discord.Forbidden as error:
+            if not _is_dm_closed(error):
+                return
+            # Closed again (after /table dm on): this turn's alert still has to reach
+            # them, where the table is; later hands go the ephemeral way.
+            with contextlib.suppress(discord.HTTPException):
+                await self._dms_closed(prompt)
+            await self._send_channel_alert(user_id, alert, prompt)
+            return
         alert.channel_id, alert.message_id = channel_id, sent.id
         if alert.withdrawn:  # the player moved while it was on its way
             await self._delete_alert(alert)

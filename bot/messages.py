@@ -166,6 +166,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{mention} cannot receive DMs; their hand is shown privately through the table's “My hand” button.",
     ),
     "dm.on": ("手牌将私信发送给你。", "Your hand will be sent to you by DM."),
+    "dm.on_but_closed": (
+        "会再试着私信你，但你的私信上次无法送达：请在服务器的隐私设置里允许成员私信，"
+        "否则手牌只能用「我的手牌」或 {/table hand} 查看。",
+        "The bot will try DMs again, but your DMs could not be delivered last time: allow "
+        "direct messages from server members in the server's privacy settings, or your hand "
+        "is only shown through “My hand” and {/table hand}.",
+    ),
     "dm.off": (
         "手牌只在「我的手牌」按钮和 {/table hand} 中私下显示（不发私信）。",
         "Your hand is shown only privately via the “My hand” button and {/table hand} (no DMs).",

@@ -229,6 +229,50 @@ async def test_dm_closed_falls_back_to_ephemeral_once(env: Env) -> None:
     assert "dms_closed" not in await env.store.get_user_prefs(ALICE)
 
 
+async def test_dm_on_with_closed_dms_warns_and_still_alerts_in_the_channel(env: Env) -> None:
+    """``/table dm on`` by a player whose DMs failed promised DMs; the bot went back to
+    DMing her, her turn alert failed with 50007 and nothing reached her that turn. The
+    reply warns, and a fresh failure falls back to the channel alert and the notice."""
+    h, bot = env.h, env.bot
+    h.remote.dm_closed.add(ALICE)
+    await open_table(env, ALICE, BOB)
+    table = bot.manager.table_of_user(ALICE)
+    assert table is not None
+
+    def notices() -> int:
+        return sum(1 for m in h.channel_messages() if "私信无法送达" in m.payload["content"])
+
+    def channel_alerts() -> list[Any]:
+        return [m for m in h.channel_messages() if f"<@{ALICE}>" in m.payload["content"]
+                and "🔔" in m.payload["content"]]  # fmt: skip
+
+    assert notices() == 1
+    for _ in range(60):  # to a turn of hers, before its alert is due
+        prompt = table.prompt_for(ALICE)
+        if prompt is not None and prompt.kind != "idle":
+            break
+        if not await play_turn(env, BOB):
+            await h.advance(0.5)
+    prompt = table.prompt_for(ALICE)
+    assert prompt is not None and prompt.kind != "idle" and channel_alerts() == []
+    record = await h.command(ALICE, "table dm", [option("mode", "on")])
+    assert "私信上次无法送达" in h.reply_text(record)
+    assert "手牌将私信发送给你" not in h.reply_text(record)
+    again = await h.command(ALICE, "table dm", [option("mode", "on")], locale="en-US")
+    assert h.reply_text(again) == "Your hand will be sent to you by DM."  # none failed since
+    hand_number = table.match.hand_number  # type: ignore[union-attr]
+    for _ in range(60):
+        if channel_alerts() or table.prompt_for(ALICE) is None:
+            break
+        if table.prompt_for(ALICE).kind == "idle":  # type: ignore[union-attr]
+            break
+        await h.advance(1)
+    assert table.match.hand_number == hand_number  # type: ignore[union-attr]
+    assert len(channel_alerts()) == 1
+    assert notices() == 2  # she learns again that her DMs are still closed
+    assert (await env.store.get_user_prefs(ALICE)).get("dms_closed") is True
+
+
 async def test_ephemeral_only_preference_sends_no_dm(env: Env) -> None:
     h = env.h
     await h.command(ALICE, "table dm", [option("mode", "off")])

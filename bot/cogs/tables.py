@@ -375,8 +375,11 @@ class TablesCog(commands.Cog):
     async def dm(self, interaction: discord.Interaction[Any], mode: str) -> None:
         if mode not in ("on", "off"):
             raise UserFacingError(msg("error.bad_value", reason=str(mode)[:20]))
-        await self.bot.presenter.set_delivery(interaction.user.id, mode == "on")
-        await self.bot.reply(interaction, msg("dm.on" if mode == "on" else "dm.off"))
+        had_failed = await self.bot.presenter.set_delivery(interaction.user.id, mode == "on")
+        if mode == "off":
+            await self.bot.reply(interaction, msg("dm.off"))
+        else:
+            await self.bot.reply(interaction, msg("dm.on_but_closed" if had_failed else "dm.on"))
 
     @table.command(
         name=T("ping", "提醒"),
