@@ -45,6 +45,7 @@ from bot.errors import UserFacingError, describe_error
 from bot.i18n import MahjongTranslator, Text, msg, say
 from bot.journal import BOT_COMMIT_INTERVAL
 from bot.leases import Leases, StoreLeases
+from bot.option_checks import refused_option
 from bot.refusals import SubmitResult
 from bot.routing import InProcessRouter, RoutedClick, Router
 from bot.rules_flow import RULES_ITEMS, send_with_view
@@ -368,6 +369,9 @@ class MahjongBot(commands.Bot):
             extras: dict[str, Any] = getattr(command, "extras", None) or {}
             public = bool(extras.get("public"))
             AckGuard.of(interaction, thinking=True, ephemeral=not public)
+            refusal = refused_option(command, interaction.data or {}, ranges=False)
+            if refusal is not None:
+                raise UserFacingError(refusal)
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             # The server's locale as this command reports it, noted before the command
             # runs (the interaction event, which notes it too, may run after): a table

@@ -15,6 +15,8 @@ from discord import app_commands
 
 from bot.checks import NotManager
 from bot.i18n import Text, msg
+from bot.messages import MESSAGES
+from bot.option_checks import refused_option
 from bot.session import SessionError
 from data import StoreError
 
@@ -31,6 +33,19 @@ class UserFacingError(app_commands.AppCommandError):
         self.text = text
 
 
+def _only_bad_value(text: Text) -> bool:
+    """A refusal that says just 参数无效：<value>, naming neither option nor range."""
+    return text.zh.startswith(MESSAGES["error.bad_value"][0].partition("{")[0])
+
+
+def _out_of_range(interaction: discord.Interaction[Any]) -> Text | None:
+    """The option outside its declared range, named as the reader's client names it:
+    said instead of a bare 参数无效 (choices are checked before a command runs)."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return None
+    return refused_option(interaction.command, interaction.data or {})
+
+
 def describe_error(
     interaction: discord.Interaction[Any], error: app_commands.AppCommandError
 ) -> Text:
@@ -38,6 +53,8 @@ def describe_error(
     its context (command, user, guild, channel) first."""
     original = getattr(error, "original", error)
     if isinstance(original, UserFacingError | SessionError):
+        if _only_bad_value(original.text):
+            return _out_of_range(interaction) or original.text
         return original.text
     if isinstance(original, StoreError) and str(original):
         return msg("error.bad_value", reason=str(original))
@@ -52,7 +69,7 @@ def describe_error(
             # A user option that needs a member (kicking from a lobby): Discord resolves
             # one who left the server as a user without a member.
             return msg("error.user_gone")
-        return msg("error.bad_value", reason=str(error.value)[:100])
+        return _out_of_range(interaction) or msg("error.bad_value", reason=str(error.value)[:100])
     if isinstance(error, app_commands.CheckFailure):
         return msg("error.no_permission")
     command = interaction.command.qualified_name if interaction.command else "?"

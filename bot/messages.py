@@ -34,6 +34,47 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Slow down; try again in {seconds:.0f} s.",
     ),
     "error.bad_value": ("参数无效：{reason}", "Invalid value: {reason}"),
+    # An option value the command does not declare (see bot.option_checks).
+    "error.option_choice": (
+        "「{option}」只能选：{choices}（收到「{typed}」）",
+        "“{option}” must be one of: {choices} (got “{typed}”)",
+    ),
+    "error.option_whole.range": (
+        "「{option}」必须是 {low} 到 {high} 之间的整数（收到 {typed}）",
+        "“{option}” must be a whole number from {low} to {high} (got {typed})",
+    ),
+    "error.option_whole.min": (
+        "「{option}」必须是不小于 {low} 的整数（收到 {typed}）",
+        "“{option}” must be a whole number of at least {low} (got {typed})",
+    ),
+    "error.option_whole.max": (
+        "「{option}」必须是不大于 {high} 的整数（收到 {typed}）",
+        "“{option}” must be a whole number of at most {high} (got {typed})",
+    ),
+    "error.option_number.range": (
+        "「{option}」必须在 {low} 到 {high} 之间（收到 {typed}）",
+        "“{option}” must be from {low} to {high} (got {typed})",
+    ),
+    "error.option_number.min": (
+        "「{option}」不能小于 {low}（收到 {typed}）",
+        "“{option}” must be at least {low} (got {typed})",
+    ),
+    "error.option_number.max": (
+        "「{option}」不能大于 {high}（收到 {typed}）",
+        "“{option}” must be at most {high} (got {typed})",
+    ),
+    "error.option_length.range": (
+        "「{option}」必须是 {low} 到 {high} 个字",
+        "“{option}” must be {low} to {high} characters long",
+    ),
+    "error.option_length.min": (
+        "「{option}」至少要 {low} 个字",
+        "“{option}” must be at least {low} characters long",
+    ),
+    "error.option_length.max": (
+        "「{option}」最多 {high} 个字",
+        "“{option}” must be at most {high} characters long",
+    ),
     "error.bot_no_balance": ("机器人没有余额", "Bots have no balance"),
     "error.user_gone": ("该用户已不在本服务器", "That user is no longer in this server"),
     "error.no_tile": ("请选一张要打的牌", "Choose a tile to discard"),

@@ -12,13 +12,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import Text
+from discord import app_commands
+
+from bot.i18n import T, Text
+from bot.option_checks import choice_names
 from engine.ai import LEVELS as AI_LEVELS
 from engine.variants import RULE_SETS, OptionError, Variant, get_rules
 
 DISCARD_TIMEOUT_RANGE = (5.0, 600.0)
 CLAIM_TIMEOUT_RANGE = (3.0, 300.0)
 MAX_STAKE = 1_000_000
+
+
+# The AI levels as ``/table create`` offers them (the command declares these choices;
+# a refusal lists them by the same names).
+AI_LEVEL_CHOICES = [
+    app_commands.Choice(name=T("Easy", "简单"), value="easy"),
+    app_commands.Choice(name=T("Normal", "普通"), value="normal"),
+    app_commands.Choice(name=T("Hard", "困难"), value="hard"),
+]
+
+
+def rounds_description() -> app_commands.locale_str:
+    """``/table create rounds``: the command declares one range for every rule set (the
+    largest), so its description says each rule set's own limit (Jiaxing refuses 5)."""
+    limits = [(rules, rules.options_class.rounds_range()[1]) for rules in RULE_SETS.values()]
+    return T(
+        "Rounds to play: " + ", ".join(
+            f"{rules.short_name_en or rules.name_en} up to {most}" for rules, most in limits
+        ),
+        "打几圈：" + "，".join(f"{rules.name_zh}最多 {most} 圈" for rules, most in limits),
+    )  # fmt: skip
 
 
 class TableOptionsError(ValueError):
@@ -46,20 +70,25 @@ class TableOptions:
     def validate(self) -> Variant:
         """The table's mechanics (options parsed) if the request is playable, else
         ``TableOptionsError``; nothing is created either way."""
+        # Choices named as the players' menus name them, never by their internal codes.
         if self.variant not in RULE_SETS:
-            known = ", ".join(RULE_SETS)
+            known = Text(
+                "、".join(rules.name_zh for rules in RULE_SETS.values()),
+                ", ".join(rules.name_en for rules in RULE_SETS.values()),
+            )
             raise TableOptionsError(
                 Text(
-                    f"未知玩法 {self.variant!r}（可选：{known}）",
-                    f"unknown variant {self.variant!r} (one of {known})",
+                    f"未知玩法 {self.variant[:40]!r}（可选：{known.zh}）",
+                    f"unknown variant {self.variant[:40]!r} (one of: {known.en})",
                 )
             )
         rules = get_rules(self.variant)
         if self.ai_level is not None and self.ai_level not in AI_LEVELS:
+            levels = choice_names(AI_LEVEL_CHOICES)
             raise TableOptionsError(
                 Text(
-                    f"未知的电脑难度 {self.ai_level!r}（可选 {'/'.join(AI_LEVELS)}）",
-                    f"unknown AI level {self.ai_level!r} (one of {', '.join(AI_LEVELS)})",
+                    f"未知的电脑难度 {self.ai_level[:20]!r}（可选：{levels.zh}）",
+                    f"unknown AI level {self.ai_level[:20]!r} (one of: {levels.en})",
                 )
             )
         if self.rounds is not None:
@@ -67,7 +96,8 @@ class TableOptions:
             if isinstance(self.rounds, bool) or not fewest <= self.rounds <= most:
                 raise TableOptionsError(
                     Text(
-                        f"圈数必须在 {fewest} 到 {most} 之间", f"rounds must be {fewest} to {most}"
+                        f"{rules.name_zh}的圈数必须在 {fewest} 到 {most} 之间",
+                        f"{rules.short_name_en or rules.name_en} plays {fewest} to {most} rounds",
                     )
                 )
         option_values = dict(self.options)
@@ -118,9 +148,11 @@ class TableOptions:
 
 __all__ = [
     "AI_LEVELS",
+    "AI_LEVEL_CHOICES",
     "CLAIM_TIMEOUT_RANGE",
     "DISCARD_TIMEOUT_RANGE",
     "MAX_STAKE",
     "TableOptions",
     "TableOptionsError",
+    "rounds_description",
 ]

@@ -445,7 +445,7 @@ async def test_create_revalidates_what_discord_does_not_enforce(env: Env) -> Non
     record = await h.command(ALICE, "table create", [option("stake", 0)])
     assert "底注" in h.reply_text(record)
     record = await h.command(ALICE, "table create", [option("variant", "mahjong-soul")])
-    assert "未知玩法" in h.reply_text(record)
+    assert "「玩法」只能选：嘉兴台头胡、台州麻将" in h.reply_text(record)
     record = await h.command(ALICE, "table create", [option("discard_timeout", 1)])
     assert "出牌限时" in h.reply_text(record)
     assert bot.manager.by_channel(CHANNEL_ID) is None

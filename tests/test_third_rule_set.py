@@ -224,6 +224,9 @@ async def test_a_whole_match_on_discord_with_ai_seats(tmp_path: Path) -> None:
         create = payload.get_command("create")
         choices = {c.value for c in create._params["variant"].choices}
         assert "flat" in choices
+        # ...and the rounds option says its limit among the others'.
+        rounds = create._params["rounds"].description
+        assert "Flat up to 2" in rounds.message and "平胡麻将最多 2 圈" in rounds.extras["zh"]
         record = await h.command(alice, "table create", [option("variant", "flat")])
         assert "平胡麻将" in h.reply_text(record)
         await h.command(alice, "table start")

@@ -21,7 +21,13 @@ from bot.lines import rule_set_name
 from bot.messages import msg_each
 from bot.rules_flow import more_rules_button, options_lines, send_with_view
 from bot.session import SessionError
-from bot.table_options import MAX_STAKE, TableOptions, TableOptionsError
+from bot.table_options import (
+    AI_LEVEL_CHOICES,
+    MAX_STAKE,
+    TableOptions,
+    TableOptionsError,
+    rounds_description,
+)
 from engine.variants import RULE_SETS, default_rule_set, get_rules
 from render.alt_text import describe_result, describe_table
 
@@ -65,11 +71,6 @@ SEAT_CHOICES = [
     app_commands.Choice(name=T("3 players (Taizhou)", "3 人（台州）"), value=3),
     app_commands.Choice(name=T("2 players (Taizhou)", "2 人（台州）"), value=2),
 ]
-AI_LEVEL_CHOICES = [
-    app_commands.Choice(name=T("Easy", "简单"), value="easy"),
-    app_commands.Choice(name=T("Normal", "普通"), value="normal"),
-    app_commands.Choice(name=T("Hard", "困难"), value="hard"),
-]
 
 
 def validate_create(
@@ -105,6 +106,8 @@ class TablesCog(commands.Cog):
     def __init__(self, bot: MahjongBot) -> None:
         self.bot = bot
         refresh_variant_choices(self, "variant")
+        # Built with the cog, as the choices are: a rule set registered since says its own.
+        self.create._params["rounds"].description = rounds_description()
 
     # ------------------------------------------------------------------ lobby
 
@@ -126,7 +129,7 @@ class TablesCog(commands.Cog):
         variant=T("Rule set (default: the server's)", "规则（默认用服务器设置）"),
         seats=T("Number of players", "玩家人数"),
         stake=T("Balance points per point of table score", "牌桌上 1 分折合多少积分"),
-        rounds=T("Rounds to play (the deal passes round the table once a round)", "打几圈"),
+        rounds=rounds_description(),
         discard_timeout=T("Seconds to discard (5-600)", "出牌限时（5-600 秒）"),
         claim_timeout=T("Seconds to claim (3-300)", "吃碰限时（3-300 秒）"),
         ai_fill=T("Fill empty seats with AI at start", "开始时用电脑补满空位"),
