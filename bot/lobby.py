@@ -25,10 +25,10 @@ from .refusals import (
     NOT_LOBBY,
     NOT_SEATED,
     OK,
-    SEATED_ELSEWHERE,
     TABLE_FULL,
     SubmitResult,
     refuse,
+    seated_elsewhere,
 )
 from .table_options import AI_LEVELS
 
@@ -135,7 +135,7 @@ class LobbyMixin:
             async with self.manager._seating:
                 other = self.manager.table_of_user(user_id)
                 if other is not None and other is not self:
-                    return refuse(SEATED_ELSEWHERE)
+                    return refuse(seated_elsewhere(other.channel_id))
                 if len(self.players) >= self.num_seats:
                     return refuse(TABLE_FULL)
                 # A rematch holds the table for the last match's players (bot.rematch).
@@ -150,8 +150,9 @@ class LobbyMixin:
                     return refuse(TABLE_FULL)
                 try:
                     await self.store.seat_user(self.table_id, user_id)
-                except AlreadySeatedError:
-                    return refuse(SEATED_ELSEWHERE)
+                except AlreadySeatedError:  # seated by another process meanwhile
+                    seated = self.manager.table_of_user(user_id)
+                    return refuse(seated_elsewhere(seated.channel_id if seated else None))
                 self.players.append(SeatInfo(seat=len(self.players), name=name, user_id=user_id))
             self._touch_lobby()
             await self._announce_lobby()

@@ -489,6 +489,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "session.table_full": ("座位已满", "The table is full"),
     "session.already_seated": ("你已经在这张桌上", "You are already at this table"),
     "session.seated_elsewhere": ("你已经在另一张桌上", "You are already seated at another table"),
+    "session.seated_at": (
+        "你已经在另一张桌上：{thread}",
+        "You are already seated at another table: {thread}",
+    ),
     "session.channel_busy": ("这个频道已经有一张桌了", "This channel already has an open table"),
     "session.closed": ("这张桌已关闭", "This table is closed"),
     "session.settling": (

@@ -37,6 +37,7 @@ __all__ = [
     "bad_tiles",
     "illegal",
     "refuse",
+    "seated_elsewhere",
 ]
 
 NOT_SEATED = msg("session.not_seated")
@@ -49,6 +50,16 @@ TABLE_FULL = msg("session.table_full")
 ALREADY_SEATED = msg("session.already_seated")
 SEATED_ELSEWHERE = msg("session.seated_elsewhere")
 CHANNEL_BUSY = msg("session.channel_busy")
+
+
+def seated_elsewhere(channel_id: int | None) -> Text:
+    """Refusing a second seat: with a link to the table the player sits at (its thread
+    or channel), so they can find it, as the main channel's /table status does."""
+    if channel_id is None:
+        return SEATED_ELSEWHERE
+    return msg("session.seated_at", thread=f"<#{channel_id}>")
+
+
 CLOSED = msg("session.closed")
 SETTLING = msg("session.settling")
 FAILED = msg("session.failed")

@@ -20,7 +20,7 @@ from .clock import Clock, FakeClock, SystemClock
 from .journal import ActionJournal
 from .messages import msg
 from .presenter import Presenter, SeatInfo, Text
-from .refusals import CHANNEL_BUSY, SEATED_ELSEWHERE, SessionError
+from .refusals import CHANNEL_BUSY, SessionError, seated_elsewhere
 from .scheduling import WakeGrid
 from .session import ActionObserver, TableSession
 from .settlement import Obligations, settle_hand_points, settlement_entries
@@ -123,8 +123,9 @@ class TableManager:
         """Refuse a create that would fail for the host's own reasons (seated elsewhere,
         balance too low) before anything is posted for it (a thread opened for a table
         that is then refused would be left behind). ``create_table`` checks again."""
-        if self.table_of_user(host_user_id) is not None:
-            raise SessionError(SEATED_ELSEWHERE)
+        seated = self.table_of_user(host_user_id)
+        if seated is not None:
+            raise SessionError(seated_elsewhere(seated.channel_id))
         low = await self.balance_refusal(guild_id, host_user_id)
         if low is not None:
             raise SessionError(low)
@@ -234,8 +235,9 @@ class TableManager:
         variant = variant or settings.default_variant
         if self.by_channel(channel_id) is not None:
             raise SessionError(CHANNEL_BUSY)
-        if seat_host and self.table_of_user(host_user_id) is not None:
-            raise SessionError(SEATED_ELSEWHERE)
+        seated = self.table_of_user(host_user_id) if seat_host else None
+        if seated is not None:
+            raise SessionError(seated_elsewhere(seated.channel_id))
         discard = float(
             discard_timeout if discard_timeout is not None else settings.discard_timeout
         )
@@ -292,7 +294,8 @@ class TableManager:
         except ChannelBusyError as error:
             raise SessionError(CHANNEL_BUSY) from error
         except AlreadySeatedError as error:
-            raise SessionError(SEATED_ELSEWHERE) from error
+            seated = self.table_of_user(host_user_id)
+            raise SessionError(seated_elsewhere(seated.channel_id if seated else None)) from error
         table = TableSession(
             self,
             table_id,

@@ -319,6 +319,27 @@ async def test_a_refused_create_posts_nothing_in_the_channel(tmp_path: Path) -> 
         await stop_bot(env)
 
 
+async def test_a_player_seated_at_one_table_is_pointed_to_it(tmp_path: Path) -> None:
+    """Refused a second seat (join in another table's thread, the lobby's Join, or
+    create), a player was told only 你已经在另一张桌上: now with a link to their table."""
+    env = await start(tmp_path / "bot.db")
+    h = env.h
+    try:
+        mine = await create(env, ALICE)
+        other = await create(env, BOB)
+        link = f"<#{mine.channel_id}>"
+        record = await h.command(ALICE, "table join", channel_id=other.channel_id)
+        assert h.reply_text(record) == f"你已经在另一张桌上：{link}"
+        [lobby] = [m for m in h.channel_messages(other.channel_id) if m.component("mj:t:")]
+        clicked = await h.click(ALICE, lobby, f"mj:t:{other.table_id}:join", locale="en-US")
+        assert h.reply_text(clicked) == f"You are already seated at another table: {link}"
+        record = await h.command(ALICE, "table create", [option("variant", "jiaxing")])
+        assert h.reply_text(record) == f"你已经在另一张桌上：{link}"
+        assert not other.is_member(ALICE) and len(env.bot.manager.tables) == 2
+    finally:
+        await stop_bot(env)
+
+
 async def test_a_restart_brings_a_thread_table_back_into_its_thread(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     first = await start(path)
