@@ -218,20 +218,33 @@ def panel_text(table: TableSession, zh: bool, note: Text | None = None) -> str:
     lines = [
         "**更多规则**（仅房主，开局前）" if zh else "**More rules** (host only, before the start)"
     ]
-    lines += options_lines(table.variant, table.options, zh)
+    lines += options_lines(table.variant, table.options, zh, table.num_seats)
     if note is not None:
         lines.append("")
         lines.append(note.zh if zh else note.en)
     return "\n".join(lines)[:2000]
 
 
-def options_lines(variant: str, options: dict[str, Any], zh: bool) -> list[str]:
+def options_lines(
+    variant: str, options: dict[str, Any], zh: bool, seats: int | None = None
+) -> list[str]:
     """One line per option: its value (bold when not the rule set's default), then the
     default when it differs and the other choices (or the range). Each value is said
     once: the line named the current value up to three times (as itself, in the list of
-    choices and as the default)."""
+    choices and as the default). At a table of ``seats`` players, an option that has no
+    effect there says so instead (全包 is 4 players only: 开 at a 2-player table misled)."""
+    options_class = RULE_SETS[variant].options_class
     lines = []
     for spec in option_specs(variant):
+        if seats is not None and not options_class.applies(spec.name, seats):
+            only = "/".join(map(str, options_class.SEATS_ONLY[spec.name]))
+            label = f"• {spec.label(zh)} `{spec.name}`: "
+            lines.append(
+                label + f"本桌 {seats} 人，不适用（仅 {only} 人时生效）"
+                if zh
+                else label + f"does not apply at {seats} players ({only} players only)"
+            )
+            continue
         current = options.get(spec.name, spec.default)
         shown = value_text(spec.name, current, zh)
         notes = []

@@ -289,3 +289,32 @@ def test_an_option_line_says_each_value_once_and_a_choice_may_be_typed_as_shown(
     assert parse_value(spec, "Everyone pays 5×") == "five_x"  # English, any case
     assert parse_value(spec_of("jiaxing", "dealer_on_draw"), "连庄") == "stay"
     assert parse_value(spec_of("jiaxing", "wild_copies"), "4 张") == 4
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+async def test_full_liability_reads_as_not_applying_below_four_players(
+    env: Env, seats: int
+) -> None:
+    """全包 is 4 players only (RULES.md §2): /table rules and the host's panel said
+    全包 liability: 开 at a 2- or 3-player table, where the scoring never applies it."""
+    await env.h.command(
+        ALICE, "table create", [option("variant", "taizhou"), option("seats", seats)]
+    )
+    chinese = env.h.reply_text(await env.h.command(ALICE, "table rules"))
+    english = env.h.reply_text(await env.h.command(ALICE, "table rules", locale="en-US"))
+    traditional = env.h.reply_text(await env.h.command(ALICE, "table rules", locale="zh-TW"))
+    panel = (await _open_panel(env)).payload["content"]
+    [line] = [ln for ln in chinese.splitlines() if "`liability`" in ln]
+    [english_line] = [ln for ln in english.splitlines() if "`liability`" in ln]
+    [panel_line] = [ln for ln in panel.splitlines() if "`liability`" in ln]
+    if seats == 4:
+        assert line.startswith("• 全包 `liability`: 开（默认")
+        assert english_line.startswith("• Full liability `liability`: on (default")
+    else:
+        assert line == f"• 全包 `liability`: 本桌 {seats} 人，不适用（仅 4 人时生效）"
+        assert english_line == (
+            f"• Full liability `liability`: does not apply at {seats} players (4 players only)"
+        )
+        assert panel_line == line
+    assert simplified_left(traditional) == []
+    assert RULE_SETS["taizhou"].options_class.applies("liability", seats) == (seats == 4)

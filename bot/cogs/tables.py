@@ -345,10 +345,11 @@ class TablesCog(commands.Cog):
         rules = get_rules(variant)
         text = Text(rules.rules_text_zh or rules.name_zh, rules.rules_text_en or rules.name_en)
         if table is not None and table.variant == variant:
-            zh_lines = ["**本桌规则选项**", *options_lines(variant, table.options, True)]
+            seats = table.num_seats
+            zh_lines = ["**本桌规则选项**", *options_lines(variant, table.options, True, seats)]
             en_lines = [
                 "**This table's rule options**",
-                *options_lines(variant, table.options, False),
+                *options_lines(variant, table.options, False, seats),
             ]
             text = Text(
                 text.zh + "\n\n" + "\n".join(zh_lines), text.en + "\n\n" + "\n".join(en_lines)

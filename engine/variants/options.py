@@ -39,6 +39,8 @@ class RuleOptions:
     # name -> allowed values (a tuple) or a (min, max) range for ints.
     CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {}
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {}
+    # name -> the seat counts at which the option has any effect (absent: every count).
+    SEATS_ONLY: ClassVar[dict[str, tuple[int, ...]]] = {}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> RuleOptions:
@@ -83,6 +85,13 @@ class RuleOptions:
     def rounds_range(cls) -> tuple[int, int]:
         """How many rounds a table may be set to play (the slash command re-checks it)."""
         return cls.RANGES.get("rounds", (1, 1))
+
+    @classmethod
+    def applies(cls, name: str, seats: int) -> bool:
+        """Whether option ``name`` has any effect at a table of ``seats`` players: the
+        scoring asks it, and the rules shown to players say when it does not."""
+        only = cls.SEATS_ONLY.get(name)
+        return only is None or seats in only
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

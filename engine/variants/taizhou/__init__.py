@@ -57,6 +57,7 @@ class TaizhouOptions(RuleOptions):
                 "奇数封顶的一半不是整数；请用偶数封顶，或取整选「进位」",
             )
 
+    SEATS_ONLY: ClassVar[dict[str, tuple[int, ...]]] = {"liability": (4,)}  # RULES.md §2
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "cap": (1, 100000),
         "rounds": (1, 8),

@@ -461,7 +461,7 @@ def liable_seat(
     ctx: WinContext[TaizhouOptions], flush: str | None, flush_suits: set[int]
 ) -> tuple[int, int] | None:
     """(liable seat, liability case 1-3) under 全包, after the exemptions, or None."""
-    if ctx.seats != 4 or not ctx.options.liability:
+    if not ctx.options.applies("liability", ctx.seats) or not ctx.options.liability:
         return None
     winner = ctx.winner
     hand = ctx.players[winner]
