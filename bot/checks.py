@@ -52,6 +52,7 @@ LEADERBOARD_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
 PERMISSION_NAMES: dict[str, tuple[str, str]] = {
     "view_channel": ("查看频道", "View Channel"),
     "send_messages": ("发送消息", "Send Messages"),
+    "create_public_threads": ("创建公开子区", "Create Public Threads"),
     "send_messages_in_threads": ("在子区中发送消息", "Send Messages in Threads"),
     "attach_files": ("附加文件", "Attach Files"),
     "read_message_history": ("阅读消息历史", "Read Message History"),
@@ -66,11 +67,14 @@ def missing_permissions(have: discord.Permissions, needed: tuple[str, ...]) -> T
     missing = [name for name in needed if not getattr(have, name)]
     if not missing:
         return None
+    return permission_names(missing)
+
+
+def permission_names(names: list[str]) -> Text:
+    """Permissions as the Discord client names them (Chinese with the English beside)."""
     return Text(
-        "、".join(
-            f"{PERMISSION_NAMES[name][0]}（{PERMISSION_NAMES[name][1]}）" for name in missing
-        ),
-        ", ".join(PERMISSION_NAMES[name][1] for name in missing),
+        "、".join(f"{PERMISSION_NAMES[name][0]}（{PERMISSION_NAMES[name][1]}）" for name in names),
+        ", ".join(PERMISSION_NAMES[name][1] for name in names),
     )
 
 

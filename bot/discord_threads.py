@@ -22,8 +22,10 @@ from typing import Any, Final, Literal
 
 import discord
 
+from bot.checks import permission_names
 from bot.discord_core import NO_MENTIONS
-from bot.i18n import Text
+from bot.i18n import Text, msg
+from bot.messages import msg_each
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,8 @@ THREAD_NAME_LIMIT = 100  # characters Discord accepts in a thread name
 # lobby may idle (it closes after 10 minutes) or a hand can last.
 AUTO_ARCHIVE_MINUTES: Final[Literal[1440]] = 1440
 # What the bot needs, besides sending in the channel, to run a table in a thread.
-THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
+THREAD_PERMISSION_NAMES = ("create_public_threads", "send_messages_in_threads")
+THREAD_PERMISSIONS = discord.Permissions(**dict.fromkeys(THREAD_PERMISSION_NAMES, True))
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,21 @@ def can_hold_threads(interaction: discord.Interaction[Any]) -> bool:
     if not isinstance(channel, discord.TextChannel):  # threads, voice chats, DMs, forums
         return False
     return THREAD_PERMISSIONS.is_subset(interaction.app_permissions)
+
+
+def busy_channel_refusal(interaction: discord.Interaction[Any]) -> Text:
+    """A second table refused because this channel holds one and no thread could be had:
+    what would let it open (it said only 这个频道已经有一张桌了). In a table's thread,
+    the channel itself; in a channel where the bot may not start threads, those
+    permissions (each table then gets a thread) or another channel; else another channel."""
+    if isinstance(interaction.channel, discord.Thread):
+        return msg("table.busy_thread")
+    have = interaction.app_permissions  # as can_hold_threads reads them
+    lacking = [name for name in THREAD_PERMISSION_NAMES if not getattr(have, name)]
+    if not lacking or not isinstance(interaction.channel, discord.TextChannel):
+        return msg("table.busy_channel")
+    missing = permission_names(lacking)
+    return msg_each("table.busy_no_threads", {"missing": missing.zh}, {"missing": missing.en})
 
 
 def thread_name(text: str) -> str:

@@ -109,6 +109,7 @@ _MESSAGE_PHRASES = (
     ("设置", "設定"),
     ("账本", "帳本"),
     ("子区", "討論串"),
+    ("创建", "建立"),  # 建立公開討論串, as the zh-TW client names the permission
     ("消息", "訊息"),
 )
 _MESSAGE_TRADITIONAL = str.maketrans(

@@ -494,6 +494,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You are already seated at another table: {thread}",
     ),
     "session.channel_busy": ("这个频道已经有一张桌了", "This channel already has an open table"),
+    "table.busy_thread": (
+        "这个子区已经有一张桌了：请回到频道里用 {/table create} 开新桌（每桌一个子区）。",
+        "This thread already has a table: use {/table create} in the channel itself to open "
+        "another (each table gets a thread of its own).",
+    ),
+    "table.busy_channel": (
+        "这个频道已经有一张桌了：请换个频道开桌。",
+        "This channel already has an open table: open yours in another channel.",
+    ),
+    "table.busy_no_threads": (
+        "这个频道已经有一张桌了。请换个频道开桌；或者让管理员给机器人这些权限：{missing}，"
+        "之后每桌都在自己的子区里，一个频道可以开多桌。",
+        "This channel already has an open table. Open yours in another channel, or ask an "
+        "admin to give the bot {missing}: each table then gets its own thread, and one "
+        "channel holds several.",
+    ),
     "session.closed": ("这张桌已关闭", "This table is closed"),
     "session.settling": (
         "上一局正在结算，请稍候",

@@ -268,6 +268,33 @@ async def test_without_thread_permission_the_table_opens_in_the_channel(tmp_path
         await stop_bot(env)
 
 
+async def test_a_second_table_without_threads_says_what_would_allow_it(
+    tmp_path: Path,
+) -> None:
+    """The channel holds a table and the bot may not start threads: the refusal said only
+    这个频道已经有一张桌了; it names the permissions (as the client names them) and the
+    other way, another channel."""
+    env = await start(tmp_path / "bot.db", threads=False)
+    h = env.h
+    try:
+        await create(env, ALICE)
+        record = await h.command(BOB, "table create", [option("variant", "taizhou")])
+        assert h.reply_text(record) == (
+            "这个频道已经有一张桌了。请换个频道开桌；或者让管理员给机器人这些权限："
+            "创建公开子区（Create Public Threads）、在子区中发送消息（Send Messages in Threads），"
+            "之后每桌都在自己的子区里，一个频道可以开多桌。"
+        )
+        record = await h.command(BOB, "table create", locale="en-US")
+        assert h.reply_text(record) == (
+            "This channel already has an open table. Open yours in another channel, or ask an "
+            "admin to give the bot Create Public Threads, Send Messages in Threads: each table "
+            "then gets its own thread, and one channel holds several."
+        )
+        assert env.bot.manager.table_of_user(BOB) is None and len(env.bot.manager.tables) == 1
+    finally:
+        await stop_bot(env)
+
+
 async def test_a_refused_thread_falls_back_to_the_channel(tmp_path: Path) -> None:
     """The permissions say yes, Discord says 403 / 50013 (an overwrite on the channel):
     the starter message is removed and the table opens in the channel."""
@@ -298,7 +325,9 @@ async def test_create_inside_a_table_thread_opens_no_thread_in_it(tmp_path: Path
         requests = len(h.remote.requests)
         record = await h.command(BOB, "table create", channel_id=table.channel_id)
         assert env.bot.manager.table_of_user(BOB) is None
-        assert "已经有" in h.reply_text(record) or "already" in h.reply_text(record)
+        assert h.reply_text(record) == (
+            "这个子区已经有一张桌了：请回到频道里用 `/牌桌 开桌` 开新桌（每桌一个子区）。"
+        )
         assert all(r.interaction_id == record.id for r in h.remote.requests[requests:])
     finally:
         await stop_bot(env)

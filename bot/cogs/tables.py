@@ -14,13 +14,13 @@ from discord.ext import commands
 
 from bot.checks import missing_table_permissions
 from bot.discord_presenter import seat_names, variant_names
-from bot.discord_threads import give_up_place, open_table_place
+from bot.discord_threads import busy_channel_refusal, give_up_place, open_table_place
 from bot.errors import UserFacingError
 from bot.i18n import T, Text, image_locale, in_server_script, msg, say
 from bot.lines import rule_set_name
 from bot.messages import msg_each
 from bot.rules_flow import more_rules_button, options_lines, send_with_view
-from bot.session import SessionError
+from bot.session import CHANNEL_BUSY, SessionError
 from bot.table_options import (
     AI_LEVEL_CHOICES,
     MAX_STAKE,
@@ -211,8 +211,10 @@ class TablesCog(commands.Cog):
                 parent_channel_id=place.parent_id,
                 learner_aids=learner_aids is True,
             )
-        except SessionError:
+        except SessionError as error:
             await give_up_place(self.bot, place)
+            if place.parent_id is None and error.text == CHANNEL_BUSY:
+                raise SessionError(busy_channel_refusal(interaction)) from error
             raise
         text = msg("table.created", variant=full.zh, seats=seats, stake=stake)
         if not _is_zh(interaction):
