@@ -20,7 +20,7 @@ import discord
 from bot.discord_views import hand_facts, hand_view, prompt_headline, prompt_text
 from bot.i18n import for_reader, image_locale, in_server_script, msg, public, say
 from bot.lines import name_at, result_texts
-from bot.presenter import PrivatePrompt, TableStatus, Text
+from bot.presenter import LastHand, PrivatePrompt, TableStatus, Text
 from engine.types import HandResult
 from render.alt_text import describe_hand, describe_result
 from render.result import TablePoints
@@ -590,13 +590,11 @@ class PrivateHands(PresenterCore):
         """After a hand, each DM player's hand message of that hand becomes the result
         card, so they see the outcome where they played (after their last hand edit)."""
         await self._load_hands(status.table_id)
-        names = seat_names(status)
-        for seat, info in enumerate(status.seats):
+        self.remember_last_hand(status, LastHand(status.public.hand_number, result, points))
+        for info in status.seats:
             if info.is_ai or info.user_id is None:
                 continue
             user_id = info.user_id
-            summary = _last_hand_text(result, names, seat, points[seat])
-            self._last_hand[(status.table_id, user_id)] = (status.public.hand_number, summary)
             record = self._hands.get((status.table_id, user_id))
             if record is None or record.hand_number != status.public.hand_number:
                 continue
@@ -605,6 +603,16 @@ class PrivateHands(PresenterCore):
             worker = self._workers.get(user_id)
             if worker is None or worker.done():
                 self._workers[user_id] = self._spawn(self._hand_worker(user_id), f"hand-{user_id}")
+
+    def remember_last_hand(self, status: TableStatus, last: LastHand) -> None:
+        """What the next hand's DM starts with, for each player: "上局 Bob 胡了：你 -8
+        积分" (kept in memory; a restart rebuilds it from the replayed log)."""
+        names = seat_names(status)
+        for seat, info in enumerate(status.seats):
+            if info.is_ai or info.user_id is None or seat >= len(last.points):
+                continue
+            summary = _last_hand_text(last.result, names, seat, last.points[seat])
+            self._last_hand[(status.table_id, info.user_id)] = (last.hand_number, summary)
 
     async def _deliver_card(self, user_id: int, card: ResultCard) -> None:
         locale = await self.reader_locale(user_id)

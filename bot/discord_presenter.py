@@ -42,7 +42,7 @@ from bot.discord_hands import (
     hand_signature,
 )
 from bot.discord_table import TableMessages, _describe_last, variant_names
-from bot.presenter import TableStatus, Text
+from bot.presenter import LastHand, TableStatus, Text
 from engine.types import HandResult
 
 __all__ = [
@@ -71,6 +71,14 @@ class DiscordPresenter(PrivateHands, TableMessages):
     async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
         await TableMessages.match_result(self, status, totals, points)
         self.withdraw_alerts(status.table_id)
+
+    async def table_restored(
+        self, status: TableStatus, moves: list[TableStatus], last_hand: LastHand | None
+    ) -> None:
+        """The move lines back on the table message; the 上局 line back on DM hands."""
+        self.restore_moves(status, moves)
+        if last_hand is not None:
+            self.remember_last_hand(status, last_hand)
 
     async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
         record = self._table(table_id, channel_id)

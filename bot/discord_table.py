@@ -75,14 +75,15 @@ class TableMessages(PresenterCore):
     async def table_changed(self, status: TableStatus) -> None:
         record = self._table(status.table_id, status.channel_id)
         record.status = status
-        key = (status.public.hand_number, status.public.turn_id)
-        if key != record.moves_key:
-            if key[0] != record.moves_key[0]:
-                record.moves.clear()  # a new hand starts with no moves
-            record.moves_key = key
-            names = tuple(seat_names(status))
-            record.moves.extend((line, names) for line in _move_lines(status, names))
+        _add_moves(record, status)
         self._mark_dirty(record)
+
+    def restore_moves(self, status: TableStatus, moves: list[TableStatus]) -> None:
+        """After a restart: the hand's move lines as they were, from the replayed log
+        (``moves``, oldest first); the table is announced next, which shows them."""
+        record = self._table(status.table_id, status.channel_id)
+        for move in moves:
+            _add_moves(record, move)
 
     async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
         record = self._table(table_id, channel_id)
@@ -589,6 +590,18 @@ def _status_line(status: TableStatus) -> str:
         line += f" · ⏱ <t:{int(status.deadline)}:R>"
     line += f" · 🀫 {public_view.tiles_left}"
     return line
+
+
+def _add_moves(record: TableMessage, status: TableStatus) -> None:
+    """The lines of the move ``status`` follows, once per (hand, turn)."""
+    key = (status.public.hand_number, status.public.turn_id)
+    if key == record.moves_key:
+        return
+    if key[0] != record.moves_key[0]:
+        record.moves.clear()  # a new hand starts with no moves
+    record.moves_key = key
+    names = tuple(seat_names(status))
+    record.moves.extend((line, names) for line in _move_lines(status, names))
 
 
 def _move_lines(status: TableStatus, names: Sequence[str]) -> list[str]:

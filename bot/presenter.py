@@ -127,6 +127,16 @@ class PrivatePrompt:
     note: Text | None = None
 
 
+@dataclass(frozen=True)
+class LastHand:
+    """The hand before the current one, as its result card told each player: which hand
+    (numbered from 0), how it ended and each seat's balance change."""
+
+    hand_number: int
+    result: HandResult
+    points: list[int]
+
+
 class Presenter(Protocol):
     async def lobby_changed(self, lobby: LobbyInfo) -> None: ...
 
@@ -157,6 +167,15 @@ class Presenter(Protocol):
     ) -> None:
         """A rematch of ``game_id`` waits for ``user_ids``: tell them, so that it notifies
         them (and only them), where they can confirm it."""
+        ...
+
+    async def table_restored(
+        self, status: TableStatus, moves: list[TableStatus], last_hand: LastHand | None
+    ) -> None:
+        """A running table brought back after a restart, before it is announced: what the
+        presenter showed from memory, rebuilt from the action log. ``moves`` are the
+        current hand's moves so far (each as ``table_changed`` had it, oldest first);
+        ``last_hand`` the hand before, whose outcome the next hand's DM starts with."""
         ...
 
     async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.types import HandResult
 
-from .presenter import LobbyInfo, PrivatePrompt, TableStatus, Text
+from .presenter import LastHand, LobbyInfo, PrivatePrompt, TableStatus, Text
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,11 @@ class RecordingPresenter:
 
     async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
         self.calls.append(Call("withdraw_notice", text))
+
+    async def table_restored(
+        self, status: TableStatus, moves: list[TableStatus], last_hand: LastHand | None
+    ) -> None:
+        self.calls.append(Call("table_restored", (status, list(moves), last_hand)))
 
     async def rematch_call(
         self, table_id: str, channel_id: int, game_id: str, text: Text, user_ids: list[int]

@@ -9,13 +9,14 @@ and methods it borrows from the session are declared below so mypy checks their 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.match import Match
 from engine.types import Action, HandResult
 
 from .messages import msg
-from .presenter import SeatInfo
+from .presenter import LastHand, SeatInfo
 from .refusals import OK, SubmitResult
 
 if TYPE_CHECKING:
@@ -28,6 +29,33 @@ if TYPE_CHECKING:
     from .tables import TableManager
 
 log = logging.getLogger(__name__)
+
+
+def public_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+    """An action's events as everyone may see them (without a seat's private ones)."""
+    for event in events:
+        if "private" in event:
+            return tuple([event for event in events if "private" not in event])
+    return tuple(events)
+
+
+def replay_with_moves(
+    variant: str, options: dict[str, Any], seed: int, actions: list[Any], seats: int
+) -> tuple[Match, list[tuple[int, tuple[dict[str, Any], ...], Action]]]:
+    """``Match.replay``, keeping the current hand's moves as they were played: (turn id
+    after the move, its public events, the action), oldest first, for the lines the table
+    message showed before the restart."""
+    match = Match(variant, options, seed, seats=seats)
+    moves: list[tuple[int, tuple[dict[str, Any], ...], Action]] = []
+    for stored in actions:
+        action = stored if isinstance(stored, Action) else Action.from_json(stored)
+        hand = match.round
+        events = match.apply(action)
+        if hand.is_over:
+            moves = []  # the hand's last move: the next hand starts with none
+        else:
+            moves.append((match.turn_id, public_events(events), action))
+    return match, moves
 
 
 class RestoreMixin:
@@ -102,13 +130,14 @@ class RestoreMixin:
         ]
         self.players = list(self._seats)
         actions = await self.store.load_actions(self.table_id)
-        self.match = Match.replay(
-            self.variant, self.options, self.seed, actions, seats=self.num_seats
+        self.match, hand_moves = replay_with_moves(
+            self.variant, self.options, self.seed, actions, self.num_seats
         )
         self._points = [0] * self.num_seats
         self.status = "running"
         self._end_after_hand = meta.get("end_after_hand")
         results = list(self.match.results)
+        points: list[int] = []
         for hand_number, result in enumerate(results):
             try:
                 points = await self._settle(hand_number, result)
@@ -134,6 +163,17 @@ class RestoreMixin:
         )
         if self._settling is not None:
             return  # resumed once the owed hands are paid
+        # What the presenter kept in memory and the restart lost, rebuilt from the log:
+        # the hand's move lines on the table message, the 上局 line of the DM hands.
+        public = self._public()
+        moves = [
+            self._status_from(replace(public, turn_id=turn_id), events=events, last_action=action)
+            for turn_id, events, action in hand_moves
+        ]
+        last_hand = None
+        if results:
+            last_hand = LastHand(len(results) - 1, results[-1], list(points))
+        await self.presenter.table_restored(self._status_from(public), moves, last_hand)
         self._pause_if_between_hands()
         self._refresh_dues()
         await self._announce_table(self._public())

@@ -82,7 +82,7 @@ from .refusals import (
     illegal,
     refuse,
 )
-from .restore import RestoreMixin
+from .restore import RestoreMixin, public_events
 from .runtime import tune_runtime
 from .scheduling import SchedulingMixin, WorkQueue, _Wake, choose_ai_action
 from .settlement import Obligations, settle_hand_points, settlement_entries
@@ -98,13 +98,6 @@ def _prompt_kind(phase: str) -> str:
     return {"turn": "turn", "claim": "claim", "rob_kong": "rob_kong", "santan": "santan"}.get(
         phase, "idle"
     )
-
-
-def _public_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
-    for event in events:
-        if "private" in event:
-            return tuple([event for event in events if "private" not in event])
-    return tuple(events)
 
 
 ActionObserver = Callable[[str, float, float], None]
@@ -856,7 +849,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
             )
             self._due.clear()
             ended_status = self._status_from(
-                ended_public, events=_public_events(events), last_action=action
+                ended_public, events=public_events(events), last_action=action
             )
             try:
                 points = await self._settle(hand_number, result)
@@ -872,7 +865,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         if not self._prompted_seats():  # every seat an AI: nobody to prompt
             self._refresh_dues()
             await self.presenter.table_changed(
-                self._status_from(self._public(), events=_public_events(events), last_action=action)
+                self._status_from(self._public(), events=public_events(events), last_action=action)
             )
             self._observe(due_at)
             return
@@ -885,9 +878,7 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         }
         if not self._seats[action.seat].is_ai:
             fresh.add(action.seat)
-        await self._announce_table(
-            self._public(), events=_public_events(events), last_action=action
-        )
+        await self._announce_table(self._public(), events=public_events(events), last_action=action)
         await self._send_prompts(fresh)
         self._observe(due_at)
 

@@ -44,7 +44,7 @@ from .lines import (
     wild_name,
     win_by_text,
 )
-from .presenter import LobbyInfo, PrivatePrompt, SeatInfo, TableStatus, Text
+from .presenter import LastHand, LobbyInfo, PrivatePrompt, SeatInfo, TableStatus, Text
 
 _HONOR_LETTERS = ("E", "S", "W", "N", "P", "F", "C")  # what parse_tiles reads back
 
@@ -498,6 +498,11 @@ class TerminalPresenter:
 
     async def withdraw_notice(self, table_id: str, channel_id: int, text: Text) -> None:
         """A terminal cannot take back a printed line; the next notice supersedes it."""
+
+    async def table_restored(
+        self, status: TableStatus, moves: list[TableStatus], last_hand: LastHand | None
+    ) -> None:
+        """The terminal game is not restored after a restart: nothing to rebuild."""
 
     async def rematch_call(
         self, table_id: str, channel_id: int, game_id: str, text: Text, user_ids: list[int]

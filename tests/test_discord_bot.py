@@ -643,6 +643,67 @@ async def test_restart_mid_hand_restores_table_and_buttons(tmp_path: Path) -> No
         await stop_bot(second)
 
 
+async def test_a_restart_keeps_the_hands_move_lines_and_the_last_hands_line(
+    tmp_path: Path,
+) -> None:
+    """The table message's move lines (-# carol 杠 kongs 5m) and each DM hand's first line
+    (-# 上局 bob 胡了：你 -28 积分) lived in the presenter's memory: a restart mid-hand
+    dropped them. They are rebuilt from the replayed action log."""
+    path = tmp_path / "bot.db"
+    first = await start_bot(path)
+    await open_table(first, ALICE, BOB, variant="taizhou")
+    table = first.bot.manager.table_of_user(ALICE)
+    assert table is not None and table.match is not None
+    for _ in range(2000):  # to the second hand
+        if table.match.hand_number >= 1:
+            break
+        if not (await play_turn(first, ALICE) or await play_turn(first, BOB)):
+            await first.h.advance(1)
+
+    def table_message_id() -> int:  # the latest: a result posted below it has it sent anew
+        return [m.id for m in first.h.channel_messages() if "🀄" in m.payload["content"]][-1]
+
+    def table_content() -> str:
+        return str(first.h.remote.messages[table_message_id()].payload["content"])
+
+    def a_person_to_discard() -> bool:
+        prompts = [table.prompt_for(user) for user in (ALICE, BOB)]
+        return any(prompt is not None and prompt.kind == "turn" for prompt in prompts)
+
+    for _ in range(60):  # its first moves, up to a person's discard (nothing moves on)
+        if "第2局" in table_content() and "打出" in table_content() and a_person_to_discard():
+            break
+        await first.h.advance(1)
+    assert table.match.hand_number == 1 and a_person_to_discard()
+
+    def move_lines(content: str) -> list[str]:
+        return [line for line in content.splitlines() if "打出 discards" in line]
+
+    moves = move_lines(table_content())
+    assert moves and "第2局" in table_content()
+    message_id = table_message_id()
+    last_hand = {}
+    for user in (ALICE, BOB):
+        dm = first.h.latest_hand(user)
+        assert dm is not None
+        first_line = first.h.remote.messages[dm.id].payload["content"].splitlines()[0]
+        assert first_line.startswith("-# 上局")
+        last_hand[user] = (dm.id, first_line)
+    remote = first.h.remote
+    await stop_bot(first)
+
+    second = await start_bot(path, FakeClock(first.clock.now() + 5), remote=remote)
+    try:
+        await second.h.advance(1)
+        content = remote.messages[message_id].payload["content"]
+        assert "重启" in content
+        assert move_lines(content) == moves
+        for dm_id, line in last_hand.values():
+            assert remote.messages[dm_id].payload["content"].splitlines()[0] == line
+    finally:
+        await stop_bot(second)
+
+
 def h_update(replies: list[Request]) -> bool:
     return any(r.callback_type in (CALLBACK_UPDATE, 6) for r in replies)
 
