@@ -197,6 +197,18 @@ class PrivateHands(PresenterCore):
             lines.append(f"⚠️ {for_reader(note, locale)}")
         return "\n".join(lines)
 
+    def _dm_content(self, prompt: PrivatePrompt, locale: str | None) -> str:
+        """The DM hand's text, however it is edited (the bot's edit, or the answer to a
+        click on it): the hand, the table's link under it and, through a new hand, how
+        the last one ended as its first line. A new hand's DM is what notifies (the
+        result card is an edit further up, which notifies nobody); the line stays
+        through the hand's edits, so the lines below never move."""
+        content = self._hand_content(prompt, locale) + self._table_link(prompt, locale)
+        last = self._last_hand.get((prompt.table_id, prompt.user_id))
+        if last is not None and last[0] == prompt.view.public.hand_number - 1:
+            content = f"-# {for_reader(last[1], locale)}\n{content}"
+        return content
+
     def _table_link(self, prompt: PrivatePrompt, locale: str | None) -> str:
         """A line under a DM hand that opens the table (its thread): the DM is where the
         player acts, the table is where the others' moves and the results show."""
@@ -258,11 +270,17 @@ class PrivateHands(PresenterCore):
         """Answer a click on a hand with the new hand (one request), within the budget."""
         guard = AckGuard.of(click)
         render = asyncio.ensure_future(self._hand_picture(prompt, locale))
+        await self._load_hands(prompt.table_id)  # after a restart: which message is the DM
         picture: Picture | None = None
         with contextlib.suppress(TimeoutError):
             picture = await asyncio.wait_for(asyncio.shield(render), guard.remaining())
         view = hand_view(prompt, locale)
-        content = self._hand_content(prompt, locale)
+        message = click.message
+        record = self._hands.get((prompt.table_id, prompt.user_id))
+        on_dm = message is not None and record is not None and record.message_id == message.id
+        # A click on the DM hand answers with the DM's whole text: built as an ephemeral
+        # hand's, the last hand's line and the table's link went at the first move.
+        content = self._dm_content(prompt, locale) if on_dm else self._hand_content(prompt, locale)
         answered = False
         async with guard.lock:
             if picture is not None and not click.response.is_done():
@@ -278,10 +296,7 @@ class PrivateHands(PresenterCore):
             await click.edit_original_response(
                 content=content, attachments=[picture.file("hand.png")], view=view
             )
-        message = click.message
-        key = (prompt.table_id, prompt.user_id)
-        record = self._hands.get(key)
-        if message is not None and record is not None and record.message_id == message.id:
+        if on_dm and record is not None:
             record.signature = signature
         elif message is not None and message.flags.ephemeral:
             self._live[prompt.user_id] = LiveEphemeral(click, self.clock.now(), signature)
@@ -345,13 +360,7 @@ class PrivateHands(PresenterCore):
         if not same_hand and prompt.kind == "idle" and prompt.view.public.phase == "ended":
             return True
         picture = await self._hand_picture(prompt, locale)
-        content = self._hand_content(prompt, locale) + self._table_link(prompt, locale)
-        last = self._last_hand.get(key)
-        if last is not None and last[0] == hand_number - 1:
-            # A new hand's DM is what notifies: its first line says how the last hand
-            # ended (the result card is an edit further up, which notifies nobody); kept
-            # there through the hand's edits, so the lines below never move.
-            content = f"-# {for_reader(last[1], locale)}\n{content}"
+        content = self._dm_content(prompt, locale)
         view = hand_view(prompt, locale)
         if same_hand and record is not None:
             message = self.bot.get_partial_messageable(

@@ -1091,3 +1091,34 @@ async def test_a_player_without_dms_is_alerted_where_the_table_is(env: Env) -> N
     await h.click(ALICE, ephemeral, move[0], move[1])
     await h.advance(1)
     assert channel_alerts() == []
+
+
+async def test_a_move_on_the_dm_hand_keeps_its_last_hand_line_and_table_link(env: Env) -> None:
+    """A new hand's DM opens with how the last hand ended (-# 上局 …) and ends with the
+    table's link (🀄 牌桌): answering a click on it built the text as an ephemeral hand's,
+    so both went at the player's first move of the hand."""
+    h = env.h
+    await open_table(env, ALICE, BOB, variant="taizhou")
+    table = env.bot.manager.table_of_user(ALICE)
+    assert table is not None and table.match is not None
+    for _ in range(2000):  # to the second hand
+        if table.match.hand_number >= 1:
+            break
+        if not (await play_turn(env, ALICE) or await play_turn(env, BOB)):
+            await h.advance(1)
+    moved = None
+    for _ in range(400):  # a move of the second hand made on a DM hand
+        for user in (ALICE, BOB):
+            dm = h.latest_hand(user)
+            if dm is not None and table.match.hand_number == 1 and await play_turn(env, user):
+                moved = (user, dm.id)
+                break
+        if moved:
+            break
+        await h.advance(1)
+    assert moved is not None, "nobody moved in the second hand"
+    user, message_id = moved
+    content = h.remote.messages[message_id].payload["content"]
+    lines = content.splitlines()
+    assert lines[0].startswith("-# 上局"), content
+    assert lines[-1].startswith("-# 🀄 牌桌") and "https://discord.com/channels/" in lines[-1]
