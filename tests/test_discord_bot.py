@@ -643,6 +643,19 @@ async def test_restart_mid_hand_restores_table_and_buttons(tmp_path: Path) -> No
         await stop_bot(second)
 
 
+async def _alice_and_bob_at_their_second_hand(env: Env) -> TableSession:
+    """A Taizhou table of alice, bob and two AI seats, played by them to its second hand."""
+    await open_table(env, ALICE, BOB, variant="taizhou")
+    table = env.bot.manager.table_of_user(ALICE)
+    assert table is not None and table.match is not None
+    for _ in range(2000):
+        if table.match.hand_number >= 1:
+            break
+        if not (await play_turn(env, ALICE) or await play_turn(env, BOB)):
+            await env.h.advance(1)
+    return table
+
+
 async def test_a_restart_keeps_the_hands_move_lines_and_the_last_hands_line(
     tmp_path: Path,
 ) -> None:
@@ -651,14 +664,7 @@ async def test_a_restart_keeps_the_hands_move_lines_and_the_last_hands_line(
     dropped them. They are rebuilt from the replayed action log."""
     path = tmp_path / "bot.db"
     first = await start_bot(path)
-    await open_table(first, ALICE, BOB, variant="taizhou")
-    table = first.bot.manager.table_of_user(ALICE)
-    assert table is not None and table.match is not None
-    for _ in range(2000):  # to the second hand
-        if table.match.hand_number >= 1:
-            break
-        if not (await play_turn(first, ALICE) or await play_turn(first, BOB)):
-            await first.h.advance(1)
+    table = await _alice_and_bob_at_their_second_hand(first)
 
     def table_message_id() -> int:  # the latest: a result posted below it has it sent anew
         return [m.id for m in first.h.channel_messages() if "🀄" in m.payload["content"]][-1]
@@ -1098,14 +1104,8 @@ async def test_a_move_on_the_dm_hand_keeps_its_last_hand_line_and_table_link(env
     table's link (🀄 牌桌): answering a click on it built the text as an ephemeral hand's,
     so both went at the player's first move of the hand."""
     h = env.h
-    await open_table(env, ALICE, BOB, variant="taizhou")
-    table = env.bot.manager.table_of_user(ALICE)
-    assert table is not None and table.match is not None
-    for _ in range(2000):  # to the second hand
-        if table.match.hand_number >= 1:
-            break
-        if not (await play_turn(env, ALICE) or await play_turn(env, BOB)):
-            await h.advance(1)
+    table = await _alice_and_bob_at_their_second_hand(env)
+    assert table.match is not None
     moved = None
     for _ in range(400):  # a move of the second hand made on a DM hand
         for user in (ALICE, BOB):
