@@ -442,6 +442,8 @@ class TerminalPresenter:
         self.say(table_text(view.public, self.names, self.plain, me=view.seat))
         self.say(hand_text(view, self.plain))
         self.say(legal_text(view))
+        if prompt.note is not None:  # who is liable and what 三摊 costs; a drawn wild kept
+            self.say(f"    {prompt.note.zh}\n    {prompt.note.en}")
         stamp = f"{view.public.hand_number:02d}-{prompt.turn_id:05d}"
         if self.images_dir is not None:
             from render import render_hand, render_table

@@ -310,3 +310,27 @@ def test_a_jiaxing_draw_says_it_feeds_the_carried_pool() -> None:
     names, points = ["A", "B", "C", "D"], [0, 0, 0, 0]
     assert "番池 +1" in result_text(HandResult.draw("jiaxing", 4), names, points, plain=True)
     assert "番池" not in result_text(HandResult.draw("taizhou", 4), names, points, plain=True)
+
+
+def test_the_terminal_shows_what_the_table_adds_to_a_prompt() -> None:
+    """The prompt's note (the liable pair and what Continue costs under 三摊, a drawn wild
+    auto-discard keeps for the player) reached the Discord hand and DM alert only; a
+    terminal player was not told."""
+    from bot.presenter import PrivatePrompt, Text
+    from bot.terminal import TerminalPresenter
+
+    out = io.StringIO()
+    presenter = TerminalPresenter(out, user_id=7, plain=True)
+    view = _turn_view()
+    note = Text("南家 甲 ↔ 西家 乙：跟就五倍", "South A ↔ West B: continuing pays 5×")
+    prompt = PrivatePrompt("t", 7, view.seat, view, "turn", None, 1, "jiaxing", note=note)
+    presenter.show_prompt(prompt)
+    shown = out.getvalue().splitlines()
+    assert shown[-2:] == [
+        "    南家 甲 ↔ 西家 乙：跟就五倍",
+        "    South A ↔ West B: continuing pays 5×",
+    ]
+    out.seek(0)
+    out.truncate()
+    presenter.show_prompt(dataclasses.replace(prompt, note=None))
+    assert "跟就五倍" not in out.getvalue()
