@@ -34,6 +34,7 @@ __all__ = [
     "move_line",
     "name_at",
     "payment_line",
+    "ranked",
     "rule_set_name",
     "total_line",
     "wild_name",
@@ -205,6 +206,13 @@ def changes_message(key: str, names: Sequence[str], values: Sequence[int], **oth
     return msg_each(key, chinese, english).keeping(*names)
 
 
+def ranked(totals: Sequence[int]) -> list[tuple[int, int]]:
+    """(rank, seat), best first: tied seats share a rank (the next one skips, as in
+    sport) and stay in seat order."""
+    order = sorted(range(len(totals)), key=lambda seat: -totals[seat])
+    return [(1 + sum(1 for other in order if totals[other] > totals[seat]), seat) for seat in order]
+
+
 def standings_message(
     key: str,
     names: Sequence[str],
@@ -217,11 +225,9 @@ def standings_message(
     rank (the next rank skips, as in sport) and stay in seat order; each keeps the seat
     wind it had in the last hand (``winds``: wind tile kinds by seat), as the table
     picture above showed it."""
-    order = sorted(range(len(totals)), key=lambda seat: -totals[seat])
     zh: list[str] = []
     en: list[str] = []
-    for seat in order:
-        rank = 1 + sum(1 for other_seat in order if totals[other_seat] > totals[seat])
+    for rank, seat in ranked(totals):
         wind = SEAT_WINDS.get(winds[seat]) if winds is not None and seat < len(winds) else None
         name = name_at(names, seat)
         zh.append(f"{rank}. {wind.zh + ' ' if wind else ''}{name} {totals[seat]:+d}")

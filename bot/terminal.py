@@ -40,6 +40,7 @@ from .lines import (
     item_unit,
     name_at,
     payment_line,
+    ranked,
     total_line,
     wild_name,
     win_by_text,
@@ -488,8 +489,9 @@ class TerminalPresenter:
         self._remember(status.seats)
         self.say("")
         self.say("== 终局 / Match over ==")
-        for seat, name in enumerate(self.names):
-            self.say(f"    {name}: {totals[seat]:+d} 分 units, {points[seat]:+d} 点 points")
+        for rank, seat in ranked(totals):  # best first, as the Discord table's standings
+            name = name_at(self.names, seat)
+            self.say(f"    {rank}. {name}: {totals[seat]:+d} 分 units, {points[seat]:+d} 点 points")
 
     async def notice(self, table_id: str, channel_id: int, text: Text) -> None:
         self.say(f"* {text.both()}")

@@ -334,3 +334,26 @@ def test_the_terminal_shows_what_the_table_adds_to_a_prompt() -> None:
     out.truncate()
     presenter.show_prompt(dataclasses.replace(prompt, note=None))
     assert "跟就五倍" not in out.getvalue()
+
+
+def test_the_terminal_lists_the_match_end_best_first() -> None:
+    """As the Discord table's standings (22addb4): by rank, ties sharing one; the terminal
+    listed the seats in seat order."""
+    from types import SimpleNamespace
+
+    from bot.terminal import TerminalPresenter
+
+    out = io.StringIO()
+    presenter = TerminalPresenter(out, user_id=7, plain=True)
+    presenter.names = ["A", "B", "C", "D"]
+    presenter._remember = lambda seats: None  # type: ignore[method-assign]  # names as set
+    status = SimpleNamespace(seats=())  # only its seats' names are read: set above
+    asyncio.run(
+        presenter.match_result(status, [-40, 0, 40, 0], [-80, 0, 80, 0])  # type: ignore[arg-type]
+    )
+    assert out.getvalue().splitlines()[-4:] == [
+        "    1. C: +40 分 units, +80 点 points",
+        "    2. B: +0 分 units, +0 点 points",
+        "    2. D: +0 分 units, +0 点 points",
+        "    4. A: -40 分 units, -80 点 points",
+    ]
