@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from . import schema
+from .ledger import UNEXPLAINED_BALANCES_SQL
 
 BACKUP_PREFIX = "mahjong-backup-"
 _BACKUP_NAME = re.compile(re.escape(BACKUP_PREFIX) + r"(\d{8}-\d{6})(?:-(\d+))?\.db")
@@ -131,16 +132,7 @@ def _check(path: Path) -> tuple[int, int, int, int, int]:
         version = schema.current_version(connection)
         if not 1 <= version <= schema.LATEST_VERSION:
             raise BackupError(f"not a mahjong-bot database (schema version {version})")
-        unexplained = connection.execute(
-            """
-            SELECT COUNT(*) FROM (
-                SELECT b.balance FROM balances AS b
-                LEFT JOIN ledger AS l ON l.guild_id = b.guild_id AND l.user_id = b.user_id
-                GROUP BY b.guild_id, b.user_id, b.balance
-                HAVING b.balance != COALESCE(SUM(l.points), 0)
-            )
-            """
-        ).fetchone()[0]
+        unexplained = len(connection.execute(UNEXPLAINED_BALANCES_SQL).fetchall())
         if unexplained:
             raise BackupError(
                 f"{unexplained} balances in the copy differ from their ledger: not kept"

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .connection import check_database
+from .ledger import UNEXPLAINED_BALANCES_SQL
 from .store import Store, is_postgres_target, open_store
 
 _CHUNK = 5_000
@@ -143,12 +144,7 @@ async def _copy(source: str, target: Any) -> CopyReport:
             copied_balances = [tuple(row) for row in await connection.fetch(query)]
             if copied_balances != source_balances:
                 raise CopyError("the copied balances differ from the source's")
-            unexplained = await connection.fetch(
-                "SELECT b.guild_id, b.user_id FROM balances AS b"
-                " LEFT JOIN ledger AS l ON l.guild_id = b.guild_id AND l.user_id = b.user_id"
-                " GROUP BY b.guild_id, b.user_id, b.balance"
-                " HAVING b.balance != COALESCE(SUM(l.points), 0)"
-            )
+            unexplained = await connection.fetch(UNEXPLAINED_BALANCES_SQL)
             if unexplained:
                 raise CopyError(
                     f"{len(unexplained)} copied balances are not the sum of their ledger rows"

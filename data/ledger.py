@@ -225,6 +225,16 @@ _UPSERT_DAILY = """
 """
 
 
+# Every balance the ledger does not explain, over the whole database, in SQL both SQLite
+# and PostgreSQL read as it is: the check a copy must pass (``db copy``, ``db backup``).
+UNEXPLAINED_BALANCES_SQL = (
+    "SELECT b.guild_id, b.user_id FROM balances AS b"
+    " LEFT JOIN ledger AS l ON l.guild_id = b.guild_id AND l.user_id = b.user_id"
+    " GROUP BY b.guild_id, b.user_id, b.balance"
+    " HAVING b.balance != COALESCE(SUM(l.points), 0)"
+)
+
+
 class LedgerPart(SettingsPart):
     """Balances, settlement, penalties and adjustments (``Store`` mixes this in)."""
 
