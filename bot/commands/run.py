@@ -174,7 +174,9 @@ def setup_logging(level: str, token: str | None) -> None:
     root.setLevel(level.upper())
 
 
-async def serve(args: argparse.Namespace, token: str) -> int:
+async def serve(
+    args: argparse.Namespace, token: str, schedule: BackupSchedule | None = None
+) -> int:
     import discord
 
     from bot.app import make_bot
@@ -213,8 +215,7 @@ async def serve(args: argparse.Namespace, token: str) -> int:
     runner = asyncio.create_task(bot.start(token), name="discord-client")
     stopper = asyncio.create_task(stop.wait(), name="stop-signal")
     tasks = [runner, stopper]
-    schedule = backup_setup(args, db_path)  # checked in run() already
-    if schedule is not None:
+    if schedule is not None:  # checked and built by run(), before anything started
         log.info(
             "backing up to %s every %g h, keeping %d",
             schedule.directory,
@@ -249,7 +250,7 @@ async def serve(args: argparse.Namespace, token: str) -> int:
 def run(args: argparse.Namespace) -> int:
     try:  # before anything else: a bad command line is answered at once
         shard_setup(args, args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db")
-        backup_setup(args, args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db")
+        schedule = backup_setup(args, args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db")
     except (ShardPlanError, ValueError) as error:
         print(f"mahjong-bot run: {error}", file=sys.stderr)
         return 2
@@ -258,4 +259,4 @@ def run(args: argparse.Namespace) -> int:
     if token is None:
         log.error("DISCORD_TOKEN is not set (environment or %s)", args.env_file)
         return 2
-    return asyncio.run(serve(args, token))
+    return asyncio.run(serve(args, token, schedule))
