@@ -236,6 +236,8 @@ class PresenterCore:
         self._guild_locales: dict[int, str] = {}  # by guild: its preferred locale
         self._channel_languages: dict[int, str] = {}  # by guild: its channel_language setting
         self._guild_locales_saved: dict[int, str] = {}  # by guild: its locale as stored
+        # by table: the rematch call waiting for confirmations (channel, message, text)
+        self._rematch_calls: dict[str, tuple[int, int, str]] = {}
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> asyncio.Task[Any]:
         """Background work the harness (and shutdown) can wait for."""

@@ -112,13 +112,32 @@ class TableMessages(PresenterCore):
         )
         channel = self.bot.get_partial_messageable(channel_id)
         try:
-            await retry_discord(
+            sent = await retry_discord(
                 lambda: channel.send(content, allowed_mentions=allowed, view=view),
                 self._backoff,
                 f"rematch call of {table_id}",
             )
         except discord.HTTPException as error:  # the lobby line still says it
             log.warning("could not post the rematch call of %s: %s", table_id, error)
+            return
+        if sent is not None:
+            self._rematch_calls[table_id] = (channel_id, sent.id, content)
+
+    async def rematch_started(self, table_id: str, channel_id: int) -> None:
+        """The rematch began: its call stops asking anyone to press (its button would
+        only answer that it had started), struck through with a line saying so."""
+        call = self._rematch_calls.pop(table_id, None)
+        if call is None or call[0] in self._gone_channels:
+            return
+        call_channel, message_id, content = call
+        language = await self.table_language(self._table(table_id, channel_id))
+        started = public(msg("rematch.started"), language)
+        edited = f"~~{content}~~\n✅ {started}"[:2000]
+        message = self.bot.get_partial_messageable(call_channel).get_partial_message(message_id)
+        try:
+            await message.edit(content=edited, view=None, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:  # deleted by someone: nothing to correct
+            log.info("could not mark the rematch call of %s started: %s", table_id, error)
 
     def _mark_dirty(self, record: TableMessage) -> None:
         record.dirty = True

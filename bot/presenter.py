@@ -169,6 +169,10 @@ class Presenter(Protocol):
         them (and only them), where they can confirm it."""
         ...
 
+    async def rematch_started(self, table_id: str, channel_id: int) -> None:
+        """Every player confirmed and the rematch began: the call stops asking."""
+        ...
+
     async def table_restored(
         self, status: TableStatus, moves: list[TableStatus], last_hand: LastHand | None
     ) -> None:

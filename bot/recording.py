@@ -57,6 +57,9 @@ class RecordingPresenter:
     ) -> None:
         self.calls.append(Call("rematch_call", (game_id, text, list(user_ids))))
 
+    async def rematch_started(self, table_id: str, channel_id: int) -> None:
+        self.calls.append(Call("rematch_started", table_id))
+
     # ------------------------------------------------------------------ queries
     def of(self, kind: str) -> list[Any]:
         return [call.payload for call in self.calls if call.kind == kind]

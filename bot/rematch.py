@@ -155,6 +155,10 @@ class Rematches:
         result = await table.start(table.host_user_id)
         if not result.ok:
             log.warning("rematch table %s did not start: %s", table.table_id, result.message)
+            return True
+        started = getattr(table.presenter, "rematch_started", None)
+        if started is not None:
+            await started(table.table_id, table.channel_id)
         return True
 
     async def _expire(self, game_id: str, pending: _Pending, deadline: float) -> None:

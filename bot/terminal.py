@@ -513,6 +513,9 @@ class TerminalPresenter:
     ) -> None:
         self.say(f"* {text.both()}")
 
+    async def rematch_started(self, table_id: str, channel_id: int) -> None:
+        """The table's start, printed next, says it."""
+
 
 __all__ = [
     "HELP",

@@ -372,6 +372,13 @@ async def test_the_rematch_call_pings_the_held_players_and_carries_the_button(
         assert "已确认再来一场" in h.reply_text(record)
         await h.advance(2)
         assert table.status == "running"
+        # The call no longer asks anyone to press: struck through, no button, saying so.
+        (call,) = [m for m in h.channel_messages() if m.id == call.id]
+        assert call.custom_ids() == []
+        assert call.payload["content"].startswith(f"~~<@{BOB}> ")
+        assert call.payload["content"].endswith(
+            "✅ 人齐了，再来一场已开始。\n-# Everyone confirmed: the rematch has started."
+        )
         assert not h.remote.violations
     finally:
         await stop_bot(env)
