@@ -98,6 +98,7 @@ class MahjongBot(commands.Bot):
         min_interval: float = 1.5,
         sync_guild: int | None = None,
         sync_global: bool = False,
+        fetch_command_ids: bool = False,
         leaderboard_interval: float | None = LEADERBOARD_CHECK_SECONDS,
         seeds: Iterator[int] | None = None,
         tune_runtime: bool = False,
@@ -110,7 +111,9 @@ class MahjongBot(commands.Bot):
         """``shard_plan`` says which guilds this process owns (all by default); ``router``
         carries DM clicks to the process owning their table and ``leases`` keep once-only
         jobs once-only across processes (in-process and the store's leases by default, as
-        fits one process). ``process_name`` names this process as a lease holder."""
+        fits one process). ``process_name`` names this process as a lease holder.
+        ``fetch_command_ids``: a process that does not sync asks Discord for the commands'
+        ids at start (one request), so its replies link commands before anyone's /help."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -140,6 +143,7 @@ class MahjongBot(commands.Bot):
         self.manager.owns_guild = self.shard_plan.owns
         self.sync_guild = sync_guild
         self.sync_global = sync_global
+        self.fetch_command_ids = fetch_command_ids
         self.leaderboard_interval = leaderboard_interval
         self._closed = False
         self._warming: asyncio.Task[None] | None = None
@@ -182,6 +186,8 @@ class MahjongBot(commands.Bot):
             synced = await self.tree.sync()
             self._command_ids = {command.name: command.id for command in synced}
             log.info("synced %d global commands", len(synced))
+        elif self.fetch_command_ids:
+            await self.command_ids()
         if self.leaderboard_interval:
             self._economy().start_weekly_posts(self.leaderboard_interval)
 

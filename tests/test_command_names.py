@@ -109,3 +109,40 @@ async def test_a_reply_links_the_command_once_its_id_is_known(h: Harness) -> Non
     text = h.reply_text(await h.command(PLAYER, "table status", locale="zh-CN"))
     assert f"</table create:{ids['table']}>" in text
     assert not h.remote.violations
+
+
+async def test_a_bot_that_does_not_sync_links_commands_from_its_first_reply(
+    tmp_path: Path,
+) -> None:
+    """`run --no-sync` (and every shard after the first) learned the commands' ids only
+    from somebody's /help, so until then replies wrote command names out. It now asks
+    Discord once at start, with nothing typed yet."""
+    import itertools
+
+    from discord_harness import FakeDiscord, TagRenderer
+
+    from bot.app import MahjongBot
+    from bot.session import FakeClock
+    from data import Store
+
+    remote = FakeDiscord()
+    for path, fetch in ((tmp_path / "synced.db", False), (tmp_path / "no-sync.db", True)):
+        clock = FakeClock()
+        store = await Store.open(path)
+        bot = MahjongBot(store, clock=clock, renderer=TagRenderer(), ai_delay=0.0,
+                         leaderboard_interval=None, seeds=itertools.count(81),
+                         sync_global=not fetch, fetch_command_ids=fetch)  # fmt: skip
+        h = Harness(bot, USERS, clock, remote=remote)
+        await h.start()
+        try:
+            ids = {command["name"]: command["id"] for command in remote.commands}
+            assert ids, "the first bot synced the commands"
+            if fetch:
+                fetches = [r for r in remote.requests if r.method == "GET" and "/commands" in r.url]
+                assert len(fetches) == 1
+            text = h.reply_text(await h.command(PLAYER, "table status", locale="zh-CN"))
+            assert f"</table create:{ids['table']}>" in text, text
+            assert not remote.violations
+        finally:
+            await h.close()
+            await store.close()

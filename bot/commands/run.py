@@ -203,6 +203,7 @@ async def serve(
         ai_delay=args.ai_delay,
         sync_guild=args.guild,
         sync_global=not args.no_sync and args.guild is None and plan.syncs_commands,
+        fetch_command_ids=True,  # where it does not sync: --no-sync, shards after the first
         tune_runtime=True,
     )
     stop = asyncio.Event()
