@@ -495,6 +495,28 @@ class TableMessages(PresenterCore):
         self._post_in_order(status.table_id, self._post_standings(record, points, names))
         self._mark_dirty(record)
 
+    async def _split_departed(
+        self, game_id: str, totals: list[int]
+    ) -> tuple[list[int], list[tuple[str, int]]]:
+        """A seat's total added up its player's hands and, after they left, the AI's in
+        their seat, all under the AI's name: the leaver's hands are theirs again, on a
+        line of their own, and the seat keeps what the AI made. The ledger says who was
+        paid for each hand; without it (a read failing) the seats stay as they are."""
+        try:
+            summary = await self.store.match_summary(game_id)
+        except Exception:  # the standings go out regardless
+            log.warning("could not read match %s for its standings", game_id, exc_info=True)
+            return totals, []
+        if summary is None:
+            return totals, []
+        seats = list(totals)
+        departed: list[tuple[str, int]] = []
+        for seat, _user_id, name, points in summary.departed():
+            if seat < len(seats):
+                seats[seat] -= points
+                departed.append((name, points))
+        return seats, departed
+
     async def _post_standings(
         self, record: TableMessage, totals: list[int], names: list[str]
     ) -> None:
@@ -507,7 +529,10 @@ class TableMessages(PresenterCore):
             await self._load_table_message(record)
             stake = record.status.stake if record.status is not None else 1
             winds = _seat_winds(record.status)
-            text = standings_message("result.match", names, totals, winds, stake=stake)
+            totals, departed = await self._split_departed(record.table_id, totals)
+            text = standings_message(
+                "result.match", names, totals, winds, departed=departed, stake=stake
+            )
             language = await self.table_language(record)
             view = rematch_view(record.table_id)
             in_readers_script(view, language)
@@ -529,6 +554,7 @@ class TableMessages(PresenterCore):
                     names,
                     totals,
                     winds,
+                    departed=departed,
                     thread=f"<#{record.channel_id}>",
                     stake=stake,
                 )

@@ -218,23 +218,33 @@ def standings_message(
     names: Sequence[str],
     totals: Sequence[int],
     winds: Sequence[int] | None = None,
+    departed: Sequence[tuple[str, int]] = (),
     **other: object,
 ) -> Text:
     """The message ``key`` with the match's totals as its ``{changes}``, best first:
     ``1. 东家 A +40、2. 南家 B +0、2. 西家 C +0、4. 北家 D -40``. Tied players share a
     rank (the next rank skips, as in sport) and stay in seat order; each keeps the seat
     wind it had in the last hand (``winds``: wind tile kinds by seat), as the table
-    picture above showed it."""
+    picture above showed it. ``departed``: players who left mid-match, ``(name,
+    points)``, ranked among the others and marked as gone (their seat's total in
+    ``totals`` is then only what the AI that took it made)."""
     zh: list[str] = []
     en: list[str] = []
-    for rank, seat in ranked(totals):
+    everyone = [*totals, *(points for _name, points in departed)]
+    for rank, index in ranked(everyone):
+        if index >= len(totals):
+            name = departed[index - len(totals)][0]
+            zh.append(f"{rank}. {name}（已离桌） {everyone[index]:+d}")
+            en.append(f"{rank}. {name} (left) {everyone[index]:+d}")
+            continue
+        seat = index
         wind = SEAT_WINDS.get(winds[seat]) if winds is not None and seat < len(winds) else None
         name = name_at(names, seat)
         zh.append(f"{rank}. {wind.zh + ' ' if wind else ''}{name} {totals[seat]:+d}")
         en.append(f"{rank}. {wind.en + ' ' if wind else ''}{name} {totals[seat]:+d}")
     chinese = {**other, "changes": "、".join(zh)}
     english = {**other, "changes": ", ".join(en)}
-    return msg_each(key, chinese, english).keeping(*names)
+    return msg_each(key, chinese, english).keeping(*names, *(name for name, _ in departed))
 
 
 def name_at(names: Sequence[str] | None, seat: int) -> str:

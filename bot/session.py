@@ -792,7 +792,11 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self._due.pop(seat, None)
         self._dues_turn = None  # walk the seats again at the next tick
         self._timeouts.pop(seat, None)
-        await self.store.update_game_meta(self.table_id, seats=self._seat_records())
+        meta = await self.store.update_game_meta(self.table_id, seats=self._seat_records())
+        # Who left, under the name they played with: the seat records now name the AI,
+        # and the standings give the leaver's hands a line of their own.
+        left = [*meta.get("left", []), {"seat": seat, "user_id": user_id, "name": info.name}]
+        await self.store.update_game_meta(self.table_id, left=left)
         await self.store.unseat_user(self.table_id, user_id)
         await self.presenter.notice(
             self.table_id,

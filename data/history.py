@@ -49,6 +49,7 @@ class MatchSummary:
     created_at: datetime
     finished_at: datetime | None
     hands: tuple[HandSummary, ...] = field(default=())
+    left: tuple[dict[str, Any], ...] = ()  # who left mid-match: seat, user_id, name
 
     def seat_of(self, user_id: int) -> int | None:
         """The user's seat: from the seats recorded at the start, else from the ledger
@@ -75,6 +76,34 @@ class MatchSummary:
         if seat is None or seat >= len(hand.points):
             return None
         return hand.points[seat]
+
+    def departed(self) -> list[tuple[int, int, str, int]]:
+        """The players who left the match while it ran, as ``(seat, user_id, name,
+        points)``: their seat went to an AI, and ``points`` is what they were paid before
+        that (the seat's later hands are the AI's). From who was paid at each seat; a
+        match without those records has none."""
+        found: list[tuple[int, int, str, int]] = []
+        played = [hand for hand in self.hands if hand.users and not hand.voided]
+        if not played:
+            return found
+        last = played[-1].users
+        names = {
+            record.get("user_id"): str(record.get("name") or "")
+            for record in (*self.seats, *self.left)
+            if not record.get("is_ai")
+        }
+        for seat in range(len(last)):
+            holders = dict.fromkeys(hand.users[seat] for hand in played if seat < len(hand.users))
+            for user_id in holders:
+                if user_id is None or user_id == last[seat]:
+                    continue
+                points = sum(
+                    hand.points[seat]
+                    for hand in played
+                    if seat < len(hand.users) and hand.users[seat] == user_id
+                )
+                found.append((seat, user_id, names.get(user_id) or str(user_id), points))
+        return found
 
     def hands_of(self, user_id: int) -> tuple[HandSummary, ...]:
         """The hands the user held a seat for, in order."""
@@ -225,6 +254,7 @@ def _summaries(connection: sqlite3.Connection, game_ids: Sequence[str]) -> list[
                     datetime.fromisoformat(game["finished_at"]) if game["finished_at"] else None
                 ),
                 hands=tuple(played),
+                left=tuple(record for record in meta.get("left") or [] if isinstance(record, dict)),
             )
         )
     return summaries

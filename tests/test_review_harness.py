@@ -421,3 +421,83 @@ async def test_the_final_standings_post_lists_by_rank(tmp_path: Path) -> None:
             assert totals[names.index(name)] == int(total)
     finally:
         await stop_bot(env)
+
+
+def test_a_player_who_left_is_ranked_on_a_line_of_their_own() -> None:
+    """After Bob left, his seat's total (his hands and then the AI's in his seat) stood
+    under the AI's name alone: the AI 'lost 40' that Bob had lost. His hands are his
+    again, marked as gone, and the seat keeps only what the AI made."""
+    text = standings_message(
+        "result.match",
+        ["alice", "AI 3", "AI 1", "AI 2"],
+        [10, 6, 0, -30],
+        [27, 28, 29, 30],
+        departed=[("bob", 14)],
+        stake=1,
+    )
+    assert text.zh.endswith(
+        "1. bob（已离桌） +14、2. 东家 alice +10、3. 南家 AI 3 +6、4. 西家 AI 1 +0、"
+        "5. 北家 AI 2 -30"
+    )
+    assert "1. bob (left) +14, 2. East seat alice +10" in text.en
+    assert "bob" in text.keep
+
+
+async def test_the_standings_split_a_seat_its_player_left(tmp_path: Path) -> None:
+    env = await start_bot(tmp_path / "bot.db", seed=11)
+    try:
+        h, bot, store = env.h, env.bot, env.store
+        created = [option("variant", "taizhou"), option("rounds", 1)]
+        await h.command(ALICE, "table create", created)
+        await h.command(BOB, "table join")
+        await h.command(ALICE, "table start")
+        await h.advance(2)
+        table = bot.manager.by_channel(CHANNEL_ID)
+        assert table is not None and table.match is not None
+        steps = 0
+        while table.match.hand_number < 1 and steps < 2000:  # hand 1 settled, 2 dealt
+            moved = False
+            for user in (ALICE, BOB):
+                if table.match.hand_number < 1 and await play_turn(env, user):
+                    moved, steps = True, steps + 1
+                    await h.advance(1.6)
+            if not moved:
+                await h.advance(2)
+        await h.advance(3)
+        bob_seat = table.seat_of(BOB)
+        assert bob_seat is not None
+        await h.command(BOB, "table leave")
+        question = latest_ephemeral(env, BOB)
+        await h.click(BOB, question, question.custom_ids()[0])
+        assert table.seat_of(BOB) is None
+        while table.status == "running" and steps < 5000:
+            if await play_turn(env, ALICE):
+                steps += 1
+                await h.advance(1.6)
+            else:
+                await h.advance(2)
+        await h.advance(3)
+        assert table.status == "finished"
+        match = await store.match_summary(table.table_id)
+        assert match is not None and len(match.hands) >= 4
+        his = match.total_for(BOB)
+        seat_total = sum(hand.points[bob_seat] for hand in match.hands)
+        post = next(
+            m.payload["content"]
+            for m in h.channel_messages()
+            if (m.payload.get("content") or "").startswith("整场结束")
+        )
+        first = post.splitlines()[0]
+        assert f"bob（已离桌） {his:+d}" in first
+        listed = {
+            name: int(total)
+            for _rank, name, total in re.findall(
+                r"(\d+)\. (?:[东南西北]家 )?(.+?) ([+-]\d+)", first
+            )
+        }
+        assert len(listed) == 5 and listed["bob（已离桌）"] == his
+        (ai_in_his_seat,) = [n for n in listed if n.startswith("AI") and "bob" in n]
+        assert listed[ai_in_his_seat] == seat_total - his
+        assert sum(listed.values()) == sum(sum(hand.points) for hand in match.hands)
+    finally:
+        await stop_bot(env)
