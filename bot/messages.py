@@ -418,7 +418,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "within {seconds} s to confirm.",
     ),
     "rematch.confirmed": ("已确认再来一场。", "Rematch confirmed."),
-    "rematch.started": ("人齐了，再来一场已开始。", "Everyone confirmed: the rematch has started."),
+    "rematch.started": (
+        "大家都确认了，再来一场已开始。",
+        "Everyone confirmed: the rematch has started.",
+    ),
     "rematch.asked": (
         "已发起再来一场，等其他玩家在 {seconds} 秒内确认。",
         "Rematch asked for: the others have {seconds} s to confirm.",

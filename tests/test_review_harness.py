@@ -377,7 +377,7 @@ async def test_the_rematch_call_pings_the_held_players_and_carries_the_button(
         assert call.custom_ids() == []
         assert call.payload["content"].startswith(f"~~<@{BOB}> ")
         assert call.payload["content"].endswith(
-            "✅ 人齐了，再来一场已开始。\n-# Everyone confirmed: the rematch has started."
+            "✅ 大家都确认了，再来一场已开始。\n-# Everyone confirmed: the rematch has started."
         )
         assert not h.remote.violations
     finally:
