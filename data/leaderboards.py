@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
-from .ledger import _ledger_entry
+from .ledger import NOT_VOIDED_SQL, ON_BOARDS_SQL, _ledger_entry
 from .models import (
     BiggestHand,
     LeaderboardRow,
@@ -17,6 +17,24 @@ from .models import (
 )
 from .settings import SettingsPart
 from .weeks import local_day_and_week, month_start_of, week_bounds
+
+# One rule set's board over local days [?2, ?3) straight from the ledger: its hands (but
+# not voided ones, nor those with AI seats where the guild keeps them off the boards) and
+# the penalties charged at its tables.
+_VARIANT_PERIOD_FROM_LEDGER = (
+    "SELECT l.user_id, SUM(l.points) AS net, SUM(CASE WHEN l.kind = 'hand' THEN 1 ELSE 0 END),"
+    " SUM(CASE WHEN l.kind = 'hand' AND l.is_winner <> 0 THEN 1 ELSE 0 END) AS wins,"
+    " MAX(CASE WHEN l.kind = 'hand' AND l.points > 0 THEN l.points ELSE 0 END)"
+    " FROM ledger AS l"
+    " LEFT JOIN hand_outcomes AS o ON o.op_id = l.op_id"
+    " LEFT JOIN games AS g ON g.game_id = l.game_id"
+    " WHERE l.guild_id = ? AND l.user_id IS NOT NULL AND l.kind IN ('hand', 'penalty')"
+    " AND l.local_day >= ? AND l.local_day < ?"
+    " AND (CASE WHEN l.kind = 'hand' THEN COALESCE(o.variant, g.variant, '')"
+    " ELSE COALESCE(g.variant, '') END) = ?"
+    f" AND {NOT_VOIDED_SQL} AND {ON_BOARDS_SQL}"
+    " GROUP BY l.user_id ORDER BY net DESC, wins DESC, l.user_id LIMIT ?"
+)
 
 
 class LeaderboardsPart(SettingsPart):
@@ -90,6 +108,13 @@ class LeaderboardsPart(SettingsPart):
                 " ORDER BY net DESC, wins DESC, user_id LIMIT ?"
             )
             args: tuple[object, ...] = (guild_id, variant, limit)
+        elif not (await self.get_settings(guild_id)).ai_hands_on_boards:
+            # The per-day rows hold every hand, those with AI seats too: read the period
+            # from the ledger itself, as the all-time aggregates are rebuilt.
+            low = first_day.isoformat() if first_day is not None else ""
+            high = end_day.isoformat() if end_day is not None else "9999-12-31"
+            sql = _VARIANT_PERIOD_FROM_LEDGER
+            args = (guild_id, low, high, variant, limit)
         else:
             low = first_day.isoformat() if first_day is not None else ""
             high = end_day.isoformat() if end_day is not None else "9999-12-31"

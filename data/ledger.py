@@ -33,7 +33,7 @@ _REBUILD_STATS_SQL: tuple[str, ...] = (
                 THEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) ELSE 0 END
     FROM ledger AS l
     WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
-      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
+      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED AND ON_BOARDS
     GROUP BY guild_id, week_start, user_id
     """,
     """
@@ -44,7 +44,7 @@ _REBUILD_STATS_SQL: tuple[str, ...] = (
                 THEN MAX(CASE WHEN kind = 'hand' THEN points ELSE 0 END) ELSE 0 END
     FROM ledger AS l
     WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
-      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
+      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED AND ON_BOARDS
     GROUP BY guild_id, user_id
     """,
     """
@@ -116,7 +116,7 @@ _REBUILD_DETAIL_SQL: tuple[str, ...] = (
            MAX(CASE WHEN kind = 'hand' AND points > 0 THEN points ELSE 0 END)
     FROM ledger AS l
     WHERE user_id IS NOT NULL AND kind IN ('hand', 'penalty') AND (guild_id = ?1 OR ?1 IS NULL)
-      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
+      AND (user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED AND ON_BOARDS
     GROUP BY guild_id, SUBSTR(local_day, 1, 8) || '01', user_id
     """,
     """
@@ -129,15 +129,31 @@ _REBUILD_DETAIL_SQL: tuple[str, ...] = (
     LEFT JOIN hand_outcomes AS o ON o.op_id = l.op_id
     LEFT JOIN games AS g ON g.game_id = l.game_id
     WHERE l.user_id IS NOT NULL AND l.kind IN ('hand', 'penalty')
-      AND (l.guild_id = ?1 OR ?1 IS NULL) AND (l.user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED
+      AND (l.guild_id = ?1 OR ?1 IS NULL) AND (l.user_id = ?2 OR ?2 IS NULL) AND NOT_VOIDED AND ON_BOARDS
     GROUP BY l.guild_id, COALESCE(o.variant, g.variant, ''), l.user_id
     """,
 )
 
 # A voided hand's rows (migration 10) count in no aggregate: its points were reversed.
-_NOT_VOIDED = "NOT EXISTS (SELECT 1 FROM voided_hands AS v WHERE v.op_id = l.op_id)"
-_REBUILD_STATS_SQL = tuple(sql.replace("NOT_VOIDED", _NOT_VOIDED) for sql in _REBUILD_STATS_SQL)
-_REBUILD_DETAIL_SQL = tuple(sql.replace("NOT_VOIDED", _NOT_VOIDED) for sql in _REBUILD_DETAIL_SQL)
+NOT_VOIDED_SQL = "NOT EXISTS (SELECT 1 FROM voided_hands AS v WHERE v.op_id = l.op_id)"
+# A hand with an AI seat (a ledger row paid to nobody) counts on no leaderboard where the
+# guild turned ai_hands_on_boards off (migration 11); penalties always count.
+ON_BOARDS_SQL = (
+    "(l.kind <> 'hand'"
+    " OR NOT EXISTS (SELECT 1 FROM guild_settings AS s"
+    " WHERE s.guild_id = l.guild_id AND s.ai_hands_on_boards = 0)"
+    " OR NOT EXISTS (SELECT 1 FROM ledger AS a"
+    " WHERE a.op_id = l.op_id AND a.kind = 'hand' AND a.user_id IS NULL))"
+)
+
+
+def _conditions(sql: str) -> str:
+    return sql.replace("NOT_VOIDED", NOT_VOIDED_SQL).replace("ON_BOARDS", ON_BOARDS_SQL)
+
+
+_BOARD_TABLES = ("weekly_stats", "player_stats", "monthly_stats", "variant_stats")
+_REBUILD_STATS_SQL = tuple(_conditions(sql) for sql in _REBUILD_STATS_SQL)
+_REBUILD_DETAIL_SQL = tuple(_conditions(sql) for sql in _REBUILD_DETAIL_SQL)
 _AGGREGATE_TABLES = ("weekly_stats", "player_stats", "daily_stats", *_DETAIL_TABLES)
 
 # A user's statement (``LedgerPart.statement``): hand rows grouped by match, any other
@@ -514,6 +530,9 @@ class LedgerPart(SettingsPart):
             self._fault("rows_written")
             variant = _record_outcome(connection, op_id, guild_id, game_id, outcome)
             month_text = _month_start(day)
+            on_boards = settings.ai_hands_on_boards or all(
+                entry.user_id is not None for entry in entries
+            )
             # One executemany per statement rather than one execute per player: on a server
             # database each statement is a round trip, and executemany pipelines its rows.
             balance_rows, day_balance_rows, weekly_rows, monthly_rows = [], [], [], []
@@ -526,10 +545,11 @@ class LedgerPart(SettingsPart):
                 wins, biggest = int(entry.is_winner), max(0, amount)
                 balance_rows.append((balances[uid], created, guild_id, uid))
                 day_balance_rows.append((guild_id, uid, day_text, balances[uid]))
-                weekly_rows.append((guild_id, week_text, uid, amount, 1, wins, biggest))
-                monthly_rows.append((guild_id, month_text, uid, amount, 1, wins, biggest))
-                player_rows.append((guild_id, uid, amount, 1, wins, biggest))
-                variant_rows.append((guild_id, variant, uid, amount, 1, wins, biggest))
+                if on_boards:
+                    weekly_rows.append((guild_id, week_text, uid, amount, 1, wins, biggest))
+                    monthly_rows.append((guild_id, month_text, uid, amount, 1, wins, biggest))
+                    player_rows.append((guild_id, uid, amount, 1, wins, biggest))
+                    variant_rows.append((guild_id, variant, uid, amount, 1, wins, biggest))
                 daily_rows.append((guild_id, uid, day_text, amount))
                 self_draw = int(
                     entry.is_winner and outcome is not None and outcome.win_by == "self_draw"
@@ -547,12 +567,13 @@ class LedgerPart(SettingsPart):
             if balance_rows:
                 connection.executemany(_SET_BALANCE, balance_rows)
                 connection.executemany(_UPSERT_DAY_BALANCE, day_balance_rows)
-                connection.executemany(_UPSERT_WEEKLY, weekly_rows)
-                connection.executemany(_UPSERT_MONTHLY, monthly_rows)
-                connection.executemany(_UPSERT_PLAYER, player_rows)
+                if on_boards:
+                    connection.executemany(_UPSERT_WEEKLY, weekly_rows)
+                    connection.executemany(_UPSERT_MONTHLY, monthly_rows)
+                    connection.executemany(_UPSERT_PLAYER, player_rows)
+                    connection.executemany(_UPSERT_VARIANT, variant_rows)
                 connection.executemany(_UPSERT_DAILY, daily_rows)
                 connection.executemany(_UPSERT_PLAYER_DAY, player_day_rows)
-                connection.executemany(_UPSERT_VARIANT, variant_rows)
             if player_type_rows:
                 connection.executemany(_UPSERT_PLAYER_TYPE, player_type_rows)
             return True
@@ -738,6 +759,21 @@ def _rebuild_aggregates(
         )
     for statement in (*_REBUILD_STATS_SQL, *_REBUILD_DETAIL_SQL):
         connection.execute(statement, (guild_id, user_id))
+
+
+def rebuild_boards(connection: sqlite3.Connection, guild_id: int) -> None:
+    """The guild's leaderboard aggregates recomputed from the ledger, in the caller's
+    transaction: ``ai_hands_on_boards`` changed, and the boards follow it."""
+    statements = [
+        sql
+        for sql in (*_REBUILD_STATS_SQL, *_REBUILD_DETAIL_SQL)
+        if any(f"INSERT INTO {table} " in sql for table in _BOARD_TABLES)
+    ]
+    assert len(statements) == len(_BOARD_TABLES)
+    for table in _BOARD_TABLES:
+        connection.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
+    for statement in statements:
+        connection.execute(statement, (guild_id, None))
 
 
 def _insert_op(

@@ -83,7 +83,9 @@ class GuildSettings:
     by the bot: why the last weekly post failed ("permissions:2026-11-23" or
     "channel_gone:…", the week's Monday), None once a post succeeds. ``last_leaderboard_week`` is the Monday
     (local date) of the last week whose leaderboard was posted, so a restart does not
-    post it twice.
+    post it twice. ``ai_hands_on_boards``: False keeps every hand with an AI seat off the
+    leaderboards (what a player wins from AI seats no balance backs); balances, day caps
+    and /stats still count it.
     """
 
     guild_id: int
@@ -101,6 +103,7 @@ class GuildSettings:
     preferred_locale: str | None = None
     max_stake: int | None = None
     leaderboard_problem: str | None = None
+    ai_hands_on_boards: bool = True
 
     @property
     def zone(self) -> ZoneInfo:
@@ -188,6 +191,12 @@ def validate_setting(name: str, value: Any) -> Any:
         kind, _, week = str(value).partition(":")
         if kind not in LEADERBOARD_PROBLEMS or not _is_iso_date(week):
             raise SettingsError(f"无效的记录：{value!r}", f"invalid problem note: {value!r}")
+        return value
+    if name == "ai_hands_on_boards":
+        if not isinstance(value, bool):
+            raise SettingsError(
+                f"设置 {name} 需要 是/否，收到 {value!r}", f"setting {name} must be true or false"
+            )
         return value
     if name == "last_leaderboard_week":
         if isinstance(value, datetime):

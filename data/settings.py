@@ -32,6 +32,8 @@ class SettingsPart(StoreBase):
             name: value.isoformat() if isinstance(value, date) else value
             for name, value in clean.items()
         }
+        if "ai_hands_on_boards" in stored:  # an INTEGER column on both backends
+            stored["ai_hands_on_boards"] = int(stored["ai_hands_on_boards"])
         now = _iso(self._now(None))
 
         def body(connection: sqlite3.Connection) -> GuildSettings:
@@ -42,11 +44,18 @@ class SettingsPart(StoreBase):
             )
             # Column names come from GuildSettings' fields (validated above), never input.
             assignments = ", ".join(f"{name} = ?" for name in stored)
+            before = _load_settings(connection, guild_id)
             connection.execute(
                 f"UPDATE guild_settings SET {assignments}, updated_at = ? WHERE guild_id = ?",
                 (*stored.values(), now, guild_id),
             )
-            return _load_settings(connection, guild_id)
+            after = _load_settings(connection, guild_id)
+            if before.ai_hands_on_boards != after.ai_hands_on_boards:
+                # The boards always read as the setting says, past weeks included.
+                from .ledger import rebuild_boards
+
+                rebuild_boards(connection, guild_id)
+            return after
 
         return await self._write(body)
 
@@ -120,6 +129,7 @@ def _load_settings(connection: sqlite3.Connection, guild_id: int) -> GuildSettin
     if row is None:
         return GuildSettings(guild_id=guild_id)
     values = {f.name: row[f.name] for f in fields(GuildSettings)}
+    values["ai_hands_on_boards"] = bool(values["ai_hands_on_boards"])
     if values["last_leaderboard_week"] is not None:
         values["last_leaderboard_week"] = date.fromisoformat(values["last_leaderboard_week"])
     return replace(GuildSettings(guild_id=guild_id), **values)

@@ -179,3 +179,22 @@ async def test_an_admin_caps_the_stake_and_a_table_above_it_is_refused(h: Harnes
     await h.command(PLAYER, "table create", [option("stake", 51)])
     table = h.bot.manager.table_of_user(PLAYER)  # type: ignore[attr-defined]
     assert table is not None and table.stake == 51
+
+
+async def test_an_admin_keeps_hands_with_ai_seats_off_the_boards(h: Harness) -> None:
+    """A server whose boards are for play between people: one switch, said back in the
+    admin's words, and the boards follow it (tests/test_storage_ai_boards.py)."""
+    store = h.bot.store  # type: ignore[attr-defined]
+    off = [option("ai_hands_on_boards", False, 5)]
+    text = h.reply_text(await h.command(ADMIN, "mjadmin settings", off))
+    assert text.startswith("已更新：ai局计入排行榜 计入 → 不计入")
+    assert "ai局计入排行榜 `ai_hands_on_boards`: 不计入" in text
+    assert (await store.get_settings(GUILD_ID)).ai_hands_on_boards is False
+    on = [option("ai_hands_on_boards", True, 5)]
+    text = h.reply_text(await h.command(ADMIN, "mjadmin settings", on, locale="en-US"))
+    assert text.startswith(
+        "Updated: Hands with AI seats on the leaderboards do not count → count"
+    ), text
+    assert (await store.get_settings(GUILD_ID)).ai_hands_on_boards is True
+    refused = h.reply_text(await h.command(PLAYER, "mjadmin settings", off))
+    assert (await store.get_settings(GUILD_ID)).ai_hands_on_boards is True, refused

@@ -239,6 +239,9 @@ async def test_a_database_from_before_rule_set_boards_is_backfilled(db: BackendD
         # and version 10 (voided hands; the ledger's wider kinds may stay: it re-applies)
         "DROP TABLE voided_hands",
         "DELETE FROM schema_migrations WHERE version = 10",
+        # and version 11 (whether hands with AI seats count on the boards)
+        "ALTER TABLE guild_settings DROP COLUMN ai_hands_on_boards",
+        "DELETE FROM schema_migrations WHERE version = 11",
     ):
         await db.execute_raw(statement)
     reopened = await db.open()

@@ -77,6 +77,7 @@ _SETTING_OPTIONS: dict[str, app_commands.locale_str] = {
     "day_cap": T("day_cap", "每日封顶"),
     "max_stake": T("max_stake", "最高底注"),
     "channel_language": T("channel_language", "牌桌语言"),
+    "ai_hands_on_boards": T("ai_hands_on_boards", "ai局计入排行榜"),
     "clear": T("clear", "清除"),
 }
 
@@ -93,6 +94,7 @@ _SETTING_WORDS: dict[str, tuple[str, tuple[str, str]]] = {
     "day_cap": ("Cap per day", (" 积分", " points")),
     "max_stake": ("Highest stake", ("", "")),
     "channel_language": ("Table language", ("", "")),
+    "ai_hands_on_boards": ("Hands with AI seats on the leaderboards", ("", "")),
 }
 
 
@@ -128,6 +130,8 @@ def _value_text(name: str, value: Any, zh: bool, *, unit: bool = True) -> str:
         return f"<#{value}>"
     if name == "default_variant":
         return variant_names(value)[0 if zh else 1] if value in RULE_SETS else str(value)
+    if isinstance(value, bool):
+        return ("计入" if value else "不计入") if zh else ("count" if value else "do not count")
     if isinstance(value, int):
         units = _SETTING_WORDS.get(name, (name, ("", "")))[1]
         return f"{value:,}{units[0 if zh else 1] if unit else ''}"
@@ -275,6 +279,10 @@ class AdminCog(commands.Cog):
             "Language of the shared table, results and leaderboard in channels",
             "频道里牌桌、结果和排行榜的语言",
         ),
+        ai_hands_on_boards=T(
+            "Do hands with AI seats count on the leaderboards? (their wins no balance backs)",
+            "有 AI 座位的牌局是否计入排行榜（赢 AI 的积分没有对手余额支撑）",
+        ),
         clear=T("Remove an optional setting", "清除一项可选设置"),
     )
     @app_commands.choices(
@@ -313,6 +321,7 @@ class AdminCog(commands.Cog):
         day_cap: app_commands.Range[int, 1, 1_000_000_000] | None = None,
         max_stake: app_commands.Range[int, 1, MAX_STAKE] | None = None,
         channel_language: str | None = None,
+        ai_hands_on_boards: bool | None = None,
         clear: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None
@@ -329,6 +338,7 @@ class AdminCog(commands.Cog):
                 "day_cap": day_cap,
                 "max_stake": max_stake,
                 "channel_language": channel_language,
+                "ai_hands_on_boards": ai_hands_on_boards,
             }.items()
             if value is not None
         }
