@@ -281,7 +281,7 @@ class AdminCog(commands.Cog):
         ),
         ai_hands_on_boards=T(
             "Do hands with AI seats count on the leaderboards? (their wins no balance backs)",
-            "有 AI 座位的牌局是否计入排行榜（赢 AI 的积分没有对手余额支撑）",
+            "有 AI 座位的牌局是否计入排行榜（从 AI 赢的积分不出自任何玩家）",
         ),
         clear=T("Remove an optional setting", "清除一项可选设置"),
     )

@@ -99,7 +99,7 @@ _ADMIN_SECTION: tuple[tuple[str, str], ...] = (
     ("**管理（需要“管理服务器”权限）**", "**Managing (needs Manage Server)**"),
     (
         "{mjadmin settings} 时区、排行榜频道、出牌和吃碰的时限、默认玩法、初始积分、入座最低积分、"
-        "最高底注、封顶、频道语言 · "
+        "最高底注、封顶、频道语言、AI 局是否计入排行榜 · "
         "{mjadmin rules} 新桌的默认规则 · {mjadmin adjust} 调整某人的积分（记入账本） · "
         "{mjadmin tables} 开着的牌桌：在哪、谁在玩、轮到谁 · "
         "{mjadmin end} 在任何地方结束一张牌桌（先确认；不罚分，正在打的一局不结算） · "
@@ -107,7 +107,8 @@ _ADMIN_SECTION: tuple[tuple[str, str], ...] = (
         "{mjadmin ledger} 全服账本：每笔调整和作废（谁做的）和罚分 · "
         "{mjadmin export} 导出全部余额和账本（CSV）",
         "{mjadmin settings} time zone, leaderboard channel, time limits, default rule set, "
-        "starting balance, minimum balance to sit, highest stake, caps, channel language · "
+        "starting balance, minimum balance to sit, highest stake, caps, channel language, "
+        "whether hands with AI seats count on the boards · "
         "{mjadmin rules} the rules new tables "
         "start with · {mjadmin adjust} change someone's points (kept in the ledger) · "
         "{mjadmin tables} the open tables: where, who, whose turn · "
