@@ -163,6 +163,16 @@ async def bench_leaderboard(
                 GUILD, "after-load", number, hand_entries(number, players), stake=5
             )
         results["settlements_per_s_big_db_normal"] = 200 / (time.perf_counter() - started)
+        # ai_hands_on_boards off: the boards rebuilt from the ledger once, and one rule
+        # set's month then read from the ledger (its per-day rows hold AI hands too).
+        started = time.perf_counter()
+        await store.update_settings(GUILD, ai_hands_on_boards=False)
+        results["boards_setting_rebuild_s"] = time.perf_counter() - started
+        results["variant_month_no_ai_leaderboard_ms"] = await timed_median(
+            lambda: store.variant_leaderboard(GUILD, "taizhou", month, next_month(month)),
+            max(3, repeats // 10),
+        )
+        await store.update_settings(GUILD, ai_hands_on_boards=True)
         if directory is not None:  # SQLite: a backup of the big file while hands settle
             results.update(await bench_backup(store, directory, players))
         assert await store.verify_balances() == []
@@ -323,6 +333,8 @@ def pg_rows(args: argparse.Namespace, results: dict[str, float]) -> list[tuple[s
         ("all-time leaderboard, median ms", results["alltime_leaderboard_ms"], "{:.2f}"),
         ("one rule set's week, median ms", results["variant_leaderboard_ms"], "{:.2f}"),
         ("one rule set's month, median ms", results["variant_month_leaderboard_ms"], "{:.2f}"),
+        ("  the same, AI hands kept off the boards, ms", results["variant_month_no_ai_leaderboard_ms"], "{:.1f}"),
+        ("ai_hands_on_boards changed: boards rebuilt, s", results["boards_setting_rebuild_s"], "{:.2f}"),
         ("one rule set, all time, median ms", results["variant_alltime_leaderboard_ms"], "{:.2f}"),
         ("a player's place on the week, median ms", results["place_week_ms"], "{:.2f}"),
         ("a player's place, all time, median ms", results["place_alltime_ms"], "{:.2f}"),
@@ -392,6 +404,16 @@ def main() -> int:
             ("all-time leaderboard, median ms", results["alltime_leaderboard_ms"], "{:.2f}"),
             ("one rule set's week, median ms", results["variant_leaderboard_ms"], "{:.2f}"),
             ("one rule set's month, median ms", results["variant_month_leaderboard_ms"], "{:.2f}"),
+            (
+                "  the same, AI hands kept off the boards, ms",
+                results["variant_month_no_ai_leaderboard_ms"],
+                "{:.1f}",
+            ),
+            (
+                "ai_hands_on_boards changed: boards rebuilt, s",
+                results["boards_setting_rebuild_s"],
+                "{:.2f}",
+            ),
             (
                 "one rule set, all time, median ms",
                 results["variant_alltime_leaderboard_ms"],

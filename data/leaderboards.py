@@ -22,18 +22,24 @@ from .weeks import local_day_and_week, month_start_of, week_bounds
 # not voided ones, nor those with AI seats where the guild keeps them off the boards) and
 # the penalties charged at its tables.
 _VARIANT_PERIOD_FROM_LEDGER = (
-    "SELECT l.user_id, SUM(l.points) AS net, SUM(CASE WHEN l.kind = 'hand' THEN 1 ELSE 0 END),"
-    " SUM(CASE WHEN l.kind = 'hand' AND l.is_winner <> 0 THEN 1 ELSE 0 END) AS wins,"
-    " MAX(CASE WHEN l.kind = 'hand' AND l.points > 0 THEN l.points ELSE 0 END)"
-    " FROM ledger AS l"
-    " LEFT JOIN hand_outcomes AS o ON o.op_id = l.op_id"
-    " LEFT JOIN games AS g ON g.game_id = l.game_id"
-    " WHERE l.guild_id = ? AND l.user_id IS NOT NULL AND l.kind IN ('hand', 'penalty')"
-    " AND l.local_day >= ? AND l.local_day < ?"
-    " AND (CASE WHEN l.kind = 'hand' THEN COALESCE(o.variant, g.variant, '')"
-    " ELSE COALESCE(g.variant, '') END) = ?"
-    f" AND {NOT_VOIDED_SQL} AND {ON_BOARDS_SQL}"
-    " GROUP BY l.user_id ORDER BY net DESC, wins DESC, l.user_id LIMIT ?"
+    "SELECT user_id, SUM(points) AS net, SUM(hand), SUM(won) AS wins, MAX(gain)"
+    " FROM (SELECT l.user_id, l.points, 1 AS hand,"
+    "              CASE WHEN l.is_winner <> 0 THEN 1 ELSE 0 END AS won,"
+    "              CASE WHEN l.points > 0 THEN l.points ELSE 0 END AS gain"
+    "       FROM ledger AS l"
+    "       LEFT JOIN hand_outcomes AS o ON o.op_id = l.op_id"
+    "       LEFT JOIN games AS g ON g.game_id = l.game_id"
+    "       WHERE l.guild_id = ?1 AND l.kind = 'hand' AND l.user_id IS NOT NULL"
+    "         AND l.local_day >= ?2 AND l.local_day < ?3"
+    "         AND COALESCE(o.variant, g.variant, '') = ?4"
+    f"        AND {NOT_VOIDED_SQL} AND {ON_BOARDS_SQL}"
+    "       UNION ALL"
+    "       SELECT l.user_id, l.points, 0, 0, 0 FROM ledger AS l"
+    "       LEFT JOIN games AS g ON g.game_id = l.game_id"
+    "       WHERE l.guild_id = ?1 AND l.kind = 'penalty' AND l.user_id IS NOT NULL"
+    "         AND l.local_day >= ?2 AND l.local_day < ?3"
+    "         AND COALESCE(g.variant, '') = ?4) AS moves"
+    " GROUP BY user_id ORDER BY net DESC, wins DESC, user_id LIMIT ?5"
 )
 
 

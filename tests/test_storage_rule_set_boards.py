@@ -241,6 +241,7 @@ async def test_a_database_from_before_rule_set_boards_is_backfilled(db: BackendD
         "DELETE FROM schema_migrations WHERE version = 10",
         # and version 11 (whether hands with AI seats count on the boards)
         "ALTER TABLE guild_settings DROP COLUMN ai_hands_on_boards",
+        "DROP INDEX ledger_hands_by_day",
         "DELETE FROM schema_migrations WHERE version = 11",
     ):
         await db.execute_raw(statement)

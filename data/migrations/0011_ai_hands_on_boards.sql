@@ -6,3 +6,7 @@
 -- the day cap and in the player's own /stats, but on no leaderboard. The bot recomputes
 -- the boards when it changes, so they always read as the current setting says.
 ALTER TABLE guild_settings ADD COLUMN ai_hands_on_boards INTEGER NOT NULL DEFAULT 1;
+
+-- Then one rule set's week or month board is read from the ledger's hands of those days
+-- (its per-day rows hold the AI hands too): by day, not the guild's whole ledger.
+CREATE INDEX ledger_hands_by_day ON ledger (guild_id, local_day) WHERE kind = 'hand';
