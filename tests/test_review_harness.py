@@ -53,6 +53,39 @@ def latest_ephemeral(env: Env, user: int) -> StoredMessage:
     return messages[-1]
 
 
+async def _bob_leaves_in_hand_two(
+    env: Env, *created: Any, seats: dict[int, int | None] | None = None
+) -> Any:
+    """Alice and Bob at a Taizhou table (with ``created`` options) play hand 1 to its
+    settlement; in hand 2 Bob leaves, confirming the penalty, and an AI takes his seat.
+    ``seats`` receives Bob's seat as it was. Returns the table."""
+    h, bot = env.h, env.bot
+    await h.command(ALICE, "table create", [option("variant", "taizhou"), *created])
+    await h.command(BOB, "table join")
+    await h.command(ALICE, "table start")
+    await h.advance(2)
+    table = bot.manager.by_channel(CHANNEL_ID)
+    assert table is not None and table.match is not None
+    steps = 0
+    while table.match.hand_number < 1 and steps < 2000:  # hand 1 settled, 2 dealt
+        moved = False
+        for user in (ALICE, BOB):
+            if table.match.hand_number < 1 and await play_turn(env, user):
+                moved, steps = True, steps + 1
+                await h.advance(1.6)
+        if not moved:
+            await h.advance(2)
+    await h.advance(3)
+    assert table.status == "running" and table.match.hand_number == 1
+    if seats is not None:
+        seats[BOB] = table.seat_of(BOB)
+    await h.command(BOB, "table leave")
+    question = latest_ephemeral(env, BOB)
+    await h.click(BOB, question, question.custom_ids()[0])
+    assert table.seat_of(BOB) is None
+    return table
+
+
 def custom_id(message: StoredMessage, prefix: str, label: str | None = None) -> str:
     for row in message.components:
         for item in row.get("components", []):
@@ -263,28 +296,9 @@ async def test_history_counts_only_the_hands_a_player_held_the_seat_for(tmp_path
     -92). His total and hand rows are now only the hands he played, as the ledger is."""
     env = await start_bot(tmp_path / "bot.db")
     try:
-        h, bot, store = env.h, env.bot, env.store
-        await h.command(ALICE, "table create", [option("variant", "taizhou"), option("stake", 2)])
-        await h.command(BOB, "table join")
-        await h.command(ALICE, "table start")
-        await h.advance(2)
-        table = bot.manager.by_channel(CHANNEL_ID)
-        assert table is not None and table.match is not None
-        steps = 0
-        while table.match.hand_number < 1 and steps < 2000:  # hand 1 settled, 2 dealt
-            moved = False
-            for user in (ALICE, BOB):
-                if table.match.hand_number < 1 and await play_turn(env, user):
-                    moved, steps = True, steps + 1
-                    await h.advance(1.6)
-            if not moved:
-                await h.advance(2)
-        await h.advance(3)
-        assert table.status == "running" and table.match.hand_number == 1
-        await h.command(BOB, "table leave")
-        question = latest_ephemeral(env, BOB)
-        await h.click(BOB, question, question.custom_ids()[0])
-        assert table.seat_of(BOB) is None
+        h, store = env.h, env.store
+        table = await _bob_leaves_in_hand_two(env, option("stake", 2))
+        assert table.match is not None
         steps = 0
         while table.status == "running" and table.match.hand_number < 2 and steps < 2000:
             if not await play_turn(env, ALICE):
@@ -446,30 +460,12 @@ def test_a_player_who_left_is_ranked_on_a_line_of_their_own() -> None:
 async def test_the_standings_split_a_seat_its_player_left(tmp_path: Path) -> None:
     env = await start_bot(tmp_path / "bot.db", seed=11)
     try:
-        h, bot, store = env.h, env.bot, env.store
-        created = [option("variant", "taizhou"), option("rounds", 1)]
-        await h.command(ALICE, "table create", created)
-        await h.command(BOB, "table join")
-        await h.command(ALICE, "table start")
-        await h.advance(2)
-        table = bot.manager.by_channel(CHANNEL_ID)
-        assert table is not None and table.match is not None
-        steps = 0
-        while table.match.hand_number < 1 and steps < 2000:  # hand 1 settled, 2 dealt
-            moved = False
-            for user in (ALICE, BOB):
-                if table.match.hand_number < 1 and await play_turn(env, user):
-                    moved, steps = True, steps + 1
-                    await h.advance(1.6)
-            if not moved:
-                await h.advance(2)
-        await h.advance(3)
-        bob_seat = table.seat_of(BOB)
+        h, store = env.h, env.store
+        seats_before: dict[int, int | None] = {}
+        table = await _bob_leaves_in_hand_two(env, option("rounds", 1), seats=seats_before)
+        bob_seat = seats_before[BOB]
         assert bob_seat is not None
-        await h.command(BOB, "table leave")
-        question = latest_ephemeral(env, BOB)
-        await h.click(BOB, question, question.custom_ids()[0])
-        assert table.seat_of(BOB) is None
+        steps = 0
         while table.status == "running" and steps < 5000:
             if await play_turn(env, ALICE):
                 steps += 1
