@@ -44,13 +44,14 @@ class SettingsPart(StoreBase):
             )
             # Column names come from GuildSettings' fields (validated above), never input.
             assignments = ", ".join(f"{name} = ?" for name in stored)
-            before = _load_settings(connection, guild_id)
+            boards = "ai_hands_on_boards" in stored
+            before = _load_settings(connection, guild_id) if boards else None
             connection.execute(
                 f"UPDATE guild_settings SET {assignments}, updated_at = ? WHERE guild_id = ?",
                 (*stored.values(), now, guild_id),
             )
             after = _load_settings(connection, guild_id)
-            if before.ai_hands_on_boards != after.ai_hands_on_boards:
+            if before is not None and before.ai_hands_on_boards != after.ai_hands_on_boards:
                 # The boards always read as the setting says, past weeks included.
                 from .ledger import rebuild_boards
 
