@@ -10,6 +10,7 @@ accounted for.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 NUM_KINDS = 34
@@ -142,7 +143,10 @@ def parse_tiles(text: str | Iterable[int]) -> list[int]:
     pending_digits = ""
     pending_at = 0
     i = 0
-    s = text.strip()
+    # Full-width forms (１ｍ, ５Ｐ, "，") are what a Chinese input method types in its
+    # full-width mode: read as their ASCII twins. A suit letter after digits may be a
+    # capital (5M): honor letters never follow digits, so 5S is not 5 and South.
+    s = unicodedata.normalize("NFKC", text).strip()
     while i < len(s):
         ch = s[i]
         if ch.isdigit() and ch.isascii():
@@ -151,7 +155,8 @@ def parse_tiles(text: str | Iterable[int]) -> list[int]:
             pending_digits += ch
             i += 1
             continue
-        if ch in "mpsz" and pending_digits:
+        if pending_digits and ch.lower() in "mpsz":
+            ch = ch.lower()
             for digit_index, digit in enumerate(pending_digits):
                 rank = int(digit)
                 where = pending_at + digit_index + 1

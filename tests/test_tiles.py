@@ -52,6 +52,16 @@ def test_chinese_names_and_digit_plus_chinese_suit() -> None:
     assert parse_tiles("東發") == [EAST, GREEN]
 
 
+def test_full_width_input_and_capital_suit_letters_are_read() -> None:
+    """A Chinese input method in full-width mode types １ｍ and ５Ｐ (and ，): read as
+    their ASCII twins. After digits a capital letter is the suit, never an honor: 5S is
+    five of bamboo, not 5 and South (which would be an error anyway)."""
+    assert parse_tiles("１ｍ５Ｐ") == [0, 13]
+    assert parse_tiles("5M 3S，１２３ｓ") == [4, 20, 18, 19, 20]
+    assert parse_tiles("７Ｚ") == [RED]
+    assert parse_tiles("Ｓ") == [SOUTH]  # a lone honor letter stays an honor
+
+
 def test_separators_are_ignored_and_order_is_kept() -> None:
     assert parse_tiles("9m, 1m; 5z") == [8, 0, WHITE]
 

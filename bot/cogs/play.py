@@ -8,6 +8,7 @@ session re-checks legality, since Discord enforces neither.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -36,7 +37,7 @@ TILE_HELP = T("A tile: 5m, 3p, 7s, 1z… or 五万 / 东风", "一张牌：5m、
 
 
 def _matches(typed: str, kind: int) -> bool:
-    typed = typed.strip().lower()
+    typed = unicodedata.normalize("NFKC", typed).strip().lower()  # ５ｍ as 5m (parse_tiles)
     if not typed:
         return True
     haystack = f"{kind_str(kind)} {name_zh(kind)} {name_en(kind)}".lower()
