@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import is_manager
+from bot.checks import NotManager, is_manager, require_manager
 from bot.cogs.admin import ADMIN_ITEMS, AdminCog
 from bot.cogs.economy import EconomyCog
 from bot.cogs.guide import GuideCog
@@ -77,6 +77,14 @@ def invite_url(application_id: int) -> str:
         f"?client_id={application_id}&scope=bot+applications.commands"
         f"&permissions={INVITE_PERMISSIONS}"
     )
+
+
+def _works_in_dms(command: Any) -> bool:
+    """Whether a command declares it works in a DM: where it works is declared on the
+    top-level command (Discord ignores it on subcommands); none declared is anywhere."""
+    root = getattr(command, "root_parent", None) or command
+    contexts: app_commands.AppCommandContext | None = getattr(root, "allowed_contexts", None)
+    return contexts is None or bool(contexts.dm_channel or contexts.private_channel)
 
 
 def intents() -> discord.Intents:
@@ -375,6 +383,12 @@ class MahjongBot(commands.Bot):
             extras: dict[str, Any] = getattr(command, "extras", None) or {}
             public = bool(extras.get("public"))
             AckGuard.of(interaction, thinking=True, ephemeral=not public)
+            if interaction.guild_id is None and not _works_in_dms(command):
+                # Discord hides these outside servers, but a stale registration or a
+                # hand-made request still delivers them: say so, not "try again".
+                raise app_commands.NoPrivateMessage()
+            if require_manager in getattr(command, "checks", ()) and not is_manager(interaction):
+                raise NotManager("Manage Server required")  # before what the values are
             refusal = refused_option(command, interaction.data or {}, ranges=False)
             if refusal is not None:
                 raise UserFacingError(refusal)

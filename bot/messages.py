@@ -75,6 +75,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "「{option}」最多 {high} 个字",
         "“{option}” must be at most {high} characters long",
     ),
+    # A value of another type than the option's (see bot.option_checks).
+    "error.option_kind.whole": (
+        "「{option}」必须是整数（收到 {typed}）",
+        "“{option}” must be a whole number (got {typed})",
+    ),
+    "error.option_kind.number": (
+        "「{option}」必须是数字（收到 {typed}）",
+        "“{option}” must be a number (got {typed})",
+    ),
+    "error.option_kind.yes_no": (
+        "「{option}」只能是 True 或 False（收到 {typed}）",
+        "“{option}” must be True or False (got {typed})",
+    ),
+    "error.option_kind.text": (
+        "「{option}」必须是文字（收到 {typed}）",
+        "“{option}” must be text (got {typed})",
+    ),
     "error.bot_no_balance": ("机器人没有余额", "Bots have no balance"),
     "error.user_gone": ("该用户已不在本服务器", "That user is no longer in this server"),
     "error.no_tile": ("请选一张要打的牌", "Choose a tile to discard"),

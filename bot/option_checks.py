@@ -24,6 +24,12 @@ __all__ = ["choice_names", "refused_option"]
 
 _GROUPING = (AppCommandOptionType.subcommand.value, AppCommandOptionType.subcommand_group.value)
 _NUMBERS = (AppCommandOptionType.integer, AppCommandOptionType.number)
+_KIND_MESSAGES = {
+    AppCommandOptionType.integer: "error.option_kind.whole",
+    AppCommandOptionType.number: "error.option_kind.number",
+    AppCommandOptionType.boolean: "error.option_kind.yes_no",
+    AppCommandOptionType.string: "error.option_kind.text",
+}
 
 
 def _chinese(name: app_commands.locale_str | None, english: str) -> str:
@@ -75,12 +81,38 @@ def _same(value: Any, declared: Any) -> bool:
     return bool(value == declared) and isinstance(value, bool) == isinstance(declared, bool)
 
 
+def _wrong_kind(kind: AppCommandOptionType, value: Any, option: Text) -> Text | None:
+    """The refusal of a value of another type than the option's (a text for a number,
+    a number for a yes/no): the commands compare and store what they get, and a text
+    reaching ``1 <= page`` was a crash the user read as "try again"."""
+    exact = not isinstance(value, bool)
+    if kind is AppCommandOptionType.integer:
+        fits = exact and isinstance(value, int)
+    elif kind is AppCommandOptionType.number:
+        fits = exact and isinstance(value, int | float)
+    elif kind is AppCommandOptionType.boolean:
+        fits = not exact
+    elif kind is AppCommandOptionType.string:
+        fits = isinstance(value, str)
+    else:
+        return None  # users, channels, roles: discord.py resolves them (TransformerError)
+    if fits:
+        return None
+    typed = f'"{str(value)[:40]}"' if isinstance(value, str) else str(value)[:40]
+    return msg_each(
+        _KIND_MESSAGES[kind],
+        {"option": option.zh, "typed": typed},
+        {"option": option.en, "typed": typed},
+    )
+
+
 def refused_option(command: Any, data: Mapping[str, Any], *, ranges: bool = True) -> Text | None:
     """Why a slash command's option values are refused, or None when each is one the
     command declares (only options given are checked: a missing optional one takes its
-    default in the command). ``ranges=False`` checks the choices only: before a command
-    runs, since many commands say more about their ranges than a declaration can (the
-    unit, the thousands separators, why zero is refused)."""
+    default in the command). ``ranges=False`` checks the types, choices and text lengths
+    only: before a command runs, since many commands say more about their number ranges
+    than a declaration can (the unit, the thousands separators, why zero is refused),
+    while a text's length needs no more than its count (and a cut text loses words)."""
     if not isinstance(command, app_commands.Command):
         return None
     parameters = {parameter.display_name: parameter for parameter in command.parameters}
@@ -94,7 +126,7 @@ def refused_option(command: Any, data: Mapping[str, Any], *, ranges: bool = True
             _chinese(parameter.locale_name, parameter.display_name), parameter.display_name
         )
         choices = parameter.choices
-        if choices:
+        if choices:  # compared as they are: a text "5" is not the choice 5
             if any(_same(value, choice.value) for choice in choices):
                 continue
             names = choice_names(choices)
@@ -103,18 +135,22 @@ def refused_option(command: Any, data: Mapping[str, Any], *, ranges: bool = True
                 {"option": option.zh, "choices": names.zh, "typed": typed},
                 {"option": option.en, "choices": names.en, "typed": typed},
             )
+        wrong = _wrong_kind(parameter.type, value, option)
+        if wrong is not None:
+            return wrong
         low, high = parameter.min_value, parameter.max_value
-        if not ranges or (low is None and high is None):
+        if low is None and high is None:
             continue
         if parameter.type in _NUMBERS:
-            whole = parameter.type is AppCommandOptionType.integer
-            number = isinstance(value, int | float) and not isinstance(value, bool)
-            if number and _within(value, low, high) and (not whole or float(value) % 1 == 0):
+            if not ranges:
                 continue
+            if _within(value, low, high):  # of the option's type (``_wrong_kind``)
+                continue
+            whole = parameter.type is AppCommandOptionType.integer
             key = "error.option_whole" if whole else "error.option_number"
             return _bounds_text(key, option, low, high, typed)
         if parameter.type is AppCommandOptionType.string:
-            if isinstance(value, str) and _within(len(value), low, high):
+            if _within(len(value), low, high):
                 continue
             return _bounds_text("error.option_length", option, low, high)
     return None

@@ -185,7 +185,24 @@ def with_option(table: TableSession, name: str, value: Any) -> dict[str, Any]:
     """The table's options with one changed, checked exactly as a new table's would be
     (``TableOptions.validate``: the rule set's ranges, choices and consistency checks).
     Returns the options as the engine normalises them; raises ``TableOptionsError``."""
-    spec = spec_of(table.variant, name)
+    check_value(spec_of(table.variant, name), value)
+    candidate = {**table.options, name: value}
+    request = TableOptions(
+        table.variant,
+        table.num_seats,
+        table.stake,
+        discard_timeout=table.discard_timeout,
+        claim_timeout=table.claim_timeout,
+        options=candidate,
+    )
+    return request.validate().options.to_dict()
+
+
+def check_value(spec: OptionSpec, value: Any) -> None:
+    """Refuse a value outside the option's range or choices, named as the rules panel
+    names them (从庄家起, not from_dealer): the engine's own check, which follows, speaks
+    in its keys. Raises ``TableOptionsError``."""
+    name = spec.name
     out_of_range = (
         spec.low is not None
         and isinstance(value, int)
@@ -201,16 +218,6 @@ def with_option(table: TableSession, name: str, value: Any) -> dict[str, Any]:
                 f"got {value!r}; nothing changed",
             )
         )
-    candidate = {**table.options, name: value}
-    request = TableOptions(
-        table.variant,
-        table.num_seats,
-        table.stake,
-        discard_timeout=table.discard_timeout,
-        claim_timeout=table.claim_timeout,
-        options=candidate,
-    )
-    return request.validate().options.to_dict()
 
 
 def panel_text(table: TableSession, zh: bool, note: Text | None = None) -> str:
@@ -530,6 +537,7 @@ __all__ = [
     "RULES_ITEMS",
     "OptionSpec",
     "RulesModal",
+    "check_value",
     "defaults_text",
     "more_rules_button",
     "option_specs",

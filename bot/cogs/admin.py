@@ -205,7 +205,7 @@ class AdminCog(commands.Cog):
         option: app_commands.Range[str, 1, 40] | None = None,
         value: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
-        from bot.rules_flow import defaults_text, parse_value, spec_of
+        from bot.rules_flow import check_value, defaults_text, parse_value, spec_of
         from bot.table_options import TableOptions, TableOptionsError
 
         assert interaction.guild_id is not None
@@ -225,6 +225,7 @@ class AdminCog(commands.Cog):
                     candidate.pop(spec.name, None)
                 else:
                     candidate[spec.name] = parse_value(spec, value)
+                    check_value(spec, candidate[spec.name])
                 # The same check as a table's: ranges, choices and the rule set's consistency.
                 TableOptions(variant, max(RULE_SETS[variant].allowed_seats),
                              options=candidate).validate()  # fmt: skip
@@ -454,7 +455,7 @@ class AdminCog(commands.Cog):
             )
         if user.bot:
             raise UserFacingError(msg("error.bot_no_balance"))
-        reason = reason.strip()[:200]
+        reason = reason.strip()  # its declared length is checked before (guard_command)
         if not reason:
             raise UserFacingError(Text("请写明原因", "Please give a reason"))
         balance = await self.bot.store.adjust_balance(
@@ -727,7 +728,7 @@ class AdminCog(commands.Cog):
         from bot.replays import ReplayLookupError, find_game
 
         assert interaction.guild_id is not None
-        reason = str(reason).strip()[:200]
+        reason = str(reason).strip()  # its declared length is checked before (guard_command)
         if not reason:
             raise UserFacingError(Text("请写明原因", "Please give a reason"))
         if not isinstance(hand, int) or not 1 <= hand <= 9999:
@@ -875,6 +876,8 @@ class AdminCog(commands.Cog):
             raise UserFacingError(msg("error.bad_value", reason=str(kind)[:20]))
         if user is not None and user.bot:
             raise UserFacingError(msg("error.bot_no_balance"))
+        if not 1 <= page <= MAX_LEDGER_PAGE:  # said with its range (bot.errors)
+            raise UserFacingError(msg("error.bad_value", reason=str(page)))
         target = user.id if user is not None else None
         content, view = await self._ledger_page(interaction, target, kind, page - 1, None)
         if view is None:
