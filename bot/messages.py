@@ -250,19 +250,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # santan_profile (RULES.md §1), and what folding means.
     "hand.santan_five_x": (
         "承包方：{pairs}。跟：照常打，能吃碰胡，输赢都按胡牌分的 5 倍——别人胡你付 5 倍，"
-        "你胡，除不跟的人外每家付你 5 倍。不跟：自动摸打，不能吃碰胡，也不付分。",
+        "你胡，除不跟的人外每家付你 5 倍（抢杠胡只由杠牌的人付）。"
+        "不跟：自动摸打，不能吃碰胡，也不付分。",
         "Liable: {pairs}. Continue: play on, may claim and win; every payment is 5× the"
         " score: you pay 5× to whoever wins, and if you win each player still in pays you"
-        " 5×. Fold: auto-play, no claims or win, pay nothing.",
+        " 5× (a robbed kong is paid by the kong maker alone). Fold: auto-play, no claims"
+        " or win, pay nothing.",
     ),
     "hand.santan_two_x": (
         "承包方：{pairs}。跟：照常打，能吃碰胡；承包方胡，你付胡牌分的 2 倍；其他跟的人胡，"
-        "你付 1 倍；你胡，承包方各付你 2 倍，其他跟的人各付 1 倍。"
+        "你付 1 倍；你胡，承包方各付你 2 倍，其他跟的人各付 1 倍（抢杠胡只由杠牌的人付）。"
         "不跟：自动摸打，不能吃碰胡，也不付分。",
         "Liable: {pairs}. Continue: play on, may claim and win; if a liable player wins you"
         " pay 2× the score, if another continuing player wins 1×; if you win, each liable"
-        " player pays you 2× and each other continuing player 1×. Fold: auto-play, no"
-        " claims or win, pay nothing.",
+        " player pays you 2× and each other continuing player 1× (a robbed kong is paid by"
+        " the kong maker alone). Fold: auto-play, no claims or win, pay nothing.",
     ),
     "hand.wild_not_auto": (
         "摸到{wild}：自动摸打不替你打{wild}，请自己出牌。",

@@ -86,6 +86,9 @@ async def test_the_santan_choice_says_who_is_liable_and_what_continuing_costs(
         pair = " ↔ ".join(f"{wind.zh} {name}" for wind, name in names)
         assert f"承包方：{pair}" in content
         assert zh_cost in content and "不跟：自动摸打" in content
+        # RULES.md §1: a robbed kong is paid by the kong maker alone, liable or not.
+        assert "抢杠胡只由杠牌的人付" in content
+        assert "a robbed kong is paid by the kong maker alone" in content
         assert f"Liable: {' ↔ '.join(f'{w.en} {n}' for w, n in names)}" in content
         assert en_cost in content
         # The DM alert that makes the phone buzz says it too.
