@@ -51,6 +51,7 @@ from bot.routing import InProcessRouter, RoutedClick, Router
 from bot.rules_flow import RULES_ITEMS, send_with_view
 from bot.session import SessionError, SystemClock, TableManager, TableSession
 from bot.shards import ShardPlan
+from bot.tables import TERMINAL_GUILD_ID
 from data import Store
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,10 @@ class MahjongBot(commands.Bot):
             ai_delay_jitter=0.25,
             journal_commit_interval=BOT_COMMIT_INTERVAL,
         )
-        self.manager.owns_guild = self.shard_plan.owns
+        plan = self.shard_plan
+        self.manager.owns_guild = lambda guild_id: (
+            guild_id != TERMINAL_GUILD_ID and plan.owns(guild_id)
+        )
         self.sync_guild = sync_guild
         self.sync_global = sync_global
         self.fetch_command_ids = fetch_command_ids

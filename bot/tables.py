@@ -26,9 +26,17 @@ from .session import ActionObserver, TableSession
 from .settlement import Obligations, settle_hand_points, settlement_entries
 from .table_options import AI_LEVELS, TableOptions, TableOptionsError
 
-__all__ = ["TableManager"]
+__all__ = ["TERMINAL_GUILD_ID", "TableManager"]
 
 log = logging.getLogger(__name__)
+
+
+# The terminal's own little "server" (``mahjong-bot play``): no Discord guild has this
+# id (snowflakes are far larger). A bot sharing a database with the terminal leaves its
+# games alone: a match the terminal left open is the terminal's to abandon, not a table
+# to resume in a channel that does not exist (each request refused, a step toward
+# Discord's invalid-request ban).
+TERMINAL_GUILD_ID = 1
 
 
 class TableManager:

@@ -20,6 +20,7 @@ from typing import TextIO
 from bot.commands.database import open_store_or_explain
 from bot.presenter import Text
 from bot.session import FakeClock, SessionError, TableManager
+from bot.tables import TERMINAL_GUILD_ID
 from bot.terminal import (
     HELP,
     Command,
@@ -31,7 +32,7 @@ from bot.terminal import (
 from data.store import check_database, is_postgres_target
 from engine.variants import RULE_SETS, default_rule_set
 
-GUILD_ID = 1  # the terminal is its own little "server"
+GUILD_ID = TERMINAL_GUILD_ID  # the terminal is its own little "server"
 CHANNEL_ID = 1
 HUMAN_ID = 1
 
