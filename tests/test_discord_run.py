@@ -59,6 +59,39 @@ def test_token_from_environment_wins_over_env_file(
     assert run_command.find_token(str(tmp_path / ".env")) == "from-env"
 
 
+def test_the_env_file_gives_the_mahjong_settings_and_the_environment_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An admin puts the backup settings beside the token in .env: before, only the token
+    was read from it, and the bot ran without backups, silently."""
+    for key in ("DISCORD_TOKEN", "MAHJONG_BACKUP_DIR", "MAHJONG_BACKUP_HOURS", "OTHER"):
+        monkeypatch.setenv(key, "set by the test")  # so the test's end restores each
+        monkeypatch.delenv(key)
+    (tmp_path / ".env").write_text(
+        f"MAHJONG_BACKUP_DIR={tmp_path / 'no such dir'}\nMAHJONG_BACKUP_HOURS=6\nOTHER=1\n",
+        encoding="utf-8",
+    )
+    assert run_command.run(args(tmp_path)) == 2
+    assert "no such dir" in capsys.readouterr().err  # the file's backup directory was read
+    assert os.environ["MAHJONG_BACKUP_HOURS"] == "6"
+    assert "OTHER" not in os.environ  # only the bot's own settings are taken
+    monkeypatch.setenv("MAHJONG_BACKUP_DIR", str(tmp_path))  # the environment wins
+    assert run_command.run(args(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "no such dir" not in err and "DISCORD_TOKEN is not set" in err
+
+
+def test_a_log_level_logging_does_not_know_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = argparse.ArgumentParser()
+    run_command.add_arguments(parser)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--log-level", "debug2"])
+    assert "invalid choice: 'DEBUG2'" in capsys.readouterr().err
+    assert parser.parse_args(["--log-level", "debug"]).log_level == "DEBUG"
+
+
 def test_missing_token_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,7 +1,7 @@
 """``mahjong-bot run``: connect to Discord and host tables until SIGINT/SIGTERM.
 
 The token comes from ``DISCORD_TOKEN`` (the environment, or a ``.env`` file in the working
-directory); it is never logged: a logging filter masks it in every record, including
+directory, which may hold the ``MAHJONG_*`` settings too); it is never logged: a logging filter masks it in every record, including
 discord.py's own. The database is ``MAHJONG_DB`` (default ``./mahjong.db``): a SQLite file,
 or a ``postgresql://user:password@host/db`` URL for PostgreSQL (``data.open_store``). ``--guild ID``
 syncs the commands to one server instantly, for setting up; without it they are synced
@@ -53,9 +53,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(see README, Scaling)",
     )
     parser.add_argument(
-        "--env-file", default=".env", help="file with DISCORD_TOKEN=... (default .env)"
+        "--env-file",
+        default=".env",
+        help="file with DISCORD_TOKEN=... and MAHJONG_* settings; the environment wins "
+        "(default .env)",
     )
-    parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
+    parser.add_argument("--log-level", default="INFO", type=str.upper,
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="logging level (default INFO)")  # fmt: skip
     parser.add_argument("--ai-delay", type=float, default=1.0,
                         help="seconds an AI seat waits before playing (default 1)")  # fmt: skip
     parser.add_argument("--shard-count", type=int, default=None, metavar="N",
@@ -145,6 +150,20 @@ def read_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
             value = value[1:-1]
         values[key.strip()] = value
     return values
+
+
+def apply_env_file(path: str | os.PathLike[str]) -> list[str]:
+    """Take ``DISCORD_TOKEN`` and the ``MAHJONG_*`` settings from the file where the
+    environment does not set them (the environment wins, as with systemd's and Docker's
+    env files); returns the keys taken. Why: an admin puts the database and backup
+    settings in the same file as the token, and only the token was read from it: the bot
+    started on ./mahjong.db with no backups, silently. Other keys are left alone."""
+    taken = []
+    for key, value in read_env_file(path).items():
+        if (key == "DISCORD_TOKEN" or key.startswith("MAHJONG_")) and key not in os.environ:
+            os.environ[key] = value
+            taken.append(key)
+    return taken
 
 
 def find_token(env_file: str = ".env") -> str | None:
@@ -249,6 +268,7 @@ async def serve(
 
 
 def run(args: argparse.Namespace) -> int:
+    taken = apply_env_file(args.env_file)
     try:  # before anything else: a bad command line is answered at once
         shard_setup(args, args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db")
         schedule = backup_setup(args, args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db")
@@ -257,6 +277,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     token = find_token(args.env_file)
     setup_logging(args.log_level, token)
+    if taken:
+        log.info("from %s: %s", args.env_file, ", ".join(sorted(taken)))
     if token is None:
         log.error("DISCORD_TOKEN is not set (environment or %s)", args.env_file)
         return 2
