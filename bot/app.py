@@ -80,6 +80,11 @@ def invite_url(application_id: int) -> str:
     )
 
 
+# The servers ``run --guild`` gave their own copy of the commands (a preference of the
+# bot's own application id).
+COMMAND_COPIES_KEY = "command_copies"
+
+
 def _works_in_dms(command: Any) -> bool:
     """Whether a command declares it works in a DM: where it works is declared on the
     top-level command (Discord ignores it on subcommands); none declared is anywhere."""
@@ -194,14 +199,51 @@ class MahjongBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
             self._command_ids = {command.name: command.id for command in synced}
             log.info("synced %d commands to guild %s", len(synced), self.sync_guild)
+            await self._note_command_copies(add=self.sync_guild)
         elif self.sync_global:
             synced = await self.tree.sync()
             self._command_ids = {command.name: command.id for command in synced}
             log.info("synced %d global commands", len(synced))
+            await self._clear_command_copies()
         elif self.fetch_command_ids:
             await self.command_ids()
         if self.leaderboard_interval:
             self._economy().start_weekly_posts(self.leaderboard_interval)
+
+    async def _command_copies(self) -> set[int]:
+        prefs = await self.store.get_user_prefs(self._own_id())
+        return {int(guild_id) for guild_id in prefs.get(COMMAND_COPIES_KEY) or ()}
+
+    def _own_id(self) -> int:
+        return int(self.application_id or 0)
+
+    async def _note_command_copies(self, *, add: int) -> None:
+        """Remember a server given its own copy of the commands (``run --guild``), so the
+        next global sync can remove it: Discord lists a server's own commands beside the
+        global ones, and a test server kept every command twice, with no way to clear
+        them. Kept as the bot's own preference (its application id, never a player's)."""
+        copies = await self._command_copies() | {add}
+        await self.store.set_user_pref(self._own_id(), COMMAND_COPIES_KEY, sorted(copies))
+
+    async def _clear_command_copies(self) -> None:
+        """After a global sync, remove the copies ``run --guild`` made (see above)."""
+        copies = await self._command_copies()
+        for guild_id in sorted(copies):
+            guild = discord.Object(id=guild_id)
+            self.tree.clear_commands(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+                log.info("removed the command copies of guild %s (now global)", guild_id)
+            except (discord.Forbidden, discord.NotFound):
+                pass  # the bot left that server: its copies went with it
+            except discord.HTTPException as error:
+                log.warning("could not remove the command copies of guild %s (%s); the "
+                            "next start tries again", guild_id, error)  # fmt: skip
+                continue
+            copies.discard(guild_id)
+            await self.store.set_user_pref(
+                self._own_id(), COMMAND_COPIES_KEY, sorted(copies) or None
+            )
 
     async def shutdown(self) -> None:
         """Persist-and-stop: every accepted action is already stored, so stopping the

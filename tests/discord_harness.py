@@ -387,6 +387,7 @@ class FakeDiscord:
         self.interactions: dict[int, InteractionRecord] = {}
         self.by_token: dict[str, InteractionRecord] = {}
         self.commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.violations: list[Violation] = []
         self.faults: list[FaultRule] = []
         self.retry_sleeps: list[float] = []  # seconds discord.py asked to sleep before a retry
@@ -724,14 +725,21 @@ class FakeDiscord:
             self._send_event("THREAD_UPDATE", self._thread_payload(thread))
             return self._thread_payload(thread)
         if template.endswith("/commands"):
+            # A server's own commands are apart from the global ones: Discord lists both
+            # in that server's picker (each command twice when both are synced).
+            guild = int(parts["guild_id"]) if "guild_id" in parts else None
             if method == "PUT":
                 self._refuse(request, command_violations(route, payload))
-                self.commands = [
+                registered = [
                     {**command, "id": str(self.next_id()), "application_id": str(APPLICATION_ID),
                      "version": "1"}
                     for command in payload or []
                 ]  # fmt: skip
-            return self.commands
+                if guild is None:
+                    self.commands = registered
+                else:
+                    self.guild_commands[guild] = registered
+            return self.commands if guild is None else self.guild_commands.get(guild, [])
         raise AssertionError(f"the fake Discord does not serve {route}")
 
     def _message_in(self, channel_id: int, message_id: int) -> StoredMessage:
@@ -1312,7 +1320,7 @@ class Harness:
 
     def _command_id(self, name: str) -> str:
         top = name.split()[0]
-        for command in self.remote.commands:
+        for command in (*self.remote.guild_commands.get(self.guild_id, ()), *self.remote.commands):
             if command["name"] == top:
                 return command["id"]
         return str(abs(hash(top)) % 10**18)

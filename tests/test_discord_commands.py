@@ -145,3 +145,36 @@ async def test_guild_sync_sends_exactly_the_printed_payload(tmp_path: Path) -> N
     finally:
         await harness.close()
         await store.close()
+
+
+async def test_a_global_sync_removes_the_copies_a_guild_sync_made(tmp_path: Path) -> None:
+    """README's set-up: ``run --guild ID`` to try the bot in a test server, then ``run``
+    for good. Discord lists a server's own commands beside the global ones, so that
+    server showed every command twice, for good: the global start now removes them."""
+    from discord_harness import GUILD_ID, FakeDiscord, Harness, TagRenderer
+
+    from bot.app import MahjongBot
+    from bot.session import FakeClock
+    from data import Store
+
+    remote = FakeDiscord()
+    for start, sync_guild in enumerate((GUILD_ID, None, None)):
+        store = await Store.open(tmp_path / "sync.db")
+        bot = MahjongBot(store, clock=FakeClock(), renderer=TagRenderer(), sync_guild=sync_guild,
+                         sync_global=sync_guild is None, leaderboard_interval=None)  # fmt: skip
+        harness = Harness(bot, {}, None, remote=remote)
+        remote.requests.clear()
+        try:
+            await harness.start()
+            guild_puts = [r.payload for r in remote.requests
+                          if r.method == "PUT" and "/guilds/" in r.path]  # fmt: skip
+            if start == 0:
+                assert len(remote.guild_commands[GUILD_ID]) == len(await build_payload())
+            else:  # removed once, at the first global start; the next has nothing to do
+                assert guild_puts == ([[]] if start == 1 else [])
+                assert remote.guild_commands[GUILD_ID] == []
+                assert len(remote.commands) == len(await build_payload())
+            assert not remote.violations
+        finally:
+            await harness.close()
+            await store.close()
