@@ -54,6 +54,15 @@ def test_play_refuses_an_unopenable_database(tmp_path: Path, kind: str) -> None:
         assert _digest(path) == digest
 
 
+def test_a_database_in_a_directory_not_made_yet_is_created_with_it(tmp_path: Path) -> None:
+    """README's MAHJONG_DB=/var/lib/mahjong/mahjong.db on a fresh machine: SQLite creates
+    the file, not the directories, and the start failed (with a thread's traceback)."""
+    path = tmp_path / "var" / "lib" / "mahjong" / "mahjong.db"
+    result = _run("db", "migrate", "--db", str(path))
+    assert result.returncode == 0, result.stderr
+    assert path.is_file() and "Traceback" not in result.stderr
+
+
 @pytest.mark.parametrize("text", ['{"a": ' + "9" * 5000 + "}", "[" * 100_000 + "]" * 100_000])
 def test_score_refuses_huge_integers_and_deep_nesting_in_one_line(
     tmp_path: Path, text: str

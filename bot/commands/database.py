@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 import urllib.parse
+from pathlib import Path
 from typing import TextIO
 
 from data.schema import SchemaError
@@ -51,6 +52,10 @@ async def open_store_or_explain(
         problem = check_database(path)
         if problem is None:
             try:
+                # check_database found the file creatable: SQLite creates the file, not
+                # the directories above it (MAHJONG_DB=/var/lib/mahjong/mahjong.db).
+                if path != ":memory:" and not path.startswith("file:"):
+                    Path(path).parent.mkdir(parents=True, exist_ok=True)
                 return await Store.open(path, synchronous=synchronous)
             except (sqlite3.Error, SchemaError, OSError) as error:
                 problem = f"cannot open {path}: {error}"

@@ -29,7 +29,6 @@ from bot.terminal import (
     action_command,
     parse_command,
 )
-from data.store import check_database, is_postgres_target
 from engine.variants import RULE_SETS, default_rule_set
 
 GUILD_ID = TERMINAL_GUILD_ID  # the terminal is its own little "server"
@@ -81,8 +80,6 @@ def _interrupt(signum: int, frame: object) -> None:
 
 async def play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     db = args.db or os.environ.get("MAHJONG_DB") or _default_db()
-    if not is_postgres_target(db) and check_database(db) is None and db != ":memory:":
-        Path(db).parent.mkdir(parents=True, exist_ok=True)
     store = await open_store_or_explain(db)
     if store is None:
         return 2
