@@ -8,20 +8,21 @@ import io
 from pathlib import Path
 
 import pytest
+from pg_databases import fresh_database
 from PIL import Image
 from test_hand_replay import played_match
 
 from bot.cli import main
-from data import Store
+from data import open_store
 
 
-def make_db(path: Path) -> int:
-    """A database holding one finished Taizhou game ``feedc0de1234`` with two hands;
-    returns the number of actions in its first hand."""
+def make_db(path: Path | str) -> int:
+    """A database (a SQLite file or a PostgreSQL URL) holding one finished Taizhou game
+    ``feedc0de1234`` with two hands; returns the number of actions in its first hand."""
     _match, log = played_match("taizhou", seed=21, hands=2)
 
     async def fill() -> None:
-        async with await Store.open(path) as store:
+        async with await open_store(path) as store:
             await store.create_game("feedc0de1234", 1, None, "taizhou", {}, [], 21,
                                     settings={"num_seats": 4, "stake": 1}, status="running")  # fmt: skip
             seats = [{"seat": s, "name": f"P{s}", "user_id": None, "is_ai": True} for s in range(4)]
@@ -71,3 +72,23 @@ def test_a_missing_database_is_refused_and_not_created(
     assert main(["replay", "abc", "1", "--out", str(tmp_path / "x.gif"), "--db", str(db)]) == 2
     assert "no database" in capsys.readouterr().err
     assert not db.exists()
+
+
+def test_replay_reads_a_postgresql_database(
+    tmp_path: Path, pg_server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README's Scaling section moves the bot to PostgreSQL (MAHJONG_DB=postgresql://…):
+    replay refused it as "no database at postgresql://…" (a missing file)."""
+
+    async def with_database() -> str:
+        async with fresh_database(pg_server) as url:
+            actions = await asyncio.to_thread(make_db, url)
+            out = tmp_path / "hand1.gif"
+            code = await asyncio.to_thread(
+                main, ["replay", "feedc0", "1", "--out", str(out), "--db", url]
+            )
+            assert code == 0, capsys.readouterr().err
+            assert Image.open(out).n_frames == actions + 1
+            return url
+
+    asyncio.run(with_database())
