@@ -75,6 +75,10 @@ def backup_sqlite(source: str | os.PathLike[str], out: str | os.PathLike[str]) -
     source_path = Path(source)
     if not source_path.is_file() or source_path.stat().st_size == 0:
         raise BackupError(f"{source_path} is not a database file")
+    if os.fspath(out).endswith(("/", os.sep)) and not Path(out).is_dir():
+        # Written as a directory (README's --out /var/backups/mahjong/): a file of its
+        # name would make every later backup "exists already", a cron job's silent end.
+        raise BackupError(f"directory {Path(out)} does not exist")
     destination = destination_for(Path(out), datetime.now(UTC))
     if destination.resolve() == source_path.resolve():
         raise BackupError("the backup cannot be the database itself")

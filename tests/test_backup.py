@@ -161,6 +161,13 @@ async def test_db_backup_command(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 2 and "--keep" in capsys.readouterr().err
     code = main(["db", "backup", "--db", str(tmp_path / "nothing.db"), "--out", str(folder)])
     assert code == 2 and "no backup written" in capsys.readouterr().err
+    # A directory not made yet (README: --out /var/backups/mahjong): said, and no file of
+    # its name written (every later backup would have been "exists already").
+    missing = tmp_path / "not made yet"
+    for out, keep in ((f"{missing}/", []), (str(missing), ["--keep", "2"])):
+        code = main(["db", "backup", "--db", str(database), "--out", out, *keep])
+        assert code == 2 and f"directory {missing} does not exist" in capsys.readouterr().err
+        assert not missing.exists()
 
 
 class _Clock:

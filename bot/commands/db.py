@@ -158,6 +158,13 @@ def backup(target: str, out: str, keep: int | None) -> int:
             file=sys.stderr,
         )
         return 2
+    if keep is not None and not Path(out).exists():
+        print(
+            f"mahjong-bot db backup: 未备份 / no backup written: 目录不存在 / directory {out}"
+            " does not exist (--keep keeps N dated backups in a directory)",
+            file=sys.stderr,
+        )
+        return 2
     if keep is not None and (keep < 1 or not Path(out).is_dir()):
         print(
             "mahjong-bot db backup: --keep 需要一个目录和至少 1 / "
