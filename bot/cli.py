@@ -20,7 +20,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "render-demo": ("bot.commands.render_demo", "write a sample of every image"),
     "replay": ("bot.commands.replay", "export a finished hand as an animated GIF or APNG"),
     "commands": ("bot.commands.commands", "print the application-command payload as JSON"),
-    "db": ("bot.commands.db", "migrate a database, copy SQLite into PostgreSQL, export a server"),
+    "db": (
+        "bot.commands.db",
+        "migrate a database, copy SQLite into PostgreSQL, export a server, back up SQLite",
+    ),
 }
 
 

@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--docs",
         type=Path,
         default=None,
-        help="also copy README's pictures (docs/render_*.png) into this folder",
+        help="also copy README's pictures (docs/render_*.png, replay_taizhou.gif) into this folder",
     )
 
 
@@ -76,6 +76,8 @@ def readme_pictures() -> dict[str, str]:
             pictures[f"render_table_{name}.png"] = f"{name}_table_{max(rules.allowed_seats)}p.png"
         pictures[f"render_result_{name}.png"] = f"{name}_result_win.png"
     pictures["render_leaderboard.png"] = "leaderboard_world_names.png"
+    pictures["render_stats.png"] = "stats_card.png"
+    pictures["replay_taizhou.gif"] = "taizhou_replay.gif"
     return pictures
 
 
