@@ -30,13 +30,15 @@ def describe_target(target: str) -> str:
 
 
 async def open_store_or_explain(
-    path: str, err: TextIO | None = None, *, synchronous: str = "FULL"
+    path: str, err: TextIO | None = None, *, synchronous: str = "FULL", existing: bool = False
 ) -> Store | None:
     """The opened store, or None after printing why not on ``err`` (stderr).
 
     ``path`` is a SQLite file or a ``postgresql://`` URL (``data.open_store``); a server
     that cannot be reached or refuses the login is explained the same way. ``synchronous``
-    is SQLite's durability (``Store.open``); PostgreSQL has its own."""
+    is SQLite's durability (``Store.open``); PostgreSQL has its own. ``existing``: a
+    command that only reads (export, replay) refuses a SQLite file that is not there
+    rather than create an empty one (a mistyped path read as "no rows")."""
     stream = err if err is not None else sys.stderr
     problem: str | None
     if is_postgres_target(path):
@@ -48,6 +50,8 @@ async def open_store_or_explain(
             if not type(error).__module__.startswith("asyncpg"):
                 raise
             problem = f"cannot open {describe_target(path)}: {error}"
+    elif existing and path != ":memory:" and not Path(path).exists():
+        problem = f"no database at {path}"
     else:
         problem = check_database(path)
         if problem is None:

@@ -122,7 +122,7 @@ async def export(target: str, guild_id: int, out: str) -> int:
             f"mahjong-bot db export: 无法创建目录 / cannot create {out}: {error}", file=sys.stderr
         )
         return 2
-    store = await open_store_or_explain(target)
+    store = await open_store_or_explain(target, existing=True)
     if store is None:
         return 2
     try:

@@ -16,7 +16,6 @@ import os
 import sys
 from pathlib import Path
 
-from data.store import is_postgres_target
 from render.replay import ANIMATION_FORMATS
 
 from .database import open_store_or_explain
@@ -47,10 +46,7 @@ async def _export(args: argparse.Namespace) -> int:
     from render.replay import render_replay_animation
 
     db_path = args.db or os.environ.get("MAHJONG_DB") or "./mahjong.db"
-    if not is_postgres_target(db_path) and not Path(db_path).exists():
-        print(f"mahjong-bot: 没有数据库 / no database at {db_path}", file=sys.stderr)
-        return 2
-    store = await open_store_or_explain(db_path)
+    store = await open_store_or_explain(db_path, existing=True)
     if store is None:
         return 2
     try:
