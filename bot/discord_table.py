@@ -488,7 +488,13 @@ class TableMessages(PresenterCore):
 
     async def match_result(self, status: TableStatus, totals: list[int], points: list[int]) -> None:
         record = self._table(status.table_id, status.channel_id)
-        record.status = status
+        # The last hand's view holds the scores it started with: the final table shows
+        # the totals the standings above it give, not those before the last hand.
+        seats = tuple(
+            replace(seat_view, score=total)
+            for seat_view, total in zip(status.public.seats, totals, strict=True)
+        )
+        record.status = replace(status, public=replace(status.public, seats=seats))
         record.final = True
         names = seat_names(status)
         record.standings_due = True

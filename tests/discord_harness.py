@@ -1533,7 +1533,8 @@ class TagRenderer:
         return f"HAND seat={view.seat} tiles={list(view.all_concealed)}".encode()
 
     def table(self, view: Any, names: Any, locale: str) -> bytes:
-        return f"TABLE turn={view.turn_id}".encode()
+        scores = [seat.score for seat in view.seats]
+        return f"TABLE turn={view.turn_id} scores={scores}".encode()
 
     def result(self, view: Any, result: Any, names: Any, locale: str, points: Any = None) -> bytes:
         """The winner, and the points the card shows (the ledger's, at a table)."""

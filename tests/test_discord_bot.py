@@ -161,6 +161,9 @@ async def test_whole_match_from_create_to_settlement(
     table_messages = [m for m in channel if "🀄" in m.payload["content"]]
     assert len(table_messages) == 1
     assert table_messages[0].components == []  # the finished table has no buttons
+    # Its picture shows the totals the standings give, not those the last hand began with.
+    (picture,) = [data for _, data in table_messages[0].files if data.startswith(b"TABLE")]
+    assert f"scores={table.match.scores}".encode() in picture, picture
     results = [m for m in channel if any(d.startswith(b"RESULT") for _, d in m.files)]
     assert len(results) == len(table.match.results)
     assert "整场结束" in channel[-1].payload["content"]
