@@ -41,7 +41,7 @@ from bot.discord_hands import (
     PrivateHands,
     hand_signature,
 )
-from bot.discord_table import TableMessages, _describe_last, variant_names
+from bot.discord_table import TableMessages, variant_names
 from bot.presenter import LastHand, TableStatus, Text
 from engine.types import HandResult
 
@@ -53,7 +53,6 @@ __all__ = [
     "AckGuard",
     "DiscordPresenter",
     "Renderer",
-    "_describe_last",
     "hand_signature",
     "seat_names",
     "variant_names",

@@ -18,7 +18,6 @@ from bot.i18n import MESSAGES, in_readers_script, in_server_script, msg, public
 from bot.lines import (
     carried_fan_text,
     event_line,
-    move_line,
     name_at,
     result_texts,
     rule_set_name,
@@ -656,36 +655,16 @@ def _add_moves(record: TableMessage, status: TableStatus) -> None:
 
 
 def _move_lines(status: TableStatus, names: Sequence[str]) -> list[str]:
-    """The moves of the action ``status`` follows, each as the table message shows it:
-    from its public events (a claim names its tiles and whose discard it took), else
-    from the action itself."""
-    lines = [
+    """The moves of the action ``status`` follows, each as the table message shows it,
+    from its public events only (a claim names its tiles and whose discard it took). Not
+    from the action itself: a chow answered while the window is open is no move yet (a
+    pung may take the tile), and who answered what is private (``respond``)."""
+    return [
         f"-# {line}"
         for event in status.events
         if (line := event_line(event, names, _tile_text, format_tiles)) is not None
     ]
-    if lines:
-        return lines
-    last = _describe_last(status)
-    return [last] if last else []
 
 
 def _tile_text(kind: int) -> str:
     return f"{kind_str(kind)} {name_zh(kind)}"
-
-
-def _describe_last(status: TableStatus) -> str:
-    action = status.last_action
-    if action is None:
-        return ""
-    who = status.seats[action.seat].name if action.seat < len(status.seats) else "?"
-    if action.type == "pass":
-        return ""
-    if action.type == "kong" and any(e.get("type") == "concealed_kong" for e in status.events):
-        return f"-# {move_line(who, 'concealed_kong')}"  # face down: the tile stays secret
-    tile = ""
-    if action.tile is not None:
-        tile = _tile_text(action.tile)
-    elif action.tiles is not None:
-        tile = format_tiles(action.tiles)
-    return f"-# {move_line(who, action.type, tile)}"

@@ -135,8 +135,10 @@ def event_line(
         return move_line(who, meld.type, tiles(meld.tiles), source)
     if kind == "concealed_kong":
         return move_line(who, "concealed_kong")
-    if kind in ("kong_made", "added_kong"):
-        return move_line(who, "kong", tile(parse_tile(event["tile"])))
+    if kind == "added_kong":
+        # Said once, when declared (a robbable one is announced before the rob window);
+        # its "kong_made" when it stands is no second move.
+        return move_line(who, "added_kong", tile(parse_tile(event["tile"])))
     if kind == "win":
         return move_line(who, "win", tile(parse_tile(event["tile"])))
     if kind == "santan":

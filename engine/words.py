@@ -111,6 +111,7 @@ ACTIONS: dict[str, Word] = {
     "pung": Word("碰", "pungs", "碰", "pung"),
     "kong": Word("杠", "kongs", "槓", "kong"),
     "concealed_kong": Word("暗杠", "concealed kong", "暗槓"),
+    "added_kong": Word("补杠", "adds a kong", "補槓", "added kong"),
     "win": Word("胡", "wins", "胡", "win"),
     "pass": Word("过", "passes", "過", "pass"),
     "continue": Word("跟", "continues", "跟", "continue"),

@@ -140,26 +140,36 @@ async def test_a_click_that_ends_a_hand_retires_its_dm(env: Env) -> None:
     assert any(d.startswith(b"HAND") for _, d in newest.files)
 
 
-def test_a_concealed_kong_does_not_reveal_its_tile() -> None:
-    from bot.discord_presenter import _describe_last
+def test_a_move_line_says_only_what_the_table_may_see() -> None:
+    """A concealed kong keeps its tile secret; an added kong is one move (补杠), not one
+    line when declared and another when it stands; a claim answered while the window is
+    open is no move (a pung may take the tile; who answered is private): before, its
+    action was written at once, so a chow that lost to a pung stayed on the table and
+    one that won was written twice (found by a table read-through)."""
+    from bot.discord_table import _move_lines
     from bot.presenter import SeatInfo, TableStatus
     from engine.match import Match
-    from engine.types import KONG, Action
+    from engine.types import CHOW, KONG, Action
 
     public = Match("taizhou", None, 1, seats=2).public_view()
     seats = (SeatInfo(0, "Ann", 1), SeatInfo(1, "Bob", 2))
+    names = ["Ann", "Bob"]
 
-    def line(events: tuple[dict[str, object], ...]) -> str:
+    def lines(action: Action, *events: dict[str, object]) -> list[str]:
         status = TableStatus(
             table_id="t", guild_id=1, channel_id=2, seats=seats, public=public,
-            deadline=None, acting=(), stake=1, events=events,
-            last_action=Action(KONG, 0, tile=4),
+            deadline=None, acting=(), stake=1, events=events, last_action=action,
         )  # fmt: skip
-        return _describe_last(status)
+        return _move_lines(status, names)
 
-    secret = line(({"type": "concealed_kong", "seat": 0},))
-    assert secret == "-# Ann 暗杠 concealed kong" and "5m" not in secret
-    assert "5m 五万" in line(({"type": "added_kong", "seat": 0, "tile": "5m"},))
+    kong = Action(KONG, 0, tile=4)
+    assert lines(kong, {"type": "concealed_kong", "seat": 0}) == ["-# Ann 暗杠 concealed kong"]
+    assert lines(kong, {"type": "added_kong", "seat": 0, "tile": "5m"},
+                 {"type": "kong_made", "seat": 0, "tile": "5m"}) == [
+        "-# Ann 补杠 adds a kong 5m 五万"
+    ]  # fmt: skip
+    assert lines(Action(KONG, 1, tile=4), {"type": "kong_made", "seat": 0, "tile": "5m"}) == []
+    assert lines(Action(CHOW, 1, tiles=(3, 4, 5))) == []  # answered, window still open
 
 
 async def test_every_move_at_a_table_of_ai_reaches_the_table_message(tmp_path: Path) -> None:
