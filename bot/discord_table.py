@@ -261,6 +261,10 @@ class TableMessages(PresenterCore):
         await self._load_table_message(record)
         if record.archived:
             return  # the finished table's thread is closed; its last state stays
+        if record.final:
+            # Edited where it is, not sent again below the last result: the standings
+            # and their Rematch button end the thread.
+            record.repost = False
         language = await self.table_language(record)
         content = self._table_content(record, language)
         lobby = record.lobby

@@ -1013,6 +1013,12 @@ class TableSession(LobbyMixin, RestoreMixin, SchedulingMixin):
         self.status = "finished"
         self._due.clear()
         self.manager._forget(self)
+        # Lines about the match in play are stale once it is over: "bob is now on
+        # autoplay" stayed under 整场结束 (and so did a closing-soon warning).
+        for info in self._seats:
+            if info.autoplay:
+                await self._withdraw_notice(msg("session.autoplay_on", name=info.name))
+        await self._withdraw_notice(self._unattended_warning())
         await self._set_final_status("finished")
         await self._announce_lobby()
 

@@ -228,6 +228,13 @@ async def test_final_standings_post_in_the_parent_channel(tmp_path: Path) -> Non
         assert any("整场结束" in m.payload["content"] for m in h.channel_messages(table.channel_id))
         [final] = table_messages(env, table.channel_id)
         assert final.components == []
+        # The standings and their Rematch button end the thread: the finished table is
+        # not sent again below them, and it no longer says who is on autoplay.
+        in_thread = h.channel_messages(table.channel_id)
+        assert "整场结束" in in_thread[-1].payload["content"] and in_thread[-1] is not final
+        assert any(cid.startswith("mj:rm:") for cid in in_thread[-1].custom_ids())  # Rematch
+        assert in_thread.index(final) < in_thread.index(results_in(env, table.channel_id)[-1])
+        assert "托管" not in final.payload["content"], final.payload["content"]
         # The finished table's thread is archived, after everything was posted in it.
         assert h.remote.threads[table.channel_id].archived
     finally:
