@@ -59,7 +59,7 @@ LABELS: dict[str, tuple[str, str, str]] = {
     "no_waits": ("未听牌", "Not waiting", "未聽牌"),
     "discard_hint": ("可打", "Discard", "可打"),
     "skipped_win": ("过胡", "Skipped win", "過胡"),
-    "claim_tile": ("可吃碰", "On offer", "可吃碰"),
+    "claim_tile": ("待吃碰", "On offer", "待吃碰"),  # others may claim it: not "you may"
     "your_seat": ("你的座位", "Your seat", "你的座位"),
     "score": ("分", "pts", "分"),
     "seat": ("座位{n}", "Seat {n}", "座位{n}"),

@@ -577,3 +577,19 @@ def test_the_seats_own_river_and_state_are_drawn_under_its_hand(
     assert caption not in [text.text for text in texts]
     band = compose_hand(view).height - compose_hand(empty).height
     assert band == tile_height(hand.TABLE_TILE) + 4 + 22
+
+
+@pytest.mark.parametrize(
+    ("locale", "caption"), [("zh", "待吃碰"), ("zh-TW", "待吃碰"), ("en", "On offer")]
+)
+def test_a_tile_on_offer_to_others_is_not_captioned_as_the_viewers_option(
+    monkeypatch: pytest.MonkeyPatch, locale: str, caption: str
+) -> None:
+    """The tile in a claim window, on the hand of a player with no claim on it (their own
+    discard, say): 可吃碰 read as "you may chow or pung" to a Chinese player."""
+    drawn = record_texts(monkeypatch, hand)
+    view = sample_claim_view("jiaxing")
+    watching = replace(view, legal=(Action(PASS, view.seat),))
+    render_hand(watching, names=list(SAMPLE_NAMES), locale=locale)
+    texts = [text.text for text in drawn]
+    assert caption in texts and "可吃碰" not in texts, texts
