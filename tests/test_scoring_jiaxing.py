@@ -384,18 +384,28 @@ def test_jiaxing_wild_stands_for_a_fifth_copy_whose_only_qualifying_reading_need
 
 
 def test_jiaxing_wild_stands_for_any_tile_when_that_scores_more() -> None:
-    # Four wilds (wild_copies 4) beside a natural East pung read best as a second East
-    # pung (copies five to seven): Half Flush 2 + East pungs 2 × (seat 1 + round 1) = 6
-    # tai, Three Wilds 1 fan -> 12 (four copies at most gave a White pung: 5 tai, 10).
+    # Four wilds (wild_copies 4) beside a natural East pung read best as a White pung and
+    # the 77m pair: Half Flush 2 + East (seat 1 + round 1) + White 1 = 5 tai, Three Wilds
+    # 1 fan -> 10. A second East pung (copies five to seven) adds nothing: a wind's tai
+    # are per kind (seed 001: 三张以上种风，0-2台, "three or more of a wind: 0 to 2 tai").
     case = jx("1234567m5555p111z", "5p", winner=0, indicator="5p", options={"wild_copies": 4})
     result = score(case)
     assert item_values(result) == {
         "half_flush": 2,
-        "seat_wind": 2,
-        "prevailing_wind": 2,
+        "seat_wind": 1,
+        "prevailing_wind": 1,
+        "white_pung": 1,
         "three_wilds": 1,
     }
-    assert result.score == 12
+    assert result.score == 10
+
+
+def test_jiaxing_honor_tai_are_per_kind_not_per_pung() -> None:
+    # Four natural Reds and two wilds read as two Red pungs (a fifth and sixth Red):
+    # still one Red item (seed 001: 三张以上红中，1台, "three or more Reds: 1 tai").
+    result = score(jx("123456m55m7777z9s9s", "5m", winner=1, indicator="9s"))
+    assert item_values(result) == {"half_flush": 2, "red_pung": 1}
+    assert result.score == 3
 
 
 def test_jiaxing_fifth_copy_reading_when_nothing_else_completes() -> None:

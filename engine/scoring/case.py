@@ -365,6 +365,11 @@ def parse_case(data: Any) -> WinContext:
             "win.kong_replacement, but the winner has no kong: a replacement tile is drawn "
             "only after a kong"
         )
+    if first_draw and any(meld.is_kong for meld in players[winner].melds):
+        raise CaseError(
+            "win.first_draw, but the winner has a kong: a win after one's own kong is on "
+            "its replacement, not on the dealt hand or the first draw"
+        )
     if first_draw:
         for seat, hand in enumerate(players):
             for meld in hand.melds:

@@ -163,7 +163,12 @@ def _best_reading(
                 types = _hand_types(suits, honors, has_chow)
                 if not types:
                     continue
-                honor_keys = meld_keys + [key for summary in combo for key in summary[1]]
+                # One item per kind (seed 001: 三张以上红中，1台, "three or more Reds"):
+                # wilds read as a fifth and sixth Red make a second Red pung, not a
+                # second tai. Seat and prevailing wind stay two items (they stack).
+                honor_keys = list(
+                    dict.fromkeys(meld_keys + [key for summary in combo for key in summary[1]])
+                )
                 tai = sum(TYPE_TAI[key] for key in types) + len(honor_keys)
                 if best is None or tai > best[0]:
                     groups = tuple(group for summary in combo for group in summary[2])
