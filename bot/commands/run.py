@@ -1,8 +1,8 @@
 """``mahjong-bot run``: connect to Discord and host tables until SIGINT/SIGTERM.
 
 The token comes from ``DISCORD_TOKEN`` (the environment, or a ``.env`` file in the working
-directory, which may hold the ``MAHJONG_*`` settings too); it is never logged: a logging filter masks it in every record, including
-discord.py's own. The database is ``MAHJONG_DB`` (default ``./mahjong.db``): a SQLite file,
+directory, which may hold the ``MAHJONG_*`` settings too); it is never logged: a logging
+filter masks it in every record, including discord.py's own. The database is ``MAHJONG_DB`` (default ``./mahjong.db``): a SQLite file,
 or a ``postgresql://user:password@host/db`` URL for PostgreSQL (``data.open_store``). ``--guild ID``
 syncs the commands to one server instantly, for setting up; without it they are synced
 globally (Discord may take a while to show global changes).
